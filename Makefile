@@ -1,0 +1,34 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-fast test-slow bench lint clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/shashki --help
+	$(BIN)/shashki demo
+
+# The whole suite: the fast tests, then the slow ones (deep perft, long random comparisons).
+test: $(STAMP)
+	$(BIN)/python -m pytest -m 'not slow'
+	$(BIN)/python -m pytest -m slow
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/perft.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info
