@@ -1,0 +1,118 @@
+"""FEN: `W:W21,22,K5:B1,2` (PDN 3.0), with algebraic squares and ranges accepted (RULES.md §5).
+
+>>> from shashki.rules import get_variant
+>>> v = get_variant("russian")
+>>> pos = parse_fen("W:WKa1,c3:Bb8", v)
+>>> write_fen(pos), write_fen(pos, algebraic=True)
+('W:W22,K29:B1', 'W:Wc3,Ka1:Bb8')
+"""
+
+from __future__ import annotations
+
+import re
+
+from shashki.rules.errors import FenError
+from shashki.rules.notation import parse_square
+from shashki.rules.position import Position
+from shashki.rules.variant import Variant
+
+_RANGE = re.compile(r"^(\d+)-(\d+)$")
+
+
+def parse_fen(text: str, variant: Variant) -> Position:
+    """Read a FEN; FenError names what is wrong with it."""
+    if not isinstance(text, str):
+        raise FenError("the FEN must be text")
+    fen = text.strip().strip('"').strip()
+    if fen.endswith("."):
+        fen = fen[:-1]
+    fields = [f.strip() for f in fen.split(":")]
+    if not fields or fields[0].upper() not in ("W", "B"):
+        raise FenError(f"FEN {text.strip()!r} must start with the side to move, W or B")
+    white_to_move = fields[0].upper() == "W"
+    board = variant.board
+    lists: dict[str, str] = {}
+    for field in fields[1:]:
+        if not field:
+            continue
+        head = field[0].upper()
+        if head in ("W", "B"):
+            if head in lists:
+                raise FenError(f"FEN lists the {'white' if head == 'W' else 'black'} pieces twice")
+            lists[head] = field[1:]
+        elif head in ("H", "F") and field[1:].isdigit():
+            continue  # half-move clock and move number (lidraughts' extension): not part of the position
+        else:
+            raise FenError(f"FEN field {field!r} is neither a W nor a B piece list")
+    pieces: dict[int, tuple[str, bool]] = {}
+    for side in ("W", "B"):
+        for item in lists.get(side, "").split(","):
+            item = item.strip()
+            if not item:
+                continue
+            king = item[0] in "Kk"
+            body = item[1:].strip() if king else item
+            m = _RANGE.match(body)
+            if m:
+                lo, hi = int(m.group(1)), int(m.group(2))
+                if lo > hi:
+                    raise FenError(f"FEN range {body!r} runs backwards")
+                squares = [_square(variant, str(n)) for n in range(lo, hi + 1)]
+            else:
+                squares = [_square(variant, body)]
+            for bit in squares:
+                if bit in pieces:
+                    raise FenError(f"FEN puts two pieces on square {_label(variant, bit)}")
+                pieces[bit] = (side, king)
+    white = black = kings = 0
+    for bit, (side, king) in pieces.items():
+        b = 1 << bit
+        if side == "W":
+            white |= b
+        else:
+            black |= b
+        if king:
+            kings |= b
+    men_white = white & ~kings & board.white_promotion_row
+    if men_white:
+        raise FenError(f"a white man cannot stand on White's promotion row ({_label(variant, _first(men_white))})")
+    men_black = black & ~kings & board.black_promotion_row
+    if men_black:
+        raise FenError(f"a black man cannot stand on Black's promotion row ({_label(variant, _first(men_black))})")
+    most = variant.men_per_side
+    for name, bb in (("White", white), ("Black", black)):
+        if bb.bit_count() > most:
+            raise FenError(f"{name} has {bb.bit_count()} pieces; {variant.name} has {most} per side")
+    return Position(variant, white, black, kings, white_to_move)
+
+
+def write_fen(pos: Position, algebraic: bool = False) -> str:
+    """The position as a FEN, pieces in square-number order, kings marked K."""
+    board = pos.board
+    out = ["W" if pos.white_to_move else "B"]
+    for side, bb in (("W", pos.white), ("B", pos.black)):
+        items = []
+        for bit in sorted(board.iter_bits(bb), key=board.number):
+            label = board.square_name(bit) if algebraic else str(board.number(bit))
+            items.append(("K" if pos.kings >> bit & 1 else "") + label)
+        out.append(side + ",".join(items))
+    return ":".join(out)
+
+
+def _square(variant: Variant, token: str) -> int:
+    bit = parse_square(variant, token)
+    if bit is None:
+        board = variant.board
+        if token.isdigit():
+            raise FenError(f"FEN square {token} is not on the board (1-{board.squares})")
+        raise FenError(f"FEN square {token!r} is not a dark square of the {board.size}x{board.size} board")
+    return bit
+
+
+def _first(bb: int) -> int:
+    return (bb & -bb).bit_length() - 1
+
+
+def _label(variant: Variant, bit: int) -> str:
+    board = variant.board
+    return board.square_name(bit) if variant.algebraic else str(board.number(bit))

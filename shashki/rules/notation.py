@@ -1,0 +1,227 @@
+"""Move notation: the one parser of squares and moves typed by people and programs (RULES.md §5).
+
+Input is accepted liberally: `c3-d4`, `c3d4`, `c3xe5`, `c3:e5:g3`, `c3:g3` (start and end only, when
+that names one move), and square numbers on any 8×8 variant (`22-18`, `2218`, lidraughts' `3227`).
+Whatever is refused is refused with a reason (`IllegalMove.code`) and the legal moves that bear on it.
+
+>>> from shashki.rules import get_variant
+>>> pos = get_variant("russian").start_position()
+>>> pos.parse_move("c3d4").notation(pos.variant)
+'c3-d4'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from shashki.rules.errors import IllegalMove
+
+if TYPE_CHECKING:
+    from shashki.rules.position import Move, Position
+    from shashki.rules.variant import Variant
+
+_ALGEBRAIC = re.compile(r"([a-j])(10|[1-9])")
+_SEPARATORS = re.compile(r"\s*[-x:×]\s*")
+_ANNOTATIONS = re.compile(r"[!?+#*]+$")
+
+
+def parse_square(variant: Variant, token: str) -> int | None:
+    """The bit of a square written as a number (any board) or a name (8×8); None if it is no square."""
+    token = token.strip().lower()
+    board = variant.board
+    if token.isdigit():
+        n = int(token)
+        if 1 <= n <= board.squares:
+            return board.bit_of_number(n)
+        return None
+    return board.by_name.get(token)
+
+
+def is_light_square_name(variant: Variant, token: str) -> bool:
+    """True for a well-formed coordinate of the board that is a light square (`a2`)."""
+    m = _ALGEBRAIC.fullmatch(token.strip().lower())
+    if not m:
+        return False
+    size = variant.board.size
+    col = "abcdefghij".index(m.group(1))
+    row = int(m.group(2))
+    return col < size and 1 <= row <= size and token.strip().lower() not in variant.board.by_name
+
+
+def square_label(variant: Variant, bit: int) -> str:
+    board = variant.board
+    return board.square_name(bit) if variant.algebraic else str(board.number(bit))
+
+
+def split_squares(variant: Variant, text: str) -> list[int]:
+    """The squares named in a move text, in order; IllegalMove("malformed") when it names none."""
+    raw = text.strip()
+    cleaned = _ANNOTATIONS.sub("", raw.lower()).strip()
+    if not cleaned:
+        raise IllegalMove("malformed", "Type a move such as c3-d4 or 22-18.")
+    if len(cleaned) > 200:
+        raise IllegalMove("malformed", "That move is far too long to be a move.")
+    tokens = [t for t in _SEPARATORS.split(cleaned) if t]
+    if len(tokens) == 1:
+        only = tokens[0]
+        if only.isdigit():
+            # Concatenated two-digit squares, as in lidraughts' move strings: "3227", "0110".
+            if len(only) < 4 or len(only) % 2:
+                raise IllegalMove("malformed", f"{raw!r} is not a move: write it as from-to, e.g. 22-18.")
+            tokens = [only[i : i + 2] for i in range(0, len(only), 2)]
+        else:
+            found = _ALGEBRAIC.findall(only)
+            if not found or "".join(a + b for a, b in found) != only:
+                raise IllegalMove("malformed", f"{raw!r} is not a move: write it as from-to, e.g. c3-d4.")
+            tokens = [a + b for a, b in found]
+    squares = []
+    for token in tokens:
+        bit = parse_square(variant, token)
+        if bit is None:
+            if is_light_square_name(variant, token):
+                raise IllegalMove("malformed", f"{token} is a light square; play is on the dark squares only.")
+            raise IllegalMove("malformed", f"{token!r} is not a square of this board.")
+        squares.append(bit)
+    if len(squares) < 2:
+        raise IllegalMove("malformed", f"{raw!r} names one square; a move needs where from and where to.")
+    return squares
+
+
+def _is_subsequence(short: list[int], long: tuple[int, ...]) -> bool:
+    it = iter(long)
+    return all(any(x == y for y in it) for x in short)
+
+
+def parse_move(pos: Position, text: str) -> Move:
+    """The legal move of `pos` that `text` names; IllegalMove with the reason when there is none."""
+    if not isinstance(text, str):
+        raise IllegalMove("malformed", "A move must be text such as c3-d4.")
+    variant = pos.variant
+    squares = split_squares(variant, text)
+    legal = pos.legal_moves()
+    start, end = squares[0], squares[-1]
+    label = lambda b: square_label(variant, b)  # noqa: E731
+    fmt = lambda ms: [m.notation(variant) for m in ms]  # noqa: E731
+
+    # Every route of every legal move, so that any route the player types is recognised.
+    distinct = {m.key: m for m in legal}
+    routes = pos.capture_routes() if legal and legal[0].capture_mask else legal
+    if len(squares) == 2:
+        matches = [m for m in routes if m.path[0] == start and m.path[-1] == end]
+    else:
+        matches = [m for m in routes if m.path == tuple(squares)]
+        if not matches:
+            matches = [
+                m for m in routes if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
+            ]
+    keys = {m.key for m in matches}
+    if len(keys) == 1:
+        return distinct[next(iter(keys))]
+    if len(keys) > 1:
+        options = [distinct[k] for k in keys]
+        options.sort(key=lambda m: m.notation(variant))
+        raise IllegalMove(
+            "ambiguous",
+            f"{text.strip()} could mean several moves: {', '.join(fmt(options))}. Give every landing square.",
+            fmt(options),
+        )
+    raise _explain(pos, squares, text.strip(), legal, label, fmt)
+
+
+def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], label, fmt) -> IllegalMove:
+    """Why the squares typed name no legal move."""
+    from shashki.rules.position import Position as _P  # noqa: F401  (typing only)
+
+    variant = pos.variant
+    start, end = squares[0], squares[-1]
+    if not legal:
+        return IllegalMove("game_over", "There is no legal move in this position: the game is over.")
+    piece = pos.piece_at(start)
+    if piece is None:
+        return IllegalMove("no_piece", f"There is no piece on {label(start)}.")
+    color, is_king = piece
+    if color is not pos.side_to_move:
+        return IllegalMove("not_your_piece", f"The piece on {label(start)} is not yours: it is {pos.side_to_move.value} to move.")
+    from_here = [m for m in legal if m.path[0] == start]
+    captures = legal[0].capture_mask != 0
+    if captures:
+        routes = pos.capture_routes()
+        # Typed the beginning of a longer capture: it must be completed (RULES.md §2.6).
+        longer = [m for m in routes if len(m.path) > len(squares) and list(m.path[: len(squares)]) == squares]
+        if longer:
+            return IllegalMove(
+                "capture_incomplete",
+                f"The capture is not complete: it must go on ({', '.join(fmt(_unique(longer)))}).",
+                fmt(_unique(longer)),
+            )
+        # A capture that precedence rules out (most pieces, Italian order).
+        unfiltered = pos.generate(distinct=False, precedence=False)
+        if len(unfiltered) != len(routes):
+            ruled_out = [
+                m for m in unfiltered
+                if m.path[0] == start and m.path[-1] == end and (len(squares) == 2 or _is_subsequence(squares, m.path))
+            ]
+            if ruled_out:
+                what = "the most pieces" if variant.precedence.value == "quantity" else "by the Italian order of precedence"
+                return IllegalMove(
+                    "capture_precedence",
+                    f"You must capture {what}: {', '.join(fmt(legal))}.",
+                    fmt(legal),
+                )
+        # A king capture that lands where it cannot go on, when another landing square can (§2.5).
+        if is_king and variant.flying_kings and _king_jump_landing(pos, start, squares[1]):
+            good = [m for m in from_here]
+            return IllegalMove(
+                "king_landing",
+                f"A king must land where it can go on capturing: {', '.join(fmt(good))}.",
+                fmt(good),
+            )
+        return IllegalMove(
+            "capture_required",
+            f"Capture is compulsory: {', '.join(fmt(legal))}.",
+            fmt(legal),
+        )
+    if not is_king and _is_backward_step(pos, start, end):
+        return IllegalMove("man_backward", f"Men do not move backward: the man on {label(start)} can only move forward.")
+    if not from_here:
+        return IllegalMove("illegal_destination", f"The piece on {label(start)} cannot move.", [])
+    return IllegalMove(
+        "illegal_destination",
+        f"The piece on {label(start)} cannot go to {label(end)}; it can play {', '.join(fmt(from_here))}.",
+        fmt(from_here),
+    )
+
+
+def _unique(moves: list[Move]) -> list[Move]:
+    seen = set()
+    out = []
+    for m in moves:
+        if m.key not in seen:
+            seen.add(m.key)
+            out.append(m)
+    return out
+
+
+def _is_backward_step(pos: Position, start: int, end: int) -> bool:
+    board = pos.board
+    rows = board.rows
+    if end not in rows or start not in rows:
+        return False
+    forward = -1 if pos.white_to_move else 1
+    return (rows[end] - rows[start]) * forward < 0 and abs(board.cols[end] - board.cols[start]) == abs(
+        rows[end] - rows[start]
+    )
+
+
+def _king_jump_landing(pos: Position, start: int, land: int) -> bool:
+    """True when start→land is one geometric king capture over exactly one enemy piece."""
+    board = pos.board
+    opp = pos.black if pos.white_to_move else pos.white
+    occupied = (pos.white | pos.black) & ~(1 << start)
+    for ray in board.rays[start]:
+        if land not in ray:
+            continue
+        met = [b for b in ray[: ray.index(land)] if occupied >> b & 1]
+        return len(met) == 1 and bool(opp >> met[0] & 1) and not occupied >> land & 1
+    return False

@@ -1,0 +1,332 @@
+"""Variants: each one frozen set of named rule parameters.
+
+A variant is configured, not subclassed: the move generator, the game and the notation read these
+parameters and nothing else. Each parameter names the article of the official rules it implements
+(FMJD-64 = the Russian/FMJD rules for 64-square draughts; FMJD = the international 100-square rules;
+FID = Federazione Italiana Dama; WCDF = English draughts; APCA = American Pool Checkers Association),
+and RULES.md, our specification, where that decides.
+
+>>> get_variant("poddavki").key
+'russian-giveaway'
+>>> get_variant("international").board.size
+10
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from functools import cached_property
+
+from shashki.rules.board import BoardGeometry, geometry
+
+
+class Precedence(Enum):
+    """Which capture sequences a player may choose from."""
+
+    FREE = "free"  # any complete sequence (FMJD-64 4.14; RULES.md §2.7)
+    QUANTITY = "quantity"  # the most pieces, a king counting one (FMJD 4.13, Brazilian 4.13)
+    ITALIAN = "italian"  # FID 6.x: most pieces, then with a king, then most kings, then a king met first
+
+
+class PromotionInCapture(Enum):
+    """What happens to a man that reaches the far row in the middle of a capture."""
+
+    CONTINUE_AS_KING = "continue-as-king"  # FMJD-64 5.6: crowned at once, goes on as a king
+    CONTINUE_AS_MAN = "continue-as-man"  # FMJD 4.10: passes as a man, crowned only if it ends there
+    STOP = "stop"  # WCDF 6.4 / FID 5.x: the move ends, the man is crowned
+
+
+class Result(Enum):
+    """What a side to move with no legal move gets."""
+
+    NORMAL = "normal"  # it loses (FMJD-64 7.1, FMJD 5.1)
+    GIVEAWAY = "giveaway"  # it wins (RULES.md §3: poddavki, antidraughts)
+
+
+class Color(Enum):
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def other(self) -> Color:
+        return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+
+class DrawRule(Enum):
+    """The automatic draw rules a game applies (see shashki.rules.game for their counters)."""
+
+    THREEFOLD = "threefold-repetition"  # FMJD-64 7.2.3, FMJD 6.1, WCDF, FID, APCA, RULES.md §3
+    KINGS_3_VS_1_15 = "three-kings-vs-king"  # FMJD-64 7.2.4: 3+ kings v a lone king, 15 moves
+    KING_MOVES_15 = "fifteen-king-moves"  # FMJD-64 7.2.5: 15 moves each of king moves only
+    NO_PROGRESS_30_60 = "no-capture-no-promotion"  # FMJD-64 7.2.6: 30 moves (4-5 pieces), 60 (6-7)
+    LONG_DIAGONAL_5 = "long-diagonal-ending"  # FMJD-64 7.2.7: 3 pieces (with a king) v king on a1-h8
+    SMALL_ENDING_5 = "small-ending"  # FMJD-64 7.2.8: 2 pieces or a king v a lone king, 5 moves
+    KING_MOVES_25 = "twenty-five-king-moves"  # FMJD 6.2: 25 moves each of king moves only
+    ENDING_16 = "sixteen-move-ending"  # FMJD 6.3: 3 pieces (with a king) v a lone king, 16 moves
+    ENDING_5 = "five-move-ending"  # FMJD 6.4: 2 pieces (with a king) or a king v a lone king, 5 moves
+    FORTY_MOVES = "forty-moves"  # WCDF 1.32 / RULES.md §4: 40 moves each, no man move, no capture
+    KINGS_3_VS_1_13 = "three-kings-vs-king-13"  # APCA: 3 kings v 1 king not won in 13 moves
+    DOUBLE_DIAGONAL = "double-diagonal-kings"  # RULES.md §3 option of russian-giveaway
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant's rules. Immutable and hashable; compare variants by `key`."""
+
+    key: str
+    name: str
+    # Board geometry: 8×8 with 12 men each, or 10×10 with 20 (FMJD-64 1.1, FMJD 2.1, RULES.md §1).
+    board_size: int
+    # The Italian board is mirrored: a1 is a light square (FID 2.3, RULES.md §1).
+    mirrored: bool
+    # White moves first in Russian, Brazilian, International, Italian (FMJD-64 3.1, FMJD 3.1, FID 4.1);
+    # Black in English and Pool (WCDF 1.5, APCA 1.3).
+    first_player: Color
+    # Men capture backward as well as forward (FMJD-64 4.4, FMJD 4.2, APCA); not in English (WCDF 6.2)
+    # nor Italian (FID 5.3).
+    men_capture_backward: bool
+    # Kings move and capture at any distance (FMJD-64 5.3, FMJD 3.9, APCA); one square in English and
+    # Italian (WCDF 4.2, FID 4.5).
+    flying_kings: bool
+    # Which capture sequences may be chosen (FMJD-64 4.14 free; FMJD 4.13 most pieces; FID 6.x).
+    precedence: Precedence
+    # Promotion in the middle of a capture (FMJD-64 5.6; FMJD 4.10; WCDF 6.4; FID 5.x; APCA).
+    promotion_in_capture: PromotionInCapture
+    # Men may capture kings; not in Italian (FID 5.5).
+    men_capture_kings: bool
+    # No legal move: the side loses (normal) or wins (giveaway, RULES.md §3).
+    result: Result
+    # The automatic draw rules, in the order they are checked (each after the win).
+    draw_rules: tuple[DrawRule, ...]
+    # PDN GameType (RULES.md §5).
+    game_type: int
+    # Notation: algebraic squares (a1-h8) or numbers (1-32, 1-50), and the capture separator.
+    algebraic: bool
+    capture_separator: str
+    # Options a game may switch on (RULES.md §3: the double-diagonal draw of russian-giveaway).
+    options: frozenset[str] = field(default_factory=frozenset)
+    double_diagonal: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def board(self) -> BoardGeometry:
+        return geometry(self.board_size, self.mirrored)
+
+    @property
+    def giveaway(self) -> bool:
+        return self.result is Result.GIVEAWAY
+
+    @property
+    def men_per_side(self) -> int:
+        return 20 if self.board_size == 10 else 12
+
+    @cached_property
+    def active_draw_rules(self) -> tuple[DrawRule, ...]:
+        rules = self.draw_rules
+        if self.double_diagonal:
+            rules = rules + (DrawRule.DOUBLE_DIAGONAL,)
+        return rules
+
+    def with_options(self, *, double_diagonal: bool = False) -> Variant:
+        """This variant with a game option switched on (only the options it offers)."""
+        if double_diagonal and "double-diagonal" not in self.options:
+            raise ValueError(f"the double-diagonal option is not available in {self.key}")
+        if double_diagonal == self.double_diagonal:
+            return self
+        return replace(self, double_diagonal=double_diagonal)
+
+    def start_position(self):  # -> Position (imported lazily: position imports variant)
+        from shashki.rules.position import Position
+
+        return Position.start(self)
+
+    def __repr__(self) -> str:
+        extra = " double-diagonal" if self.double_diagonal else ""
+        return f"<Variant {self.key}{extra}>"
+
+    def __reduce__(self):
+        # Pickle by key (the engine's process pool sends positions between processes).
+        return (_variant_by_key, (self.key, self.double_diagonal))
+
+
+FMJD64_DRAWS = (
+    DrawRule.THREEFOLD,
+    DrawRule.KINGS_3_VS_1_15,
+    DrawRule.KING_MOVES_15,
+    DrawRule.NO_PROGRESS_30_60,
+    DrawRule.LONG_DIAGONAL_5,
+    DrawRule.SMALL_ENDING_5,
+)
+
+_BASE: tuple[Variant, ...] = (
+    Variant(
+        key="russian",
+        name="Russian draughts",
+        board_size=8,
+        mirrored=False,
+        first_player=Color.WHITE,
+        men_capture_backward=True,
+        flying_kings=True,
+        precedence=Precedence.FREE,
+        promotion_in_capture=PromotionInCapture.CONTINUE_AS_KING,
+        men_capture_kings=True,
+        result=Result.NORMAL,
+        draw_rules=FMJD64_DRAWS,
+        game_type=25,
+        algebraic=True,
+        capture_separator=":",
+    ),
+    Variant(
+        key="brazilian",
+        name="Brazilian draughts",
+        board_size=8,
+        mirrored=False,
+        first_player=Color.WHITE,
+        men_capture_backward=True,
+        flying_kings=True,
+        precedence=Precedence.QUANTITY,
+        promotion_in_capture=PromotionInCapture.CONTINUE_AS_MAN,
+        men_capture_kings=True,
+        result=Result.NORMAL,
+        draw_rules=FMJD64_DRAWS,  # RULES.md §4: "as Russian"
+        game_type=26,
+        algebraic=True,
+        capture_separator="x",
+    ),
+    Variant(
+        key="international",
+        name="International draughts",
+        board_size=10,
+        mirrored=False,
+        first_player=Color.WHITE,
+        men_capture_backward=True,
+        flying_kings=True,
+        precedence=Precedence.QUANTITY,
+        promotion_in_capture=PromotionInCapture.CONTINUE_AS_MAN,
+        men_capture_kings=True,
+        result=Result.NORMAL,
+        draw_rules=(DrawRule.THREEFOLD, DrawRule.KING_MOVES_25, DrawRule.ENDING_16, DrawRule.ENDING_5),
+        game_type=20,
+        algebraic=False,
+        capture_separator="x",
+    ),
+    Variant(
+        key="english",
+        name="English draughts (checkers)",
+        board_size=8,
+        mirrored=False,
+        first_player=Color.BLACK,
+        men_capture_backward=False,
+        flying_kings=False,
+        precedence=Precedence.FREE,
+        promotion_in_capture=PromotionInCapture.STOP,
+        men_capture_kings=True,
+        result=Result.NORMAL,
+        draw_rules=(DrawRule.THREEFOLD, DrawRule.FORTY_MOVES),
+        game_type=21,
+        algebraic=False,
+        capture_separator="x",
+    ),
+    Variant(
+        key="italian",
+        name="Italian draughts",
+        board_size=8,
+        mirrored=True,
+        first_player=Color.WHITE,
+        men_capture_backward=False,
+        flying_kings=False,
+        precedence=Precedence.ITALIAN,
+        promotion_in_capture=PromotionInCapture.STOP,
+        men_capture_kings=False,
+        result=Result.NORMAL,
+        draw_rules=(DrawRule.THREEFOLD,),
+        game_type=22,
+        algebraic=False,
+        capture_separator="x",
+    ),
+    Variant(
+        key="pool",
+        name="Pool checkers",
+        board_size=8,
+        mirrored=False,
+        first_player=Color.BLACK,
+        men_capture_backward=True,
+        flying_kings=True,
+        precedence=Precedence.FREE,
+        promotion_in_capture=PromotionInCapture.CONTINUE_AS_MAN,
+        men_capture_kings=True,
+        result=Result.NORMAL,
+        draw_rules=(DrawRule.THREEFOLD, DrawRule.KINGS_3_VS_1_13),
+        game_type=23,
+        algebraic=False,
+        capture_separator="x",
+    ),
+)
+
+
+def _giveaway(base: Variant) -> Variant:
+    # RULES.md §4: the same moves, the result reversed, threefold repetition the only automatic draw.
+    key = f"{base.key}-giveaway"
+    if base.key == "russian":
+        return replace(
+            base,
+            key=key,
+            name="Russian giveaway (poddavki)",
+            result=Result.GIVEAWAY,
+            draw_rules=(DrawRule.THREEFOLD,),  # RULES.md §3: no 15-king-move rule in giveaway
+            options=frozenset({"double-diagonal"}),
+            aliases=("giveaway", "poddavki"),
+        )
+    aliases = ("antidraughts",) if base.key == "international" else ()
+    return replace(
+        base,
+        key=key,
+        name=f"{base.name.split(' (')[0]} giveaway",
+        result=Result.GIVEAWAY,
+        draw_rules=(DrawRule.THREEFOLD,),
+        aliases=aliases,
+    )
+
+
+VARIANTS: dict[str, Variant] = {}
+for _base in _BASE:
+    _g = _giveaway(_base)
+    VARIANTS[_g.key] = _g
+for _base in _BASE:
+    VARIANTS[_base.key] = _base
+
+# The default everywhere (RULES.md, ARCHITECTURE.md).
+DEFAULT_VARIANT_KEY = "russian-giveaway"
+
+_ALIASES: dict[str, str] = {alias: v.key for v in VARIANTS.values() for alias in v.aliases}
+
+
+class UnknownVariant(ValueError):
+    """A variant key that names no variant."""
+
+    code = "unknown_variant"
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        known = ", ".join(VARIANTS)
+        super().__init__(f"unknown variant {key!r}; known variants: {known}")
+
+
+def get_variant(key: str | Variant | None = None, *, double_diagonal: bool = False) -> Variant:
+    """The variant named by key or alias (case and `_`/space insensitive); the default when None."""
+    if isinstance(key, Variant):
+        return key.with_options(double_diagonal=double_diagonal) if double_diagonal else key
+    if key is None:
+        key = DEFAULT_VARIANT_KEY
+    norm = key.strip().lower().replace("_", "-").replace(" ", "-")
+    norm = _ALIASES.get(norm, norm)
+    try:
+        variant = VARIANTS[norm]
+    except KeyError:
+        raise UnknownVariant(key) from None
+    return variant.with_options(double_diagonal=double_diagonal)
+
+
+def _variant_by_key(key: str, double_diagonal: bool) -> Variant:
+    return get_variant(key, double_diagonal=double_diagonal)
