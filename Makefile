@@ -6,7 +6,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast test-slow bench lint clean
 
-$(STAMP): pyproject.toml
+# Reinstalling also recompiles the move generator (setup.py) when its source changes.
+$(STAMP): pyproject.toml setup.py shashki/rules/position.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
@@ -19,7 +20,7 @@ run: $(STAMP)
 # The whole suite: the fast tests, then the slow ones (deep perft, long random comparisons).
 test: $(STAMP)
 	$(BIN)/python -m pytest -m 'not slow'
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -m slow; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest

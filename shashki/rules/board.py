@@ -93,11 +93,11 @@ def geometry(size: int, mirrored: bool = False) -> BoardGeometry:
     if mirrored:
         # Italian numbering: 1 = a8 … 4 = g8 (top left first as White sees the mirrored board).
         # The internal square in row r, position j is the mirror image of Italian (r, half-1-j).
-        numbering = []
+        numbering: list[int] = []
         for index in range(squares):
             row, j = divmod(index, half)
             numbering.append(bits[row * half + (half - 1 - j)])
-        bits = numbering
+        bits[:] = numbering
     numbers = {bit: n + 1 for n, bit in enumerate(bits)}
     directions = (-(half + 1), -half, half, half + 1)
     # Rays: walk by adjacent steps checking real geometry (row changes by one, column by one).
@@ -107,12 +107,12 @@ def geometry(size: int, mirrored: bool = False) -> BoardGeometry:
     for bit in rows:
         per_dir = []
         for dr, dc in deltas:
-            ray = []
+            walk: list[int] = []
             r, c = rows[bit] + dr, cols[bit] + dc
             while (r, c) in pos:
-                ray.append(pos[(r, c)])
+                walk.append(pos[(r, c)])
                 r, c = r + dr, c + dc
-            per_dir.append(tuple(ray))
+            per_dir.append(tuple(walk))
         rays[bit] = tuple(per_dir)
     # Sanity: the shift directions agree with the geometric rays (checked once per board).
     for bit in rows:

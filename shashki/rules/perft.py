@@ -16,18 +16,21 @@ def perft(pos: Position, depth: int, *, all_paths: bool = False, bulk: bool = Fa
     """
     if depth <= 0:
         return 1
-    distinct = not all_paths
+    return _perft(pos, depth, not all_paths, bulk)
+
+
+def _perft(pos: Position, depth: int, distinct: bool, bulk: bool) -> int:
+    moves = pos.generate(distinct)
     if depth == 1:
-        moves = pos.generate(distinct)
-        if bulk:
-            return len(moves)
-        play = pos.play
-        for move in moves:
-            play(move)
+        if not bulk:
+            play = pos.play
+            for move in moves:
+                play(move)
         return len(moves)
     total = 0
-    for move in pos.generate(distinct):
-        total += perft(pos.play(move), depth - 1, all_paths=all_paths, bulk=bulk)
+    depth -= 1
+    for move in moves:
+        total += _perft(pos.play(move), depth, distinct, bulk)
     return total
 
 

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from functools import cache
-
-from shashki.rules.board import BoardGeometry
+from shashki.rules.board import BoardGeometry, geometry
 from shashki.rules.variant import Color, Precedence, PromotionInCapture, Variant
 
 
@@ -29,16 +27,30 @@ class Move:
     """One move: the squares landed on (start first) and the pieces captured, in capture order.
 
     Two capture routes with the same start, end, captured set and resulting piece are the same move
-    (RULES.md §2.10); `key` identifies that move.
+    (RULES.md §2.10); `key` identifies that move. Moves are values: never change one. A move also
+    carries what `Position.play` needs to apply it without looking anything up (`change`, the
+    start and end squares as a bitboard, and `zobrist`, the hash difference it makes), so a move
+    belongs to the position, or at least the side to move, it was generated for.
     """
 
-    __slots__ = ("path", "captured", "capture_mask", "promotes")
+    __slots__ = ("path", "captured", "capture_mask", "promotes", "by_king", "change", "zobrist")
 
-    def __init__(self, path: tuple[int, ...], captured: tuple[int, ...], capture_mask: int, promotes: bool):
+    def __init__(
+        self,
+        path: tuple[int, ...],
+        captured: tuple[int, ...],
+        capture_mask: int,
+        promotes: bool,
+        by_king: bool = False,
+        zobrist: int = 0,
+    ) -> None:
         self.path = path
         self.captured = captured
         self.capture_mask = capture_mask
         self.promotes = promotes
+        self.by_king = by_king
+        self.change = (1 << path[0]) ^ (1 << path[-1])
+        self.zobrist = zobrist
 
     @property
     def start(self) -> int:
@@ -74,37 +86,118 @@ class Move:
     def __hash__(self) -> int:
         return hash((self.path, self.capture_mask, self.promotes))
 
+    def __reduce__(self) -> tuple:
+        return (Move, (self.path, self.captured, self.capture_mask, self.promotes, self.by_king, self.zobrist))
+
     def __repr__(self) -> str:
         return f"<Move path={self.path} captured={self.captured}{' promotes' if self.promotes else ''}>"
 
 
 class _Tables:
-    """Per-board precomputed data for move generation."""
+    """Per-board precomputed data: neighbours, rays and Zobrist keys."""
 
     def __init__(self, board: BoardGeometry) -> None:
         self.board = board
         h = board.half
-        self.up_left, self.up_right = h + 1, h  # right shifts for White's forward moves
+        self.up_left = h + 1  # right shift of White's forward-left step
+        self.up_right = h  # right shift of White's forward-right step
         rays = board.rays
-        # jumps[bit][d] = (over bit, landing bit) when both exist on the board.
-        self.jumps: dict[int, tuple[tuple[int, int] | None, ...]] = {}
-        for bit, per_dir in rays.items():
-            self.jumps[bit] = tuple((ray[0], ray[1]) if len(ray) >= 2 else None for ray in per_dir)
-        self.rays = rays
+        self.rays: dict[int, tuple[tuple[int, ...], ...]] = rays
+        # jumps[bit][d] = (over, landing) when both exist in direction d, else None.
+        self.jumps: dict[int, tuple[tuple[int, int] | None, ...]] = {
+            bit: tuple((ray[0], ray[1]) if len(ray) >= 2 else None for ray in per_dir) for bit, per_dir in rays.items()
+        }
+        # 60-bit keys: small ints stay cheap (and native in the compiled build).
         rng = random.Random(0x5A5A + board.size)
         top = max(rays) + 1
-        self.z_white_man = [rng.getrandbits(64) for _ in range(top)]
-        self.z_white_king = [rng.getrandbits(64) for _ in range(top)]
-        self.z_black_man = [rng.getrandbits(64) for _ in range(top)]
-        self.z_black_king = [rng.getrandbits(64) for _ in range(top)]
-        self.z_black_to_move = rng.getrandbits(64)
+        self.z_white_man = [rng.getrandbits(60) for _ in range(top)]
+        self.z_white_king = [rng.getrandbits(60) for _ in range(top)]
+        self.z_black_man = [rng.getrandbits(60) for _ in range(top)]
+        self.z_black_king = [rng.getrandbits(60) for _ in range(top)]
+        self.z_black_to_move = rng.getrandbits(60)
 
 
-@cache
+_TABLES: dict[int, _Tables] = {}
+
+
 def _tables(size: int) -> _Tables:
-    from shashki.rules.board import geometry
+    t = _TABLES.get(size)
+    if t is None:
+        t = _TABLES[size] = _Tables(geometry(size))
+    return t
 
-    return _Tables(geometry(size))
+
+class MoveRules:
+    """A variant's rules for one colour, precomputed for the move generator.
+
+    Built once per variant and colour (`Variant.move_rules`): the quiet moves as ready-made Move
+    objects, the bitboard test for captures, and what the capture search needs.
+    """
+
+    def __init__(self, variant: Variant, white: bool) -> None:
+        t = _tables(variant.board_size)
+        board = t.board
+        self.white = white
+        self.mask: int = board.mask
+        self.h1: int = t.up_left
+        self.h0: int = t.up_right
+        self.zside: int = t.z_black_to_move
+        self.z_man: list[int] = t.z_white_man if white else t.z_black_man
+        self.z_king: list[int] = t.z_white_king if white else t.z_black_king
+        self.zo_man: list[int] = t.z_black_man if white else t.z_white_man
+        self.zo_king: list[int] = t.z_black_king if white else t.z_white_king
+        promo = board.white_promotion_row if white else board.black_promotion_row
+        self.promo: int = promo
+        self.flying: bool = variant.flying_kings
+        mode = variant.promotion_in_capture
+        self.as_king: bool = mode is PromotionInCapture.CONTINUE_AS_KING
+        self.stop: bool = mode is PromotionInCapture.STOP
+        self.men_capture_kings: bool = variant.men_capture_kings
+        self.captures_up: bool = white or variant.men_capture_backward
+        self.captures_down: bool = (not white) or variant.men_capture_backward
+        self.precedence: Precedence = variant.precedence
+        self.free_choice: bool = variant.precedence is Precedence.FREE
+        self.rays = t.rays
+        # Direction indices 0, 1 lead towards row 0 (White's forward), 2, 3 towards Black's forward.
+        men_dirs = (0, 1, 2, 3) if variant.men_capture_backward else ((0, 1) if white else (2, 3))
+        # men_jumps[square]: (over mask, landing mask, over, landing) in each direction a man may take.
+        self.men_jumps: dict[int, list[tuple[int, int, int, int]]] = {
+            sq: [(1 << j[0], 1 << j[1], j[0], j[1]) for d, j in enumerate(per_dir) if j is not None and d in men_dirs]
+            for sq, per_dir in t.jumps.items()
+        }
+        side = self.zside
+        # Men step forward (RULES.md §2.1): White towards row 0 (right shifts), Black away from it.
+        # steps: (shift, {target square mask: Move}) for the two forward directions.
+        steps: list[tuple[int, dict[int, Move]]] = []
+        for shift in (t.up_left, t.up_right):
+            table: dict[int, Move] = {}
+            d = (0 if shift == t.up_left else 1) if white else (3 if shift == t.up_left else 2)
+            for frm in board.rows:
+                ray = board.rays[frm][d]
+                if not ray:
+                    continue
+                to = ray[0]
+                promotes = bool(promo >> to & 1)
+                z = self.z_man[frm] ^ (self.z_king[to] if promotes else self.z_man[to]) ^ side
+                table[1 << to] = Move((frm, to), (), 0, promotes, False, z)
+            steps.append((shift, table))
+        self.steps = steps
+        # Kings (RULES.md §2.2; one square in English and Italian): per square, per direction,
+        # (target mask, Move) nearest first.
+        self.king_rays: dict[int, list[list[tuple[int, Move]]]] = {}
+        for frm, rays in board.rays.items():
+            per_dir: list[list[tuple[int, Move]]] = []
+            for ray in rays:
+                reach = ray if variant.flying_kings else ray[:1]
+                per_dir.append(
+                    [(1 << to, Move((frm, to), (), 0, False, True, self.z_king[frm] ^ self.z_king[to] ^ side)) for to in reach]
+                )
+            self.king_rays[frm] = per_dir
+
+
+def move_rules(variant: Variant) -> tuple[MoveRules, MoveRules]:
+    """(Black's, White's) MoveRules of a variant; `Variant.move_rules` caches it."""
+    return (MoveRules(variant, False), MoveRules(variant, True))
 
 
 def zobrist(variant: Variant, white: int, black: int, kings: int, white_to_move: bool) -> int:
@@ -204,6 +297,9 @@ class Position:
     def __hash__(self) -> int:
         return self.hash
 
+    def __reduce__(self) -> tuple:
+        return (Position, (self.variant, self.white, self.black, self.kings, self.white_to_move, self.hash))
+
     def __repr__(self) -> str:
         return f"<Position {self.variant.key} {self.fen()}>"
 
@@ -249,134 +345,84 @@ class Position:
     def generate(self, distinct: bool = True, precedence: bool = True) -> list[Move]:
         """Legal moves; `distinct=False` keeps every capture route, `precedence=False` skips the
         quantity/Italian choice rules (to explain a refusal)."""
-        v = self.variant
-        t = _tables(v.board_size)
-        mask = t.board.mask
+        white = self.white_to_move
+        # The variant's rules for the side to move, precomputed once per variant (MoveRules).
+        S: MoveRules = self.variant.move_rules[white]
         kings = self.kings
-        if self.white_to_move:
+        if white:
             own, opp = self.white, self.black
-            promo = t.board.white_promotion_row
         else:
             own, opp = self.black, self.white
-            promo = t.board.black_promotion_row
         occupied = own | opp
-        empty = mask & ~occupied
+        empty = S.mask ^ occupied
         men = own & ~kings
         own_kings = own & kings
 
-        captures = self._captures(v, t, own, opp, men, own_kings, empty, promo)
-        if captures:
-            if precedence and v.precedence is not Precedence.FREE:
-                captures = _apply_precedence(captures, v.precedence, kings, own_kings)
-            if distinct and len(captures) > 1:
-                seen: set[tuple[int, int, int, bool]] = set()
-                unique = []
-                for m in captures:
-                    k = (m.path[0], m.path[-1], m.capture_mask, m.promotes)
-                    if k not in seen:
-                        seen.add(k)
-                        unique.append(m)
-                captures = unique
-            return captures
+        # Capture is compulsory (RULES.md §2.3): look for captures first. Which men can start one
+        # is a bitboard test per direction; kings are searched square by square.
+        starters = 0
+        if men:
+            capturable = opp if S.men_capture_kings else opp & ~kings
+            h1 = S.h1
+            h0 = S.h0
+            if S.captures_up:
+                starters = ((((empty << h1) & capturable) << h1) | (((empty << h0) & capturable) << h0)) & men
+            if S.captures_down:
+                starters |= ((((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)) & men
+        if starters or own_kings:
+            captures = _capture_moves(S, opp, kings, starters, own_kings, occupied)
+            if captures:
+                if precedence and not S.free_choice:
+                    captures = _apply_precedence(captures, S.precedence, kings, own_kings)
+                if distinct and len(captures) > 1:
+                    seen: set[tuple[int, int, int, bool]] = set()
+                    unique = []
+                    for m in captures:
+                        k = (m.path[0], m.path[-1], m.capture_mask, m.promotes)
+                        if k not in seen:
+                            seen.add(k)
+                            unique.append(m)
+                    captures = unique
+                return captures
 
         moves: list[Move] = []
         append = moves.append
-        # Men: one step diagonally forward (RULES.md §2.1).
         if men:
-            # White moves towards row 0 (right shifts), Black towards the last row (left shifts).
-            white = self.white_to_move
-            for shift in (t.up_left, t.up_right):
+            # Men step forward (RULES.md §2.1): White towards row 0, Black away from it.
+            for shift, table in S.steps:
                 targets = ((men >> shift) if white else (men << shift)) & empty
                 while targets:
                     low = targets & -targets
-                    to = low.bit_length() - 1
-                    append(Move((to + shift if white else to - shift, to), (), 0, bool(low & promo)))
+                    append(table[low])
                     targets ^= low
-        # Kings: any distance along a free diagonal, or one square (RULES.md §2.2, §4).
         if own_kings:
-            rays = t.rays
-            flying = v.flying_kings
+            king_rays = S.king_rays
             bb = own_kings
             while bb:
                 low = bb & -bb
-                frm = low.bit_length() - 1
                 bb ^= low
-                for ray in rays[frm]:
-                    for to in ray:
-                        if occupied >> to & 1:
+                for ray in king_rays[low.bit_length() - 1]:
+                    for target, move in ray:
+                        if occupied & target:
                             break
-                        append(Move((frm, to), (), 0, False))
-                        if not flying:
-                            break
+                        append(move)
         return moves
 
-    def _captures(self, v: Variant, t: _Tables, own: int, opp: int, men: int, own_kings: int, empty: int, promo: int) -> list[Move]:
-        """Every complete capture sequence of every piece (RULES.md §2.3–2.9, §4)."""
-        kings = self.kings
-        capturable_by_men = opp if v.men_capture_kings else opp & ~kings
-        white = self.white_to_move
-        # Which men can start a capture: bitboard test per direction before any search.
-        starters = 0
-        if men:
-            h1, h0 = t.up_left, t.up_right
-            if white or v.men_capture_backward:
-                starters |= (((empty << h1) & capturable_by_men) << h1) & men
-                starters |= (((empty << h0) & capturable_by_men) << h0) & men
-            if not white or v.men_capture_backward:
-                starters |= (((empty >> h1) & capturable_by_men) >> h1) & men
-                starters |= (((empty >> h0) & capturable_by_men) >> h0) & men
-        if not starters and not own_kings:
-            return []
-        results: list[Move] = []
-        gen = _CaptureSearch(v, t, opp, kings, own | opp, promo, white, results)
-        bb = starters
-        while bb:
-            low = bb & -bb
-            frm = low.bit_length() - 1
-            bb ^= low
-            gen.run(frm, False)
-        bb = own_kings
-        while bb:
-            low = bb & -bb
-            frm = low.bit_length() - 1
-            bb ^= low
-            gen.run(frm, True)
-        return results
-
     def play(self, move: Move) -> Position:
-        """The position after `move` (which must be one of this position's legal moves)."""
-        t = _tables(self.variant.board_size)
-        path = move.path
-        frm = path[0]
-        to = path[-1]
-        fb = 1 << frm
-        tb = 1 << to
+        """The position after `move`, which must be a legal move of this position."""
+        change = move.change
         kings = self.kings
-        h = self.hash ^ t.z_black_to_move
-        if self.white_to_move:
-            own, opp = self.white, self.black
-            z_man, z_king, zo_man, zo_king = t.z_white_man, t.z_white_king, t.z_black_man, t.z_black_king
-        else:
-            own, opp = self.black, self.white
-            z_man, z_king, zo_man, zo_king = t.z_black_man, t.z_black_king, t.z_white_man, t.z_white_king
-        own = (own & ~fb) | tb
-        if kings & fb:
-            kings = (kings & ~fb) | tb
-            h ^= z_king[frm] ^ z_king[to]
+        if move.by_king:
+            kings ^= change
         elif move.promotes:
-            kings |= tb
-            h ^= z_man[frm] ^ z_king[to]
-        else:
-            h ^= z_man[frm] ^ z_man[to]
-        cm = move.capture_mask
-        if cm:
-            for c in move.captured:
-                h ^= zo_king[c] if kings >> c & 1 else zo_man[c]
-            opp &= ~cm
-            kings &= ~cm
+            kings |= 1 << move.path[-1]
+        captured = move.capture_mask
+        kings &= ~captured
         if self.white_to_move:
-            return Position(self.variant, own, opp, kings, False, h)
-        return Position(self.variant, opp, own, kings, True, h)
+            return Position(self.variant, self.white ^ change, self.black & ~captured, kings, False,
+                            self.hash ^ move.zobrist)
+        return Position(self.variant, self.white & ~captured, self.black ^ change, kings, True,
+                        self.hash ^ move.zobrist)
 
     # ----------------------------------------------------------------------------------------
     # Text
@@ -394,129 +440,144 @@ class Position:
         return self.board.iter_bits(bb)
 
 
+def _capture_moves(S: MoveRules, opp: int, kings: int, starters: int, own_kings: int, occupied: int) -> list[Move]:
+    """Every complete capture sequence of every piece (RULES.md §2.3–2.9, §4)."""
+    search = _CaptureSearch(S, opp, kings)
+    bb = starters
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        search.start(low.bit_length() - 1, occupied ^ low, False)
+    bb = own_kings
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        search.start(low.bit_length() - 1, occupied ^ low, True)
+    return search.results
+
+
 class _CaptureSearch:
-    """Depth-first search of capture sequences from one piece, Turkish strike and all.
+    """Depth-first search of capture sequences, Turkish strike and all.
 
     Captured pieces stay on the board until the move ends: they block, and may not be jumped twice
     (RULES.md §2.8). The moving piece's start square counts as empty during its move.
     """
 
-    __slots__ = ("v", "t", "opp", "kings", "occupied", "promo", "white", "results", "path", "caps",
-                 "men_dirs", "capturable_men", "start_king", "flying", "continue_as_king", "stop_on_promo")
-
-    def __init__(self, v: Variant, t: _Tables, opp: int, kings: int, occupied: int, promo: int, white: bool,
-                 results: list[Move]) -> None:
-        self.v = v
-        self.t = t
+    def __init__(self, rules: MoveRules, opp: int, kings: int) -> None:
+        self.r = rules
         self.opp = opp
         self.kings = kings
-        self.occupied = occupied
-        self.promo = promo
-        self.white = white
-        self.results = results
+        self.capturable_by_men = opp if rules.men_capture_kings else opp & ~kings
+        self.results: list[Move] = []
         self.path: list[int] = []
         self.caps: list[int] = []
-        # Direction indices 0, 1 are towards row 0 (White's forward), 2, 3 towards Black's forward.
-        if v.men_capture_backward:
-            self.men_dirs = (0, 1, 2, 3)
-        else:
-            self.men_dirs = (0, 1) if white else (2, 3)
-        self.capturable_men = opp if v.men_capture_kings else opp & ~kings
-        self.flying = v.flying_kings
-        self.continue_as_king = v.promotion_in_capture is PromotionInCapture.CONTINUE_AS_KING
-        self.stop_on_promo = v.promotion_in_capture is PromotionInCapture.STOP
+        self.occ = 0
+        self.start_king = False
 
-    def run(self, frm: int, is_king: bool) -> None:
-        saved = self.occupied
-        self.occupied = saved & ~(1 << frm)  # the mover's own square is empty during its move
+    def start(self, frm: int, occ: int, is_king: bool) -> None:
+        self.occ = occ  # every piece but the mover
         self.path = [frm]
-        self.caps = []
         self.start_king = is_king
         if is_king:
-            self._king(frm, 0)
+            self.king(frm, 0)
         else:
-            self._man(frm, 0)
-        self.occupied = saved
+            self.man(frm, 0)
 
-    def _record(self, captured: int, promotes: bool) -> None:
-        self.results.append(Move(tuple(self.path), tuple(self.caps), captured, promotes))
+    def record(self, captured: int, promotes: bool) -> None:
+        r = self.r
+        path = self.path
+        start = path[0]
+        end = path[-1]
+        if self.start_king:
+            z = r.zside ^ r.z_king[start] ^ r.z_king[end]
+        else:
+            z = r.zside ^ r.z_man[start] ^ (r.z_king[end] if promotes else r.z_man[end])
+        kings = self.kings
+        zo_king = r.zo_king
+        zo_man = r.zo_man
+        caps = self.caps
+        for c in caps:
+            z ^= zo_king[c] if kings >> c & 1 else zo_man[c]
+        self.results.append(Move(tuple(path), tuple(caps), captured, promotes, self.start_king, z))
 
-    def _man(self, sq: int, captured: int) -> bool:
+    def man(self, sq: int, captured: int) -> bool:
+        r = self.r
         found = False
-        jumps = self.t.jumps[sq]
-        occupied = self.occupied
-        targets = self.capturable_men & ~captured
-        for d in self.men_dirs:
-            jump = jumps[d]
-            if jump is None:
-                continue
-            over, land = jump
-            if not (targets >> over & 1) or occupied >> land & 1:
+        targets = self.capturable_by_men & ~captured
+        occ = self.occ
+        path = self.path
+        caps = self.caps
+        for over_mask, land_mask, over, land in r.men_jumps[sq]:
+            if not targets & over_mask or occ & land_mask:
                 continue
             found = True
-            now = captured | (1 << over)
-            self.path.append(land)
-            self.caps.append(over)
-            if self.promo >> land & 1:
-                if self.continue_as_king:
+            now = captured | over_mask
+            path.append(land)
+            caps.append(over)
+            if r.promo & land_mask:
+                if r.as_king:
                     # RULES.md §2.9: crowned at once, the capture goes on as a king.
-                    if not self._king(land, now):
-                        self._record(now, True)
-                elif self.stop_on_promo:
-                    self._record(now, True)
-                elif not self._man(land, now):
-                    self._record(now, True)
-            elif not self._man(land, now):
-                self._record(now, False)
-            self.path.pop()
-            self.caps.pop()
+                    if not self.king(land, now):
+                        self.record(now, True)
+                elif r.stop:
+                    self.record(now, True)  # English, Italian: reaching the last row ends the move
+                elif not self.man(land, now):
+                    self.record(now, True)  # passing promotion: crowned only if the move ends here
+            elif not self.man(land, now):
+                self.record(now, False)
+            path.pop()
+            caps.pop()
         return found
 
-    def _king(self, sq: int, captured: int) -> bool:
+    def king(self, sq: int, captured: int) -> bool:
+        r = self.r
         found = False
-        occupied = self.occupied
+        occ = self.occ
         targets = self.opp & ~captured
         promotes = not self.start_king
-        for ray in self.t.rays[sq]:
+        flying = r.flying
+        path = self.path
+        caps = self.caps
+        for ray in r.rays[sq]:
             n = len(ray)
             i = 0
-            if self.flying:
-                while i < n and not (occupied >> ray[i] & 1):
+            if flying:
+                while i < n and not (occ >> ray[i] & 1):
                     i += 1
             if i >= n - 1:
                 continue
             over = ray[i]
             if not (targets >> over & 1):
-                continue  # own piece, a piece already captured, or nothing to take
-            now = captured | (1 << over)
-            landings = []
-            j = i + 1
-            while j < n and not (occupied >> ray[j] & 1):
-                landings.append(ray[j])
-                if not self.flying:
-                    break
-                j += 1
-            if not landings:
+                continue  # own piece, a piece already captured (§2.8), or nothing to take
+            land = ray[i + 1]
+            if occ >> land & 1:
                 continue
+            landings = [land]
+            if flying:
+                j = i + 2
+                while j < n and not (occ >> ray[j] & 1):
+                    landings.append(ray[j])
+                    j += 1
             found = True
-            self.caps.append(over)
-            ends = []
+            now = captured | (1 << over)
+            caps.append(over)
+            ends: list[int] = []
             continued = False
             for land in landings:
-                self.path.append(land)
-                if self._king(land, now):
+                path.append(land)
+                if self.king(land, now):
                     continued = True
-                else:
+                elif not continued:
                     ends.append(land)
-                self.path.pop()
+                path.pop()
             # Landing rule (RULES.md §2.5): if the capture can go on from some landing squares, the
             # king must land on one of those; otherwise it may stop on any of them.
             if not continued:
                 for land in ends:
-                    self.path.append(land)
-                    self._record(now, promotes)
-                    self.path.pop()
-            self.caps.pop()
+                    path.append(land)
+                    self.record(now, promotes)
+                    path.pop()
+            caps.pop()
         return found
 
 
@@ -533,5 +594,5 @@ def _apply_precedence(captures: list[Move], precedence: Precedence, kings: int, 
         return (len(kinds), bool(own_kings >> m.path[0] & 1), sum(kinds), kinds)
 
     keyed = [(key(m), m) for m in captures]
-    best = max(k for k, _ in keyed)
-    return [m for k, m in keyed if k == best]
+    top = max(k for k, _ in keyed)
+    return [m for k, m in keyed if k == top]

@@ -113,6 +113,15 @@ class Variant:
     def board(self) -> BoardGeometry:
         return geometry(self.board_size, self.mirrored)
 
+    @cached_property
+    def move_rules(self):  # (Black's, White's) shashki.rules.position.MoveRules for the generator
+        from shashki.rules.position import move_rules
+
+        return move_rules(self)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.double_diagonal))
+
     @property
     def giveaway(self) -> bool:
         return self.result is Result.GIVEAWAY

@@ -1,0 +1,25 @@
+"""Build: the move generator (shashki/rules/position.py) is compiled with mypyc when it can be.
+
+The module is ordinary typed Python and runs as it is; compiled, the same source is several times
+faster. Set SHASHKI_PURE_PYTHON=1 to skip the compilation (a machine without a C compiler skips it too).
+"""
+
+import os
+import sys
+
+from setuptools import setup
+
+COMPILED = ["shashki/rules/position.py"]
+
+ext_modules = []
+if os.environ.get("SHASHKI_PURE_PYTHON") != "1":
+    try:
+        from mypyc.build import mypycify
+
+        ext_modules = mypycify(["--follow-imports=silent", "--ignore-missing-imports", *COMPILED], opt_level="3")
+        for ext in ext_modules:
+            ext.optional = True  # a failed compilation falls back to the pure-Python module
+    except Exception as exc:  # no mypyc, no compiler: the pure-Python module is used
+        print(f"shashki: not compiling the move generator ({exc}); using pure Python", file=sys.stderr)
+
+setup(ext_modules=ext_modules)
