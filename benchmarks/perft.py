@@ -286,6 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     depth = args.depth
     print(f"Machine: {machine()}")
     print(f"Russian perft from the start position, depth {depth}, every move played (no bulk counting)")
+    import shashki.rules.position as position_module
+
+    compiled = position_module.__file__.endswith(".so")
+    built = "compiled with mypyc" if compiled else "pure Python (not compiled)"
+    print(f"shashki move generator: {built} ({position_module.__file__})")
     sh = run_shashki(depth)
     pd = None
     if pd_python is not None:
