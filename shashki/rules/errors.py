@@ -13,6 +13,10 @@ class RulesError(ValueError):
         self.code = code
         self.message = message
 
+    def __reduce__(self):
+        # Errors cross process boundaries (the engine's pool): rebuild them from their fields.
+        return (_rebuild, (type(self), dict(self.__dict__)))
+
 
 class IllegalMove(RulesError):
     """A move that is not legal here, with the reason and the legal moves that bear on it.
@@ -41,3 +45,10 @@ class PdnError(RulesError):
         super().__init__(code, message)
         self.game_index = game_index
         self.move_number = move_number
+
+
+def _rebuild(cls: type, state: dict) -> RulesError:
+    error = cls.__new__(cls)
+    RulesError.__init__(error, state.get("code", cls.code), state.get("message", ""))
+    error.__dict__.update(state)
+    return error

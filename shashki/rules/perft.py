@@ -34,9 +34,13 @@ def _perft(pos: Position, depth: int, distinct: bool, bulk: bool) -> int:
     return total
 
 
-def divide(pos: Position, depth: int, *, all_paths: bool = False, bulk: bool = False) -> list[tuple[str, int]]:
+def divide(
+    pos: Position, depth: int, *, all_paths: bool = False, bulk: bool = False
+) -> list[tuple[str, int]]:
     """Each root move with its count at `depth`."""
     out = []
     for move in pos.generate(not all_paths):
-        out.append((move.notation(pos.variant), perft(pos.play(move), depth - 1, all_paths=all_paths, bulk=bulk)))
+        out.append(
+            (move.notation(pos.variant), perft(pos.play(move), depth - 1, all_paths=all_paths, bulk=bulk))
+        )
     return out

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+
 from shashki.rules.board import BoardGeometry, geometry
 from shashki.rules.variant import Color, Precedence, PromotionInCapture, Variant
 
@@ -79,15 +80,20 @@ class Move:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Move):
             return NotImplemented
-        return self.path == other.path and self.capture_mask == other.capture_mask and (
-            self.promotes == other.promotes
+        return (
+            self.path == other.path
+            and self.capture_mask == other.capture_mask
+            and (self.promotes == other.promotes)
         )
 
     def __hash__(self) -> int:
         return hash((self.path, self.capture_mask, self.promotes))
 
     def __reduce__(self) -> tuple:
-        return (Move, (self.path, self.captured, self.capture_mask, self.promotes, self.by_king, self.zobrist))
+        return (
+            Move,
+            (self.path, self.captured, self.capture_mask, self.promotes, self.by_king, self.zobrist),
+        )
 
     def __repr__(self) -> str:
         return f"<Move path={self.path} captured={self.captured}{' promotes' if self.promotes else ''}>"
@@ -105,7 +111,8 @@ class _Tables:
         self.rays: dict[int, tuple[tuple[int, ...], ...]] = rays
         # jumps[bit][d] = (over, landing) when both exist in direction d, else None.
         self.jumps: dict[int, tuple[tuple[int, int] | None, ...]] = {
-            bit: tuple((ray[0], ray[1]) if len(ray) >= 2 else None for ray in per_dir) for bit, per_dir in rays.items()
+            bit: tuple((ray[0], ray[1]) if len(ray) >= 2 else None for ray in per_dir)
+            for bit, per_dir in rays.items()
         }
         # 60-bit keys: small ints stay cheap (and native in the compiled build).
         rng = random.Random(0x5A5A + board.size)
@@ -162,7 +169,11 @@ class MoveRules:
         men_dirs = (0, 1, 2, 3) if variant.men_capture_backward else ((0, 1) if white else (2, 3))
         # men_jumps[square]: (over mask, landing mask, over, landing) in each direction a man may take.
         self.men_jumps: dict[int, list[tuple[int, int, int, int]]] = {
-            sq: [(1 << j[0], 1 << j[1], j[0], j[1]) for d, j in enumerate(per_dir) if j is not None and d in men_dirs]
+            sq: [
+                (1 << j[0], 1 << j[1], j[0], j[1])
+                for d, j in enumerate(per_dir)
+                if j is not None and d in men_dirs
+            ]
             for sq, per_dir in t.jumps.items()
         }
         side = self.zside
@@ -190,7 +201,13 @@ class MoveRules:
             for ray in rays:
                 reach = ray if variant.flying_kings else ray[:1]
                 per_dir.append(
-                    [(1 << to, Move((frm, to), (), 0, False, True, self.z_king[frm] ^ self.z_king[to] ^ side)) for to in reach]
+                    [
+                        (
+                            1 << to,
+                            Move((frm, to), (), 0, False, True, self.z_king[frm] ^ self.z_king[to] ^ side),
+                        )
+                        for to in reach
+                    ]
                 )
             self.king_rays[frm] = per_dir
 
@@ -204,7 +221,10 @@ def zobrist(variant: Variant, white: int, black: int, kings: int, white_to_move:
     """The Zobrist hash of a position computed from scratch (play() keeps it incrementally)."""
     t = _tables(variant.board_size)
     h = 0 if white_to_move else t.z_black_to_move
-    for bb, men_keys, king_keys in ((white, t.z_white_man, t.z_white_king), (black, t.z_black_man, t.z_black_king)):
+    for bb, men_keys, king_keys in (
+        (white, t.z_white_man, t.z_white_king),
+        (black, t.z_black_man, t.z_black_king),
+    ):
         while bb:
             low = bb & -bb
             b = low.bit_length() - 1
@@ -218,7 +238,15 @@ class Position:
 
     __slots__ = ("variant", "white", "black", "kings", "white_to_move", "hash", "_moves")
 
-    def __init__(self, variant: Variant, white: int, black: int, kings: int, white_to_move: bool, hash: int | None = None):
+    def __init__(
+        self,
+        variant: Variant,
+        white: int,
+        black: int,
+        kings: int,
+        white_to_move: bool,
+        hash: int | None = None,
+    ):
         self.variant = variant
         self.white = white
         self.black = black
@@ -368,7 +396,9 @@ class Position:
             if S.captures_up:
                 starters = ((((empty << h1) & capturable) << h1) | (((empty << h0) & capturable) << h0)) & men
             if S.captures_down:
-                starters |= ((((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)) & men
+                starters |= (
+                    (((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)
+                ) & men
         if starters or own_kings:
             captures = _capture_moves(S, opp, kings, starters, own_kings, occupied)
             if captures:
@@ -419,10 +449,17 @@ class Position:
         captured = move.capture_mask
         kings &= ~captured
         if self.white_to_move:
-            return Position(self.variant, self.white ^ change, self.black & ~captured, kings, False,
-                            self.hash ^ move.zobrist)
-        return Position(self.variant, self.white & ~captured, self.black ^ change, kings, True,
-                        self.hash ^ move.zobrist)
+            return Position(
+                self.variant,
+                self.white ^ change,
+                self.black & ~captured,
+                kings,
+                False,
+                self.hash ^ move.zobrist,
+            )
+        return Position(
+            self.variant, self.white & ~captured, self.black ^ change, kings, True, self.hash ^ move.zobrist
+        )
 
     # ----------------------------------------------------------------------------------------
     # Text
@@ -440,7 +477,9 @@ class Position:
         return self.board.iter_bits(bb)
 
 
-def _capture_moves(S: MoveRules, opp: int, kings: int, starters: int, own_kings: int, occupied: int) -> list[Move]:
+def _capture_moves(
+    S: MoveRules, opp: int, kings: int, starters: int, own_kings: int, occupied: int
+) -> list[Move]:
     """Every complete capture sequence of every piece (RULES.md §2.3–2.9, §4)."""
     search = _CaptureSearch(S, opp, kings)
     bb = starters

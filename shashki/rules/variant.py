@@ -109,7 +109,7 @@ class Variant:
     double_diagonal: bool = False
     aliases: tuple[str, ...] = ()
 
-    @property
+    @cached_property
     def board(self) -> BoardGeometry:
         return geometry(self.board_size, self.mirrored)
 
