@@ -13,9 +13,9 @@ $(STAMP): pyproject.toml setup.py shashki/rules/position.py
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
+# The whole service on http://127.0.0.1:8000 (SQLite under ./data, in-process events).
 run: $(STAMP)
-	$(BIN)/shashki --help
-	$(BIN)/shashki demo
+	$(BIN)/shashki serve
 
 # The whole suite: the fast tests, then the slow ones (deep perft, long random comparisons).
 test: $(STAMP)

@@ -306,6 +306,18 @@ def _check_line(index: int, outcome, recorded: str) -> str:
 
 
 @app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    data: str = typer.Option(None, help="Data directory (default ./data or $SHASHKI_DATA)."),
+) -> None:
+    """Run the online server: SQLite in DATA (or DATABASE_URL), in-process events (or REDIS_URL)."""
+    from shashki.server.app import run
+
+    run(host, port, data)
+
+
+@app.command()
 def demo() -> None:
     """Show the poddavki start, play a few moves and list the legal moves."""
     from rich.console import Console

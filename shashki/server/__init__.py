@@ -1,0 +1,6 @@
+"""The online service: accounts, lobby, games and clocks, storage, events, HTTP + WebSocket.
+
+Organised by domain (see ARCHITECTURE.md): `accounts`, `lobby`, `games` are services that know nothing of
+HTTP; `storage` owns the database and its migrations; `events` carries what happened to whoever listens;
+`http` is the FastAPI layer on top of them. `app.run(host, port, data)` serves it all.
+"""

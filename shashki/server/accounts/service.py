@@ -1,0 +1,267 @@
+"""The account service. Secrets (session and API tokens) are random, shown once, and stored only as their
+SHA-256; passwords are hashed with argon2id (argon2-cffi's defaults), off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import func, or_, select, update
+
+from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized
+from shashki.server.storage import Database
+from shashki.server.storage.models import ApiToken, GameRecord, Session, User, utcnow
+
+# What a personal API token may do. A browser session may do everything its owner may.
+SCOPES = {
+    "board:play": "play games as a person through the API (not for bot accounts)",
+    "bot:play": "play games as a bot (bot accounts only)",
+    "read": "read account details, games and the lobby",
+}
+PLAY_SCOPES = frozenset({"board:play", "bot:play"})
+USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$")
+MIN_PASSWORD = 8
+# Names people could mistake for the server itself.
+RESERVED = {"computer", "admin", "shashki", "system", "anonymous"}
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is making a request, and how: through a browser session (every scope) or an API token."""
+
+    user: User
+    via: str  # "session" or "token"
+    scopes: frozenset[str] = field(default_factory=lambda: frozenset(SCOPES))
+    csrf_token: str | None = None
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    def require(self, *any_of: str) -> None:
+        if not self.scopes.intersection(any_of):
+            needed = " or ".join(any_of)
+            raise Forbidden("missing_scope", f"This token lacks the scope needed here: {needed}.")
+
+    def require_play(self) -> None:
+        self.require(*PLAY_SCOPES)
+
+
+class RateLimiter:
+    """At most `limit` events per `window` seconds for each key (a sliding window, in this process)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._hits: dict[str, deque[float]] = {}
+
+    def hit(self, key: str, what: str) -> None:
+        now = time.monotonic()
+        hits = self._hits.setdefault(key, deque())
+        while hits and hits[0] <= now - self.window:
+            hits.popleft()
+        if len(hits) >= self.limit:
+            retry = int(hits[0] + self.window - now) + 1
+            raise RateLimited("rate_limited", f"Too many {what}; try again in {retry} s.", retry_after=retry)
+        hits.append(now)
+
+
+class AccountService:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        login_attempts: int = 10,
+        registrations: int = 5,
+        window_seconds: float = 60.0,
+        session_days: int = 30,
+        argon2_memory_kib: int = 65536,
+        argon2_time_cost: int = 3,
+    ) -> None:
+        self.db = db
+        self.hasher = PasswordHasher(memory_cost=argon2_memory_kib, time_cost=argon2_time_cost)
+        self.login_limiter = RateLimiter(login_attempts, window_seconds)
+        self.registration_limiter = RateLimiter(registrations, window_seconds)
+        self.session_days = session_days
+
+    # -- registration and passwords ---------------------------------------------------------------
+
+    async def register(self, username: str, password: str, *, bot: bool = False, client: str = "") -> User:
+        self.registration_limiter.hit(client, "registrations")
+        if not USERNAME.match(username or ""):
+            raise Invalid(
+                "bad_username",
+                "A username is 2 to 20 letters, digits, '_' or '-', starting with a letter or digit.",
+            )
+        if username.lower() in RESERVED:
+            raise Conflict("username_taken", f"The name {username!r} is reserved.")
+        if len(password or "") < MIN_PASSWORD:
+            raise Invalid("weak_password", f"A password has at least {MIN_PASSWORD} characters.")
+        password_hash = await asyncio.to_thread(self.hasher.hash, password)
+        async with self.db.session() as s:
+            taken = await s.scalar(select(User.id).where(User.username_key == username.lower()))
+            if taken is not None:
+                raise Conflict("username_taken", f"The name {username!r} is already taken.")
+            user = User(
+                username=username,
+                username_key=username.lower(),
+                password_hash=password_hash,
+                is_bot=bot,
+                created_at=utcnow(),
+            )
+            s.add(user)
+            await s.commit()
+            return user
+
+    async def login(self, username: str, password: str, *, client: str = "") -> tuple[User, str, str]:
+        """Check the password and open a session: the user, the session token and its CSRF token."""
+        self.login_limiter.hit(client, "login attempts")
+        user = await self.user_by_name(username or "")
+        ok = False
+        if user is not None:
+            try:
+                ok = await asyncio.to_thread(self.hasher.verify, user.password_hash, password or "")
+            except (VerificationError, InvalidHashError):
+                ok = False
+        if not ok:
+            raise Unauthorized("bad_credentials", "Wrong username or password.")
+        token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        now = utcnow()
+        async with self.db.session() as s:
+            s.add(
+                Session(
+                    token_hash=_digest(token),
+                    user_id=user.id,
+                    csrf_token=csrf,
+                    created_at=now,
+                    expires_at=now + timedelta(days=self.session_days),
+                )
+            )
+            await s.commit()
+        return user, token, csrf
+
+    async def logout(self, session_token: str) -> None:
+        async with self.db.session() as s:
+            session = await s.scalar(select(Session).where(Session.token_hash == _digest(session_token)))
+            if session is not None:
+                await s.delete(session)
+                await s.commit()
+
+    # -- who is asking ----------------------------------------------------------------------------
+
+    async def actor_for_session(self, session_token: str) -> Actor | None:
+        async with self.db.session() as s:
+            row = (
+                await s.execute(
+                    select(Session, User)
+                    .join(User, User.id == Session.user_id)
+                    .where(Session.token_hash == _digest(session_token))
+                )
+            ).first()
+        if row is None or row.Session.expires_at <= utcnow():
+            return None
+        return Actor(user=row.User, via="session", csrf_token=row.Session.csrf_token)
+
+    async def actor_for_token(self, token: str) -> Actor | None:
+        async with self.db.session() as s:
+            row = (
+                await s.execute(
+                    select(ApiToken, User)
+                    .join(User, User.id == ApiToken.user_id)
+                    .where(ApiToken.token_hash == _digest(token), ApiToken.revoked_at.is_(None))
+                )
+            ).first()
+        if row is None:
+            return None
+        return Actor(user=row.User, via="token", scopes=frozenset(row.ApiToken.scopes.split()))
+
+    async def user_by_name(self, username: str) -> User | None:
+        async with self.db.session() as s:
+            return await s.scalar(select(User).where(User.username_key == username.lower()))
+
+    async def users_by_id(self, ids: set[int]) -> dict[int, User]:
+        if not ids:
+            return {}
+        async with self.db.session() as s:
+            return {u.id: u for u in await s.scalars(select(User).where(User.id.in_(ids)))}
+
+    # -- personal API tokens ------------------------------------------------------------------------
+
+    async def create_token(
+        self, actor: Actor, scopes: list[str], description: str = ""
+    ) -> tuple[str, ApiToken]:
+        """A new token for the actor's own account; the secret is returned here and never again."""
+        if actor.via != "session":
+            raise Forbidden("session_required", "API tokens are created from a logged-in browser session.")
+        wanted = sorted(set(scopes))
+        unknown = [s for s in wanted if s not in SCOPES]
+        if not wanted or unknown:
+            known = ", ".join(sorted(SCOPES))
+            raise Invalid("bad_scope", f"Scopes are some of {known}; got {unknown or 'none'}.")
+        if "bot:play" in wanted and not actor.user.is_bot:
+            raise Forbidden("not_a_bot", "The bot:play scope is for bot accounts.")
+        if "board:play" in wanted and actor.user.is_bot:
+            raise Forbidden("bot_account", "Bot accounts play with the bot:play scope.")
+        secret = "shk_" + secrets.token_urlsafe(32)
+        token = ApiToken(
+            token_hash=_digest(secret),
+            user_id=actor.id,
+            description=description[:100],
+            scopes=" ".join(wanted),
+            created_at=utcnow(),
+        )
+        async with self.db.session() as s:
+            s.add(token)
+            await s.commit()
+        return secret, token
+
+    async def list_tokens(self, actor: Actor) -> list[ApiToken]:
+        async with self.db.session() as s:
+            return list(
+                await s.scalars(
+                    select(ApiToken)
+                    .where(ApiToken.user_id == actor.id, ApiToken.revoked_at.is_(None))
+                    .order_by(ApiToken.id)
+                )
+            )
+
+    async def revoke_token(self, actor: Actor, token_id: int) -> None:
+        if actor.via != "session":
+            raise Forbidden("session_required", "API tokens are revoked from a logged-in browser session.")
+        async with self.db.session() as s:
+            done = await s.execute(
+                update(ApiToken)
+                .where(ApiToken.id == token_id, ApiToken.user_id == actor.id, ApiToken.revoked_at.is_(None))
+                .values(revoked_at=utcnow())
+            )
+            await s.commit()
+        if done.rowcount != 1:
+            raise NotFound("no_such_token", "You have no such token.")
+
+    async def upgrade_to_bot(self, actor: Actor) -> User:
+        """Turn an account into a bot account, which is possible only before it has played a game."""
+        async with self.db.session() as s:
+            played = await s.scalar(
+                select(func.count())
+                .select_from(GameRecord)
+                .where(or_(GameRecord.white_id == actor.id, GameRecord.black_id == actor.id))
+            )
+            if played:
+                raise Conflict("has_games", "Only an account that has played no game can become a bot.")
+            user = await s.get(User, actor.id)
+            user.is_bot = True
+            await s.commit()
+            return user

@@ -1,0 +1,1 @@
+"""Games: moves, clocks, draw offers, resignation, abort, time-outs, the computer opponent."""

@@ -1,0 +1,113 @@
+"""Accounts over HTTP: register, log in and out, the account, personal API tokens."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, Field
+
+from shashki.server.accounts import SCOPES, Actor
+from shashki.server.http.auth import SESSION_COOKIE, current_actor, optional_actor, reader
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=30)
+    password: str = Field(max_length=200)
+
+
+class Registration(Credentials):
+    bot: bool = Field(False, description="A bot account: it plays through tokens with the bot:play scope.")
+
+
+class TokenRequest(BaseModel):
+    scopes: list[str] = Field(description=f"Some of: {', '.join(SCOPES)}")
+    description: str = Field("", max_length=100)
+
+
+def user_json(user) -> dict:
+    return {"id": user.id, "username": user.username, "bot": user.is_bot}
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+@router.post("/auth/register", status_code=201, summary="Create an account")
+async def register(body: Registration, request: Request) -> dict:
+    user = await request.app.state.accounts.register(
+        body.username, body.password, bot=body.bot, client=client_of(request)
+    )
+    return {"user": user_json(user)}
+
+
+@router.post("/auth/login", summary="Log in: sets the session cookie and returns the CSRF token")
+async def login(body: Credentials, request: Request, response: Response) -> dict:
+    settings = request.app.state.settings
+    user, token, csrf = await request.app.state.accounts.login(
+        body.username, body.password, client=client_of(request)
+    )
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+        max_age=settings.session_days * 86400,
+        path="/",
+    )
+    return {"user": user_json(user), "csrf_token": csrf}
+
+
+@router.post("/auth/logout", summary="Log out: ends the session")
+async def logout(request: Request, response: Response, actor: Actor | None = Depends(optional_actor)) -> dict:
+    token = request.cookies.get(SESSION_COOKIE)
+    if actor is not None and actor.via == "session" and token:
+        await request.app.state.accounts.logout(token)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/account", summary="The account making the request")
+async def account(actor: Actor = Depends(reader)) -> dict:
+    return {
+        "user": user_json(actor.user),
+        "via": actor.via,
+        "scopes": sorted(actor.scopes),
+        "csrf_token": actor.csrf_token,
+    }
+
+
+@router.post("/account/bot", summary="Turn this account into a bot account (only before its first game)")
+async def upgrade_to_bot(request: Request, actor: Actor = Depends(current_actor)) -> dict:
+    if actor.via != "session":
+        actor.require("bot:play")
+    return {"user": user_json(await request.app.state.accounts.upgrade_to_bot(actor))}
+
+
+@router.get("/account/tokens", summary="The account's personal API tokens (without their secrets)")
+async def list_tokens(request: Request, actor: Actor = Depends(reader)) -> dict:
+    tokens = await request.app.state.accounts.list_tokens(actor)
+    return {
+        "tokens": [
+            {
+                "id": t.id,
+                "description": t.description,
+                "scopes": t.scopes.split(),
+                "created_at": t.created_at.isoformat(),
+            }
+            for t in tokens
+        ]
+    }
+
+
+@router.post("/account/tokens", status_code=201, summary="Create a personal API token (shown once)")
+async def create_token(body: TokenRequest, request: Request, actor: Actor = Depends(current_actor)) -> dict:
+    secret, token = await request.app.state.accounts.create_token(actor, body.scopes, body.description)
+    return {"id": token.id, "token": secret, "scopes": token.scopes.split(), "description": token.description}
+
+
+@router.delete("/account/tokens/{token_id}", summary="Revoke one of the account's API tokens")
+async def revoke_token(token_id: int, request: Request, actor: Actor = Depends(current_actor)) -> dict:
+    await request.app.state.accounts.revoke_token(actor, token_id)
+    return {"ok": True}

@@ -1,0 +1,75 @@
+"""Who is asking: a browser session cookie (with a CSRF token on state-changing requests) or a personal
+API token in `Authorization: Bearer`. Both resolve to an `Actor` of the accounts service.
+"""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlsplit
+
+from fastapi import Request, WebSocket
+
+from shashki.server.accounts import AccountService, Actor
+from shashki.server.errors import Forbidden, Unauthorized
+
+SESSION_COOKIE = "shashki_session"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+async def resolve(accounts: AccountService, headers, cookies) -> Actor | None:
+    authorization = headers.get("authorization")
+    if authorization:
+        scheme, _, token = authorization.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Unauthorized("bad_token", "Send API tokens as 'Authorization: Bearer <token>'.")
+        actor = await accounts.actor_for_token(token.strip())
+        if actor is None:
+            raise Unauthorized("bad_token", "This API token is unknown or revoked.")
+        return actor
+    session = cookies.get(SESSION_COOKIE)
+    if session:
+        return await accounts.actor_for_session(session)
+    return None
+
+
+async def optional_actor(request: Request) -> Actor | None:
+    actor = await resolve(request.app.state.accounts, request.headers, request.cookies)
+    if actor is not None and actor.via == "session" and request.method not in SAFE_METHODS:
+        # The session cookie is sent by the browser on its own; the CSRF token only by our own pages.
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not secrets.compare_digest(sent.encode(), (actor.csrf_token or "").encode()):
+            raise Forbidden(
+                "csrf", f"This request needs the session's CSRF token in the {CSRF_HEADER} header."
+            )
+    return actor
+
+
+async def current_actor(request: Request) -> Actor:
+    actor = await optional_actor(request)
+    if actor is None:
+        raise Unauthorized("login_required", "Log in, or send a personal API token.")
+    return actor
+
+
+async def player(request: Request) -> Actor:
+    """An actor allowed to play: a session, or a token with board:play or bot:play."""
+    actor = await current_actor(request)
+    actor.require_play()
+    return actor
+
+
+async def reader(request: Request) -> Actor:
+    actor = await current_actor(request)
+    actor.require("read", "board:play", "bot:play")
+    return actor
+
+
+async def websocket_actor(websocket: WebSocket) -> Actor | None:
+    """The actor of a WebSocket, refusing a cookie-authenticated one opened by another site's page."""
+    actor = await resolve(websocket.app.state.accounts, websocket.headers, websocket.cookies)
+    if actor is not None and actor.via == "session":
+        origin = websocket.headers.get("origin")
+        if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
+            raise Forbidden("bad_origin", "This WebSocket was opened from another site.")
+    return actor

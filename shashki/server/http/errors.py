@@ -1,0 +1,74 @@
+"""Every error is JSON: `{"error": {"code": ..., "message": ...}}` (plus details such as legal moves)."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from shashki.server.errors import ServiceError
+
+log = logging.getLogger(__name__)
+
+STATUS = {
+    "invalid": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "conflict": 409,
+    "rate_limited": 429,
+}
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    422: "bad_request",
+    429: "rate_limited",
+}
+
+
+def error_body(code: str, message: str, **details) -> dict:
+    return {"error": {"code": code, "message": message, **details}}
+
+
+def service_error_body(error: ServiceError) -> dict:
+    return error_body(error.code, error.message, **error.details)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(ServiceError)
+    async def service_error(_request: Request, error: ServiceError) -> JSONResponse:
+        headers = {}
+        if "retry_after" in error.details:
+            headers["Retry-After"] = str(error.details["retry_after"])
+        return JSONResponse(service_error_body(error), status_code=STATUS[error.kind], headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body')}: {e.get('msg')}"
+            for e in error.errors()
+        )
+        return JSONResponse(
+            error_body("bad_request", problems or "The request is malformed."), status_code=400
+        )
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(error.status_code, "error")
+        return JSONResponse(
+            error_body(code, str(error.detail)),
+            status_code=error.status_code,
+            headers=getattr(error, "headers", None),
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(_request: Request, error: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=error)
+        return JSONResponse(error_body("internal", "Something went wrong on the server."), status_code=500)

@@ -1,0 +1,220 @@
+"""The live channel: one WebSocket per open game, one for the lobby.
+
+Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
+- `{"type": "state", "seq": n, "game": {...}}` on connecting and after every change: `seq` numbers the
+  game's states; the state carries the legal moves of the side to move and both clocks, so a client that
+  sees a gap in `seq` has lost nothing but may send `{"type": "resync"}` to get the state again at once;
+- `{"type": "ack", "id": ..., "ply": n}` once a move it sent is committed, or
+  `{"type": "error", "id": ..., "error": {"code": ..., "message": ...}}` when an action is refused;
+- `{"type": "presence", "white": bool, "black": bool}` when a player connects or disconnects.
+A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
+`claim-victory`, `draw-offer`, `draw-accept`, `draw-decline`, `resync`, `ping`.
+
+Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, and for a logged-in player the
+challenges made to them and their games starting; `{"type": "resync"}` sends the seeks and challenges again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from shashki.server.accounts import Actor
+from shashki.server.errors import ServiceError, Unauthorized
+from shashki.server.http.auth import websocket_actor
+from shashki.server.http.errors import service_error_body
+
+router = APIRouter()
+
+GAME_ACTIONS = {
+    "resign": "resign",
+    "abort": "abort",
+    "claim-victory": "claim_victory",
+    "draw-offer": "offer_draw",
+    "draw-accept": "accept_draw",
+    "draw-decline": "decline_draw",
+}
+
+
+async def _accept(websocket: WebSocket) -> Actor | None | bool:
+    """Accept the socket and resolve its actor; False (socket closed) when authentication fails."""
+    try:
+        actor = await websocket_actor(websocket)
+    except ServiceError as error:
+        await websocket.accept()
+        await websocket.send_json(service_error_body(error) | {"type": "error"})
+        await websocket.close(code=4401 if error.kind == "unauthorized" else 4403)
+        return False
+    await websocket.accept()
+    return actor
+
+
+class Sender:
+    """Sends from several tasks without interleaving frames."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.lock = asyncio.Lock()
+
+    async def __call__(self, message: dict) -> None:
+        async with self.lock:
+            await self.websocket.send_text(json.dumps(message))
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    actor = await _accept(websocket)
+    if actor is False:
+        return
+    games = websocket.app.state.games
+    bus = websocket.app.state.bus
+    send = Sender(websocket)
+    try:
+        live = await games.live(game_id)
+    except ServiceError as error:
+        await send(service_error_body(error) | {"type": "error"})
+        await websocket.close(code=4404)
+        return
+    color = live.color_of(actor.id) if actor else None
+    last_seq = 0
+
+    async def send_state(resync: bool = False) -> None:
+        nonlocal last_seq
+        state = await games.get_state(game_id)
+        last_seq = max(last_seq, state["seq"])
+        await send({"type": "state", "seq": state["seq"], "game": state, "resync": resync})
+
+    async def forward(events) -> None:
+        nonlocal last_seq
+        async for event in events:
+            if event.get("type") == "state":
+                if event["seq"] <= last_seq:
+                    continue  # already sent (the first state and a published one can cross)
+                if events.dropped:
+                    events.dropped = 0
+                    await send_state(resync=True)
+                    continue
+                last_seq = event["seq"]
+            await send(event)
+
+    async with bus.subscribe(f"game:{game_id}") as events:
+        forwarder = asyncio.create_task(forward(events))
+        if color:
+            await games.player_joined(game_id, actor.id)
+            await bus.publish(f"game:{game_id}", presence(games, game_id))
+        try:
+            await send_state()
+            while True:
+                message = await websocket.receive_json()
+                await handle_game_message(message, actor, color, game_id, games, send, send_state)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            forwarder.cancel()
+            with contextlib.suppress(BaseException):
+                await forwarder
+            if color:
+                await games.player_left(game_id, actor.id)
+                await bus.publish(f"game:{game_id}", presence(games, game_id))
+
+
+def presence(games, game_id: str) -> dict:
+    return {
+        "type": "presence",
+        "white": games.presence.connected(game_id, "white"),
+        "black": games.presence.connected(game_id, "black"),
+    }
+
+
+async def handle_game_message(message, actor, color, game_id, games, send, send_state) -> None:
+    if not isinstance(message, dict):
+        await send({"type": "error", "error": {"code": "bad_message", "message": "Send JSON objects."}})
+        return
+    kind = message.get("type")
+    request_id = message.get("id")
+    if kind == "ping":
+        await send({"type": "pong", "id": request_id})
+        return
+    if kind == "resync":
+        await send_state(resync=True)
+        return
+    try:
+        if kind != "move" and kind not in GAME_ACTIONS:
+            raise ServiceError("bad_message", f"Unknown message type {kind!r}.")
+        if actor is None:
+            raise Unauthorized("login_required", "Spectators cannot act in a game: log in to play.")
+        actor.require_play()
+        if kind == "move":
+            ply = message.get("ply")
+            state = await games.move(
+                actor.id,
+                game_id,
+                str(message.get("move", "")),
+                ply=ply if isinstance(ply, int) else None,
+                lag_ms=int(message.get("lag_ms") or 0),
+            )
+            await send({"type": "ack", "id": request_id, "ply": state["ply"], "seq": state["seq"]})
+        else:
+            state = await getattr(games, GAME_ACTIONS[kind])(actor.id, game_id)
+            await send({"type": "ack", "id": request_id, "seq": state["seq"]})
+    except ServiceError as error:
+        await send(service_error_body(error) | {"type": "error", "id": request_id})
+
+
+@router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    actor = await _accept(websocket)
+    if actor is False:
+        return
+    app = websocket.app
+    send = Sender(websocket)
+    number = 0
+
+    async def emit(event: dict) -> None:
+        nonlocal number
+        number += 1
+        await send({"n": number, **event})
+
+    async def snapshot() -> None:
+        await emit({"type": "seeks", "seeks": await app.state.lobby.list_seeks()})
+        if actor is not None:
+            await emit({"type": "challenges", **await app.state.lobby.challenges(actor.user)})
+            await emit({"type": "playing", "games": await app.state.games.ongoing(actor.id)})
+
+    async def forward(events) -> None:
+        async for event in events:
+            await emit(event)
+
+    async with contextlib.AsyncExitStack() as stack:
+        channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
+        tasks = []
+        for channel in channels:
+            events = await stack.enter_async_context(app.state.bus.subscribe(channel))
+            tasks.append(asyncio.create_task(forward(events)))
+        try:
+            await snapshot()
+            while True:
+                message = await websocket.receive_json()
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind == "resync":
+                    await snapshot()
+                elif kind == "ping":
+                    await send({"type": "pong"})
+                else:
+                    await send(
+                        {
+                            "type": "error",
+                            "error": {"code": "bad_message", "message": f"Unknown message type {kind!r}."},
+                        }
+                    )
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task

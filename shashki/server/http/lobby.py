@@ -1,0 +1,150 @@
+"""The lobby over HTTP: seeks, quick pairing, challenges, games against the computer."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, Field
+
+from shashki.server.accounts import Actor
+from shashki.server.http.auth import player, reader
+from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+class TimeControlBody(BaseModel):
+    minutes: float = Field(gt=0, le=180, description="Minutes on each clock")
+    increment: int = Field(0, ge=0, le=180, description="Seconds added after each move (Fischer)")
+
+
+class GameTerms(BaseModel):
+    variant: str = "russian-giveaway"
+    double_diagonal: bool = Field(False, description="Russian giveaway's optional double-diagonal draw rule")
+    time_control: TimeControlBody | None = Field(None, description="Absent or null: no clocks")
+    rated: bool = False
+    color: Literal["white", "black", "random"] = "random"
+
+    def clock(self) -> TimeControl:
+        tc = self.time_control
+        return TimeControl(tc.minutes, tc.increment) if tc else TimeControl(None)
+
+
+class ChallengeBody(GameTerms):
+    username: str = Field(description="The player challenged")
+    fen: str | None = Field(None, max_length=300, description="Start from this position (FEN); casual only")
+
+
+class QuickPairingBody(BaseModel):
+    preset: str = Field(description=f"One of {', '.join(QUICK_PAIRING)}")
+    variant: str = "russian-giveaway"
+    rated: bool = False
+
+
+class DeclineBody(BaseModel):
+    reason: str = Field("generic", description=f"One of {', '.join(DECLINE_REASONS)}")
+
+
+class ComputerGameBody(BaseModel):
+    level: int = Field(1, ge=1, le=8)
+    color: Literal["white", "black", "random"] = "random"
+    variant: str = "russian-giveaway"
+    double_diagonal: bool = False
+    time_control: TimeControlBody | None = None
+
+
+def lobby(request: Request):
+    return request.app.state.lobby
+
+
+@router.get("/seeks", summary="Open seeks")
+async def list_seeks(request: Request) -> dict:
+    return {"seeks": await lobby(request).list_seeks()}
+
+
+@router.post("/seeks", summary="Post a seek; starts a game at once if a compatible seek is waiting")
+async def create_seek(body: GameTerms, request: Request, actor: Actor = Depends(player)) -> dict:
+    return await lobby(request).create_seek(
+        actor.user,
+        variant=body.variant,
+        double_diagonal=body.double_diagonal,
+        time_control=body.clock(),
+        rated=body.rated,
+        color=body.color,
+    )
+
+
+@router.post("/seeks/{seek_id}/accept", summary="Accept a seek: starts the game")
+async def accept_seek(seek_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
+    return {"game": await lobby(request).accept_seek(actor.user, seek_id)}
+
+
+@router.delete("/seeks/{seek_id}", summary="Withdraw your seek")
+async def cancel_seek(seek_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
+    await lobby(request).cancel_seek(actor.user, seek_id)
+    return {"ok": True}
+
+
+@router.post("/quick-pairing", summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)")
+async def quick_pairing(body: QuickPairingBody, request: Request, actor: Actor = Depends(player)) -> dict:
+    return await lobby(request).quick_pairing(actor.user, body.preset, variant=body.variant, rated=body.rated)
+
+
+@router.get("/challenges", summary="Your pending challenges, received (in) and sent (out)")
+async def list_challenges(request: Request, actor: Actor = Depends(reader)) -> dict:
+    return await lobby(request).challenges(actor.user)
+
+
+@router.post("/challenges", status_code=201, summary="Challenge a named player")
+async def create_challenge(body: ChallengeBody, request: Request, actor: Actor = Depends(player)) -> dict:
+    return {
+        "challenge": await lobby(request).challenge(
+            actor.user,
+            body.username,
+            variant=body.variant,
+            double_diagonal=body.double_diagonal,
+            time_control=body.clock(),
+            rated=body.rated,
+            color=body.color,
+            initial_fen=body.fen,
+        )
+    }
+
+
+@router.post("/challenges/{challenge_id}/accept", summary="Accept a challenge made to you: starts the game")
+async def accept_challenge(challenge_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
+    return {"game": await lobby(request).accept_challenge(actor.user, challenge_id)}
+
+
+@router.post("/challenges/{challenge_id}/decline", summary="Decline a challenge made to you, with a reason")
+async def decline_challenge(
+    challenge_id: int, request: Request, body: DeclineBody | None = None, actor: Actor = Depends(player)
+) -> dict:
+    await lobby(request).decline_challenge(actor.user, challenge_id, (body or DeclineBody()).reason)
+    return {"ok": True}
+
+
+@router.post("/challenges/{challenge_id}/cancel", summary="Cancel a challenge you made")
+async def cancel_challenge(challenge_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
+    await lobby(request).cancel_challenge(actor.user, challenge_id)
+    return {"ok": True}
+
+
+@router.post(
+    "/computer-games",
+    status_code=201,
+    summary="Play the computer (for now a placeholder that plays random legal moves)",
+)
+async def play_computer(body: ComputerGameBody, request: Request, actor: Actor = Depends(player)) -> dict:
+    tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None
+    return {
+        "game": await lobby(request).play_computer(
+            actor.user,
+            level=body.level,
+            color=body.color,
+            variant=body.variant,
+            double_diagonal=body.double_diagonal,
+            time_control=tc,
+        )
+    }

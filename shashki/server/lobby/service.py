@@ -1,0 +1,433 @@
+"""Seeks, quick pairing and challenges. They end in a game started through the game service.
+
+A seek is an open offer to anyone: creating one first looks for a compatible open seek of someone else
+and, if there is one, starts the game at once (which is all quick pairing is: a seek with a preset clock).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from sqlalchemy import or_, select, update
+
+from shashki.rules import Position, RulesError, UnknownVariant, get_variant
+from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
+from shashki.server.events import EventBus
+from shashki.server.games.computer import LEVELS
+from shashki.server.games.service import BLACK, WHITE, GameService
+from shashki.server.storage import Database
+from shashki.server.storage.models import Challenge, Seek, User, utcnow
+
+COLORS = ("white", "black", "random")
+# Why a challenge was declined (the names lichess uses, so bots written for it understand them).
+DECLINE_REASONS = {
+    "generic": "I'm not accepting challenges at the moment.",
+    "later": "This is not the right time for me, please ask again later.",
+    "too_fast": "This time control is too fast for me, please challenge again with a slower game.",
+    "too_slow": "This time control is too slow for me, please challenge again with a faster game.",
+    "time_control": "I'm not accepting challenges with this time control.",
+    "rated": "Please send me a rated challenge instead.",
+    "casual": "Please send me a casual challenge instead.",
+    "variant": "I'm not willing to play this variant right now.",
+    "no_bot": "I'm not accepting challenges from bots.",
+    "only_bot": "I'm only accepting challenges from bots.",
+}
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Minutes on each clock and seconds added per move; `None` minutes is a game without clocks."""
+
+    minutes: float | None
+    increment: int = 0
+
+    def __post_init__(self) -> None:
+        if self.minutes is not None and not 0 < self.minutes <= 180:
+            raise Invalid("bad_time_control", "Minutes per side are more than 0 and at most 180.")
+        if not 0 <= self.increment <= 180:
+            raise Invalid("bad_time_control", "The increment is 0 to 180 seconds.")
+
+    @property
+    def initial_ms(self) -> int | None:
+        return None if self.minutes is None else round(self.minutes * 60_000)
+
+    @property
+    def increment_ms(self) -> int:
+        return 0 if self.minutes is None else self.increment * 1000
+
+    @classmethod
+    def from_ms(cls, initial_ms: int | None, increment_ms: int) -> TimeControl:
+        return cls(None if initial_ms is None else initial_ms / 60_000, increment_ms // 1000)
+
+    def json(self) -> dict | None:
+        return None if self.minutes is None else {"minutes": self.minutes, "increment": self.increment}
+
+
+QUICK_PAIRING = {
+    name: TimeControl(int(name.split("+")[0]), int(name.split("+")[1]))
+    for name in ("1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "15+15")
+}
+
+
+def check_variant(variant: str, double_diagonal: bool) -> str:
+    try:
+        key = get_variant(variant).key
+    except UnknownVariant as e:
+        raise Invalid("unknown_variant", str(e)) from None
+    if double_diagonal and key != "russian-giveaway":
+        raise Invalid("bad_option", "The double-diagonal option belongs to Russian giveaway.")
+    return key
+
+
+def check_color(color: str) -> str:
+    if color not in COLORS:
+        raise Invalid("bad_color", "The colour is white, black or random.")
+    return color
+
+
+def seats(first_id: int | None, first_color: str, second_id: int | None) -> tuple[int | None, int | None]:
+    """(white, black) for a player who asked for `first_color` and their opponent."""
+    if first_color == "random":
+        first_color = random.choice((WHITE, BLACK))
+    return (first_id, second_id) if first_color == WHITE else (second_id, first_id)
+
+
+def _same_terms(a, b) -> bool:
+    return (a.variant, a.double_diagonal, a.clock_initial_ms, a.clock_increment_ms, a.rated) == (
+        b.variant,
+        b.double_diagonal,
+        b.clock_initial_ms,
+        b.clock_increment_ms,
+        b.rated,
+    )
+
+
+def _colors_fit(a: str, b: str) -> bool:
+    return a == "random" or b == "random" or a != b
+
+
+class LobbyService:
+    def __init__(self, db: Database, bus: EventBus, games: GameService) -> None:
+        self.db = db
+        self.bus = bus
+        self.games = games
+
+    # -- seeks and quick pairing --------------------------------------------------------------------
+
+    async def create_seek(
+        self,
+        user: User,
+        *,
+        variant: str = "russian-giveaway",
+        double_diagonal: bool = False,
+        time_control: TimeControl,
+        rated: bool = False,
+        color: str = "random",
+    ) -> dict:
+        """Post a seek, or start a game at once with a compatible seek already waiting."""
+        seek = Seek(
+            user_id=user.id,
+            variant=check_variant(variant, double_diagonal),
+            double_diagonal=double_diagonal,
+            clock_initial_ms=time_control.initial_ms,
+            clock_increment_ms=time_control.increment_ms,
+            rated=rated,
+            color=check_color(color),
+            status="open",
+            created_at=utcnow(),
+        )
+        async with self.db.session() as s:
+            waiting = await s.scalars(
+                select(Seek).where(Seek.status == "open", Seek.user_id != user.id).order_by(Seek.id)
+            )
+            match = next(
+                (w for w in waiting if _same_terms(w, seek) and _colors_fit(w.color, seek.color)), None
+            )
+            if match is None:
+                await s.execute(
+                    update(Seek)
+                    .where(Seek.status == "open", Seek.user_id == user.id)
+                    .values(status="cancelled")
+                )  # one open seek per player
+                s.add(seek)
+                await s.commit()
+        if match is None:
+            await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+            return {"seek": await self._seek_json(seek), "game": None}
+        return {"seek": None, "game": await self._accept(match, user)}
+
+    async def accept_seek(self, user: User, seek_id: int) -> dict:
+        async with self.db.session() as s:
+            seek = await s.get(Seek, seek_id)
+        if seek is None or seek.status != "open":
+            raise NotFound("no_such_seek", "That seek is no longer open.")
+        if seek.user_id == user.id:
+            raise Conflict("own_seek", "You cannot accept your own seek.")
+        return await self._accept(seek, user)
+
+    async def _accept(self, seek: Seek, user: User) -> dict:
+        async with self.db.session() as s:
+            taken = await s.execute(
+                update(Seek).where(Seek.id == seek.id, Seek.status == "open").values(status="matched")
+            )
+            await s.commit()
+        if taken.rowcount != 1:
+            raise Conflict("seek_taken", "Someone else accepted that seek first.")
+        white_id, black_id = seats(seek.user_id, seek.color, user.id)
+        live = await self.games.create(
+            white_id=white_id,
+            black_id=black_id,
+            variant=seek.variant,
+            double_diagonal=seek.double_diagonal,
+            clock_initial_ms=seek.clock_initial_ms,
+            clock_increment_ms=seek.clock_increment_ms,
+            rated=seek.rated,
+        )
+        async with self.db.session() as s:
+            await s.execute(update(Seek).where(Seek.id == seek.id).values(game_id=live.id))
+            await s.execute(
+                update(Seek).where(Seek.status == "open", Seek.user_id == user.id).values(status="cancelled")
+            )
+            await s.commit()
+        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+        return self.games.state(live)
+
+    async def quick_pairing(
+        self, user: User, preset: str, *, variant: str = "russian-giveaway", rated: bool = False
+    ) -> dict:
+        if preset not in QUICK_PAIRING:
+            raise Invalid("bad_preset", f"Quick pairing presets are {', '.join(QUICK_PAIRING)}.")
+        return await self.create_seek(user, variant=variant, time_control=QUICK_PAIRING[preset], rated=rated)
+
+    async def cancel_seek(self, user: User, seek_id: int) -> None:
+        async with self.db.session() as s:
+            done = await s.execute(
+                update(Seek)
+                .where(Seek.id == seek_id, Seek.user_id == user.id, Seek.status == "open")
+                .values(status="cancelled")
+            )
+            await s.commit()
+        if done.rowcount != 1:
+            raise NotFound("no_such_seek", "You have no such open seek.")
+        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+
+    async def list_seeks(self) -> list[dict]:
+        async with self.db.session() as s:
+            rows = (
+                await s.execute(
+                    select(Seek, User.username, User.is_bot)
+                    .join(User, User.id == Seek.user_id)
+                    .where(Seek.status == "open")
+                    .order_by(Seek.id)
+                )
+            ).all()
+        return [self._seek_row(seek, name, bot) for seek, name, bot in rows]
+
+    async def _seek_json(self, seek: Seek) -> dict:
+        async with self.db.session() as s:
+            user = await s.get(User, seek.user_id)
+        return self._seek_row(seek, user.username, user.is_bot)
+
+    @staticmethod
+    def _seek_row(seek: Seek, username: str, bot: bool) -> dict:
+        return {
+            "id": seek.id,
+            "user": {"id": seek.user_id, "username": username, "bot": bot},
+            "variant": seek.variant,
+            "double_diagonal": seek.double_diagonal,
+            "time_control": TimeControl.from_ms(seek.clock_initial_ms, seek.clock_increment_ms).json(),
+            "rated": seek.rated,
+            "color": seek.color,
+        }
+
+    # -- challenges ---------------------------------------------------------------------------------
+
+    async def challenge(
+        self,
+        user: User,
+        dest_username: str,
+        *,
+        variant: str = "russian-giveaway",
+        double_diagonal: bool = False,
+        time_control: TimeControl,
+        rated: bool = False,
+        color: str = "random",
+        initial_fen: str | None = None,
+    ) -> dict:
+        """Challenge a named player, from the start position or from `initial_fen`."""
+        key = check_variant(variant, double_diagonal)
+        if initial_fen is not None:
+            try:
+                Position.from_fen(initial_fen, get_variant(key))
+            except RulesError as e:
+                raise Invalid(e.code, e.message) from None
+        async with self.db.session() as s:
+            dest = await s.scalar(select(User).where(User.username_key == dest_username.lower()))
+            if dest is None:
+                raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
+            if dest.id == user.id:
+                raise Invalid("self_challenge", "You cannot challenge yourself.")
+            challenge = Challenge(
+                challenger_id=user.id,
+                dest_user_id=dest.id,
+                variant=key,
+                double_diagonal=double_diagonal,
+                clock_initial_ms=time_control.initial_ms,
+                clock_increment_ms=time_control.increment_ms,
+                rated=rated and initial_fen is None,
+                color=check_color(color),
+                initial_fen=initial_fen,
+                status="pending",
+                created_at=utcnow(),
+            )
+            s.add(challenge)
+            await s.commit()
+        data = self._challenge_json(challenge, user, dest)
+        await self.bus.publish(f"user:{dest.id}", {"type": "challenge", "challenge": data})
+        return data
+
+    async def challenges(self, user: User) -> dict:
+        async with self.db.session() as s:
+            rows = list(
+                await s.scalars(
+                    select(Challenge)
+                    .where(
+                        Challenge.status == "pending",
+                        or_(Challenge.challenger_id == user.id, Challenge.dest_user_id == user.id),
+                    )
+                    .order_by(Challenge.id)
+                )
+            )
+            users = {
+                u.id: u
+                for u in await s.scalars(
+                    select(User).where(
+                        User.id.in_({c.challenger_id for c in rows} | {c.dest_user_id for c in rows})
+                    )
+                )
+            }
+        out = [self._challenge_json(c, users[c.challenger_id], users[c.dest_user_id]) for c in rows]
+        return {
+            "in": [c for c in out if c["dest"]["id"] == user.id],
+            "out": [c for c in out if c["challenger"]["id"] == user.id],
+        }
+
+    async def accept_challenge(self, user: User, challenge_id: int) -> dict:
+        challenge = await self._pending(challenge_id, dest=user)
+        if not await self._settle(challenge, "accepted"):
+            raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
+        white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
+        live = await self.games.create(
+            white_id=white_id,
+            black_id=black_id,
+            variant=challenge.variant,
+            double_diagonal=challenge.double_diagonal,
+            clock_initial_ms=challenge.clock_initial_ms,
+            clock_increment_ms=challenge.clock_increment_ms,
+            rated=challenge.rated,
+            initial_fen=challenge.initial_fen,
+        )
+        async with self.db.session() as s:
+            await s.execute(update(Challenge).where(Challenge.id == challenge.id).values(game_id=live.id))
+            await s.commit()
+        return self.games.state(live)
+
+    async def decline_challenge(self, user: User, challenge_id: int, reason: str = "generic") -> None:
+        if reason not in DECLINE_REASONS:
+            raise Invalid("bad_reason", f"Reasons are {', '.join(DECLINE_REASONS)}.")
+        challenge = await self._pending(challenge_id, dest=user)
+        if not await self._settle(challenge, "declined", reason):
+            raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
+        await self.bus.publish(
+            f"user:{challenge.challenger_id}",
+            {
+                "type": "challengeDeclined",
+                "id": challenge.id,
+                "reason": reason,
+                "message": DECLINE_REASONS[reason],
+            },
+        )
+
+    async def cancel_challenge(self, user: User, challenge_id: int) -> None:
+        challenge = await self._pending(challenge_id, challenger=user)
+        if not await self._settle(challenge, "cancelled"):
+            raise Conflict("challenge_settled", "That challenge was answered already.")
+        await self.bus.publish(
+            f"user:{challenge.dest_user_id}", {"type": "challengeCancelled", "id": challenge.id}
+        )
+
+    async def _pending(
+        self, challenge_id: int, *, dest: User | None = None, challenger: User | None = None
+    ) -> Challenge:
+        async with self.db.session() as s:
+            challenge = await s.get(Challenge, challenge_id)
+        if (
+            challenge is None
+            or (dest and challenge.dest_user_id != dest.id)
+            or (challenger and challenge.challenger_id != challenger.id)
+        ):
+            if challenge is not None and (
+                challenge.challenger_id == getattr(dest, "id", None)
+                or challenge.dest_user_id == getattr(challenger, "id", None)
+            ):
+                raise Forbidden(
+                    "not_yours",
+                    "Only the challenged player answers a challenge, and only its sender cancels it.",
+                )
+            raise NotFound("no_such_challenge", "You have no such challenge.")
+        if challenge.status != "pending":
+            raise Conflict("challenge_settled", f"That challenge was {challenge.status} already.")
+        return challenge
+
+    async def _settle(self, challenge: Challenge, status: str, reason: str | None = None) -> bool:
+        async with self.db.session() as s:
+            done = await s.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge.id, Challenge.status == "pending")
+                .values(status=status, decline_reason=reason)
+            )
+            await s.commit()
+        return done.rowcount == 1
+
+    @staticmethod
+    def _challenge_json(c: Challenge, challenger: User, dest: User) -> dict:
+        return {
+            "id": c.id,
+            "status": c.status,
+            "variant": c.variant,
+            "double_diagonal": c.double_diagonal,
+            "time_control": TimeControl.from_ms(c.clock_initial_ms, c.clock_increment_ms).json(),
+            "rated": c.rated,
+            "color": c.color,
+            "initial_fen": c.initial_fen,
+            "challenger": {"id": challenger.id, "username": challenger.username, "bot": challenger.is_bot},
+            "dest": {"id": dest.id, "username": dest.username, "bot": dest.is_bot},
+        }
+
+    # -- the computer -------------------------------------------------------------------------------
+
+    async def play_computer(
+        self,
+        user: User,
+        *,
+        level: int = 1,
+        color: str = "random",
+        variant: str = "russian-giveaway",
+        double_diagonal: bool = False,
+        time_control: TimeControl | None = None,
+    ) -> dict:
+        if level not in LEVELS:
+            raise Invalid("bad_level", f"Levels are {LEVELS.start} to {LEVELS.stop - 1}.")
+        time_control = time_control or TimeControl(None)
+        white_id, black_id = seats(user.id, check_color(color), None)
+        live = await self.games.create(
+            white_id=white_id,
+            black_id=black_id,
+            variant=check_variant(variant, double_diagonal),
+            double_diagonal=double_diagonal,
+            clock_initial_ms=time_control.initial_ms,
+            clock_increment_ms=time_control.increment_ms,
+            computer_level=level,
+        )
+        return self.games.state(live)

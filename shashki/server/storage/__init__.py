@@ -1,0 +1,66 @@
+"""Storage: one async SQLAlchemy engine, its session factory, and the migrations that shape the schema.
+
+SQLite (aiosqlite, in WAL mode) is the default, a file under the data directory; any SQLAlchemy async URL
+works, PostgreSQL via asyncpg being the one the server is designed for. `Database.open()` runs the Alembic
+migrations up to the newest revision before anything else touches the tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+class Database:
+    """The engine and a session factory; `session()` opens a unit of work (`async with db.session() as s`)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        options = {} if self.is_sqlite else {"pool_pre_ping": True}
+        self.engine: AsyncEngine = create_async_engine(url, **options)
+        if self.is_sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.session = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+
+    async def open(self) -> Database:
+        if self.is_sqlite:
+            path = self.url.split(":///", 1)[1]
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        await self.migrate()
+        return self
+
+    async def migrate(self, revision: str = "head") -> None:
+        def upgrade(connection) -> None:
+            config = alembic_config()
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+
+        async with self.engine.begin() as conn:
+            await conn.run_sync(upgrade)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    # WAL lets readers go on while a move is written; foreign keys are off by default in SQLite;
+    # busy_timeout makes a second writer wait for the lock instead of failing at once.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

@@ -1,0 +1,200 @@
+"""Helpers of the server tests. A real server: `python -m shashki.server` on a free port of 127.0.0.1
+in a subprocess (so that a test can kill it and start it again on the same data), with the waits of the
+rules of play shortened through the environment. Clients: httpx (HTTP) and websockets, both synchronous.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+from websockets.sync.client import connect
+
+FAST = {
+    "SHASHKI_DISCONNECT_CLAIM_SECONDS": "0.5",
+    "SHASHKI_COMPUTER_DELAY_SECONDS": "0",
+    "SHASHKI_LOGIN_ATTEMPTS": "1000",
+    "SHASHKI_REGISTRATIONS": "1000",
+    "SHASHKI_ARGON2_MEMORY_KIB": "1024",
+    "SHASHKI_ARGON2_TIME_COST": "1",
+}
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, data: Path, env: dict[str, str] | None = None) -> None:
+        self.data = data
+        self.env = {**os.environ, **FAST, **(env or {})}
+        self.env.pop("DATABASE_URL", None)
+        self.env.pop("REDIS_URL", None)
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+        self.log = data / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        self.data.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "a") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "shashki.server", "--port", str(self.port), "--data", str(self.data)],
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server died at start:\n{self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/health", timeout=0.5).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"the server did not answer /health:\n{self.log.read_text()}")
+
+    def kill(self) -> None:
+        """Kill the process at once, as a crash would (no shutdown hooks run)."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def eventually(action, accept, timeout: float = 5, pause: float = 0.05):
+    """Repeat `action` until `accept(result)`, for waits that depend on the server's own clock."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = action()
+        if accept(result) or time.monotonic() > deadline:
+            return result
+        time.sleep(pause)
+
+
+class Player:
+    """An account logged in through the browser flow: session cookie plus the CSRF header."""
+
+    def __init__(self, server: Server, name: str | None = None, *, bot: bool = False) -> None:
+        self.server = server
+        self.name = name or f"p_{uuid.uuid4().hex[:12]}"
+        self.http = httpx.Client(base_url=server.url, timeout=10)
+        account = {"username": self.name, "password": PASSWORD, "bot": bot}
+        r = self.http.post("/api/auth/register", json=account)
+        assert r.status_code == 201, r.text
+        self.id = r.json()["user"]["id"]
+        self.login()
+
+    def login(self) -> None:
+        r = self.http.post("/api/auth/login", json={"username": self.name, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        self.csrf = r.json()["csrf_token"]
+        self.http.headers["X-CSRF-Token"] = self.csrf
+
+    def post(self, path: str, body: dict | None = None) -> httpx.Response:
+        return self.http.post(path, json=body or {})
+
+    def token(self, *scopes: str) -> str:
+        r = self.post("/api/account/tokens", {"scopes": list(scopes), "description": "tests"})
+        assert r.status_code == 201, r.text
+        return r.json()["token"]
+
+    def socket(self, game_id: str) -> GameSocket:
+        return GameSocket(self.server, game_id, cookie=self.http.cookies.get("shashki_session"))
+
+    def challenge(self, other: Player, **terms) -> dict:
+        """A game between self and other, self with `color` (default white), by challenge and accept."""
+        terms.setdefault("color", "white")
+        r = self.post("/api/challenges", {"username": other.name, **terms})
+        assert r.status_code == 201, r.text
+        r = other.post(f"/api/challenges/{r.json()['challenge']['id']}/accept")
+        assert r.status_code == 200, r.text
+        return r.json()["game"]
+
+    def close(self) -> None:
+        self.http.close()
+
+
+class GameSocket:
+    """A WebSocket on one game, keeping the latest state it was sent."""
+
+    def __init__(self, server: Server, game_id: str, *, cookie: str | None = None, token: str | None = None):
+        headers = {}
+        if cookie:
+            headers["Cookie"] = f"shashki_session={cookie}"
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        # Entered as a context manager (closed in close()): websockets warns about bare connect() calls.
+        self.ws = connect(f"{server.ws_url}/ws/games/{game_id}", additional_headers=headers, open_timeout=5)
+        self.ws.__enter__()
+        self.state: dict | None = None
+        self.seq = 0
+        self._ids = itertools.count(1)
+        first = self.receive()
+        assert first["type"] == "state", first
+
+    def receive(self, timeout: float = 5) -> dict:
+        message = json.loads(self.ws.recv(timeout=timeout))
+        if message.get("type") == "state":
+            self.state = message["game"]
+            self.seq = message["seq"]
+        return message
+
+    def wait(self, predicate, timeout: float = 5) -> dict:
+        """Read messages until one matches; the deadline keeps a broken server from hanging the test."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no matching message within {timeout} s; last state {self.state}")
+            message = self.receive(left)
+            if predicate(message):
+                return message
+
+    def wait_state(self, predicate, timeout: float = 5) -> dict:
+        if self.state is not None and predicate(self.state):
+            return self.state
+        return self.wait(lambda m: m.get("type") == "state" and predicate(m["game"]), timeout)["game"]
+
+    def send(self, message: dict) -> int:
+        request_id = next(self._ids)
+        self.ws.send(json.dumps({**message, "id": request_id}))
+        return request_id
+
+    def request(self, message: dict, timeout: float = 5) -> dict:
+        """Send an action and return its answer: an ack or an error."""
+        request_id = self.send(message)
+        return self.wait(lambda m: m.get("id") == request_id and m.get("type") in ("ack", "error"), timeout)
+
+    def move(self, move: str, **extra) -> dict:
+        return self.request({"type": "move", "move": move, **extra})
+
+    def close(self) -> None:
+        self.ws.close()

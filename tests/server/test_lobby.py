@@ -1,0 +1,100 @@
+"""The lobby through a real server: seeks, quick pairing, challenges, and the lobby's live channel."""
+
+from __future__ import annotations
+
+import json
+
+from websockets.sync.client import connect
+
+
+def lobby_socket(server, player=None):
+    headers = {"Cookie": f"shashki_session={player.http.cookies.get('shashki_session')}"} if player else {}
+    ws = connect(f"{server.ws_url}/ws/lobby", additional_headers=headers, open_timeout=5)
+    ws.__enter__()
+    return ws
+
+
+def receive_until(ws, predicate, timeout=5):
+    while True:
+        message = json.loads(ws.recv(timeout=timeout))
+        if predicate(message):
+            return message
+
+
+def test_a_seek_is_listed_and_a_compatible_seek_starts_the_game(players, server):
+    alice, bob = players(), players()
+    terms = {
+        "variant": "russian-giveaway",
+        "double_diagonal": True,
+        "time_control": {"minutes": 5, "increment": 3},
+        "color": "black",
+    }
+    watcher = lobby_socket(server, bob)
+    r = alice.post("/api/seeks", terms)
+    assert r.status_code == 200 and r.json()["game"] is None, r.text
+    seek = r.json()["seek"]
+    assert seek["double_diagonal"] and seek["time_control"] == {"minutes": 5, "increment": 3}
+    receive_until(watcher, lambda m: m["type"] == "seeks" and any(s["id"] == seek["id"] for s in m["seeks"]))
+    # Bob seeks the same terms: the game starts at once, Alice with Black as she asked.
+    r = bob.post("/api/seeks", {**terms, "color": "random"})
+    game = r.json()["game"]
+    assert game["white"]["username"] == bob.name and game["black"]["username"] == alice.name
+    assert game["double_diagonal"] and game["clocks"]["increment_ms"] == 3000
+    started = receive_until(watcher, lambda m: m["type"] == "gameStart")
+    assert started["game"]["id"] == game["id"] and started["n"] > 1
+    assert all(s["id"] != seek["id"] for s in bob.http.get("/api/seeks").json()["seeks"])
+
+
+def test_the_double_diagonal_option_belongs_to_russian_giveaway(players):
+    alice = players()
+    r = alice.post("/api/seeks", {"variant": "russian", "double_diagonal": True})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_option"
+
+
+def test_quick_pairing_presets_pair_two_players(players):
+    alice, bob = players(), players()
+    assert alice.post("/api/quick-pairing", {"preset": "3+2"}).json()["game"] is None
+    game = bob.post("/api/quick-pairing", {"preset": "3+2"}).json()["game"]
+    assert game["clocks"]["initial_ms"] == 180000 and game["clocks"]["increment_ms"] == 2000
+    assert {game["white"]["username"], game["black"]["username"]} == {alice.name, bob.name}
+    r = alice.post("/api/quick-pairing", {"preset": "2+1"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_preset"
+
+
+def test_a_seek_can_be_withdrawn_only_by_its_owner(players):
+    alice, bob = players(), players()
+    seek = alice.post("/api/seeks", {"time_control": None}).json()["seek"]
+    assert bob.http.delete(f"/api/seeks/{seek['id']}").status_code == 404
+    assert alice.http.delete(f"/api/seeks/{seek['id']}").status_code == 200
+    assert bob.post(f"/api/seeks/{seek['id']}/accept").status_code == 404
+
+
+def test_challenges_are_accepted_declined_with_a_reason_or_cancelled(players, server):
+    alice, bob = players(), players()
+    inbox = lobby_socket(server, bob)
+    receive_until(inbox, lambda m: m["type"] == "playing")
+    made = alice.post(
+        "/api/challenges", {"username": bob.name, "time_control": {"minutes": 10, "increment": 0}}
+    )
+    challenge = made.json()["challenge"]
+    seen = receive_until(inbox, lambda m: m["type"] == "challenge")
+    assert seen["challenge"]["id"] == challenge["id"]
+    assert [c["id"] for c in bob.http.get("/api/challenges").json()["in"]] == [challenge["id"]]
+    # Only Bob answers, only Alice cancels.
+    assert alice.post(f"/api/challenges/{challenge['id']}/accept").status_code == 403
+    assert bob.post(f"/api/challenges/{challenge['id']}/cancel").status_code == 403
+    r = bob.post(f"/api/challenges/{challenge['id']}/decline", {"reason": "too_fast"})
+    assert r.status_code == 200
+    assert (
+        bob.post(f"/api/challenges/{challenge['id']}/accept").json()["error"]["code"] == "challenge_settled"
+    )
+
+    second = alice.post("/api/challenges", {"username": bob.name}).json()["challenge"]
+    assert alice.post(f"/api/challenges/{second['id']}/cancel").status_code == 200
+    assert bob.post(f"/api/challenges/{second['id']}/accept").status_code == 409
+
+    third = alice.post("/api/challenges", {"username": bob.name, "color": "black"}).json()["challenge"]
+    game = bob.post(f"/api/challenges/{third['id']}/accept").json()["game"]
+    assert game["white"]["username"] == bob.name and game["clocks"] is None
+    r = alice.post("/api/challenges", {"username": "nobody-here"})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_user"
