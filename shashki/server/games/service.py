@@ -286,6 +286,20 @@ class GameService:
             players={WHITE: player(record.white_id), BLACK: player(record.black_id)},
         )
 
+    async def _refresh(self, live: LiveGame) -> None:
+        """Bring a cached game up to date if another process has changed it (called under its lock).
+
+        With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
+        written the game since this one cached it; one indexed read of its version tells.
+        """
+        async with self.db.session() as s:
+            version = await s.scalar(select(GameRecord.version).where(GameRecord.id == live.id))
+        if version is None or version == live.record.version:
+            return
+        fresh = await self._load(live.id)
+        live.record, live.rules = fresh.record, fresh.rules
+        live.notations, live.players = fresh.notations, fresh.players
+
     def _forget(self, game_id: str) -> None:
         """Drop a cached game found stale; the next use loads it afresh from the database."""
         old = self._live.pop(game_id, None)
@@ -366,6 +380,8 @@ class GameService:
 
     async def get_state(self, game_id: str) -> dict:
         live = await self.live(game_id)
+        async with live.lock:
+            await self._refresh(live)
         await self._check_flag(live)
         return self.state(live)
 
@@ -391,6 +407,7 @@ class GameService:
         live = await self.live(game_id)
         color = self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             await self._check_flag_locked(live)
             self._require_live(live)
             if ply is not None and ply != live.record.ply:
@@ -450,6 +467,7 @@ class GameService:
         live = await self.live(game_id)
         color = self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             await self._check_flag_locked(live)
             self._require_live(live)
             offer = live.record.draw_offer
@@ -466,6 +484,7 @@ class GameService:
         live = await self.live(game_id)
         color = self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             await self._check_flag_locked(live)
             self._require_live(live)
             if live.record.draw_offer != other(color):
@@ -477,6 +496,7 @@ class GameService:
         live = await self.live(game_id)
         color = self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             self._require_live(live)
             if live.record.draw_offer != other(color):
                 raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
@@ -487,6 +507,7 @@ class GameService:
         live = await self.live(game_id)
         color = self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             await self._check_flag_locked(live)
             self._require_live(live)
             winner = other(color)
@@ -500,6 +521,7 @@ class GameService:
         live = await self.live(game_id)
         self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             self._require_live(live)
             if live.record.ply >= 2:
                 raise Conflict("too_late_to_abort", "Both sides have moved: resign or offer a draw instead.")
@@ -513,6 +535,7 @@ class GameService:
         live = await self.live(game_id)
         color = self._seat(live, user_id)
         async with live.lock:
+            await self._refresh(live)
             await self._check_flag_locked(live)
             self._require_live(live)
             opponent = other(color)
@@ -652,6 +675,7 @@ class GameService:
 
     async def _check_flag(self, live: LiveGame) -> None:
         async with live.lock:
+            await self._refresh(live)
             await self._check_flag_locked(live)
 
     async def _check_flag_locked(self, live: LiveGame) -> None:
@@ -664,6 +688,7 @@ class GameService:
         try:
             await asyncio.sleep(self.computer_delay)
             async with live.lock:
+                await self._refresh(live)
                 if live.record.version != version or not live.is_live:
                     return
                 await self._check_flag_locked(live)

@@ -87,8 +87,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         last_seq = max(last_seq, state["seq"])
         await send({"type": "state", "seq": state["seq"], "game": state, "resync": resync})
 
+    first_state_sent = asyncio.Event()
+
     async def forward(events) -> None:
         nonlocal last_seq
+        await first_state_sent.wait()  # the first message on a game socket is always its state
         async for event in events:
             if event.get("type") == "state":
                 if event["seq"] <= last_seq:
@@ -102,11 +105,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
     async with bus.subscribe(f"game:{game_id}") as events:
         forwarder = asyncio.create_task(forward(events))
-        if color:
-            await games.player_joined(game_id, actor.id)
-            await bus.publish(f"game:{game_id}", presence(games, game_id))
         try:
+            # The state first, then the presence news: with Redis the publication may come back fast.
             await send_state()
+            first_state_sent.set()
+            if color:
+                await games.player_joined(game_id, actor.id)
+                await bus.publish(f"game:{game_id}", presence(games, game_id))
             while True:
                 message = await websocket.receive_json()
                 await handle_game_message(message, actor, color, game_id, games, send, send_state)

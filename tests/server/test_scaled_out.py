@@ -1,0 +1,102 @@
+"""The same code on several server processes sharing PostgreSQL and Redis (issue 4: "design the
+storage and event interfaces so that they can").
+
+Two real servers run with DATABASE_URL on one PostgreSQL database and REDIS_URL on one Redis; each
+player talks to a different process. `.ci/run` starts throwaway services with
+`scripts/test-services.sh`, which sets SHASHKI_TEST_DATABASE_URL and SHASHKI_TEST_REDIS_URL. Without
+them the tests are skipped on a developer's machine, but fail under CI, where a skip would hide a
+broken set-up.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import httpx
+import pytest
+
+from .helpers import PASSWORD, Player, Server
+from .test_games import GIVEAWAY_WIN_FOR_WHITE
+
+DATABASE_URL = os.environ.get("SHASHKI_TEST_DATABASE_URL")
+REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
+
+if not (DATABASE_URL and REDIS_URL):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI runs the scaled-out tests: start the services with scripts/test-services.sh")
+    pytest.skip(
+        "no PostgreSQL/Redis: run `eval \"$(scripts/test-services.sh start)\"` to include these tests",
+        allow_module_level=True,
+    )
+
+
+def _scaled_server(data) -> Server:
+    server = Server(data)
+    server.env["DATABASE_URL"] = DATABASE_URL
+    server.env["REDIS_URL"] = REDIS_URL
+    return server
+
+
+@pytest.fixture(scope="module")
+def two_servers(tmp_path_factory):
+    # Started one after the other: the first runs the migrations, the second finds them done.
+    first = _scaled_server(tmp_path_factory.mktemp("a")).start()
+    second = _scaled_server(tmp_path_factory.mktemp("b")).start()
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+def test_players_on_two_processes_play_a_whole_game_through_postgresql_and_redis(two_servers):
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    # The account made on one process logs in on the other: accounts live in the shared database.
+    login = {"username": white.name, "password": PASSWORD}
+    assert httpx.post(b.url + "/api/auth/login", json=login).status_code == 200
+    game = white.challenge(black, variant="russian-giveaway")  # sent on A, accepted on B
+    sockets = {"white": white.socket(game["id"]), "black": black.socket(game["id"])}
+    for ply, move in enumerate(GIVEAWAY_WIN_FOR_WHITE):
+        mover = sockets["white" if ply % 2 == 0 else "black"]
+        ack = mover.move(move, ply=ply)
+        assert ack["type"] == "ack", ack
+        # Each move reaches the other process's client through Redis.
+        for s in sockets.values():
+            s.wait_state(lambda g, n=ply + 1: g["ply"] == n)
+    for server in (a, b):
+        state = httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]
+        assert (state["result"], state["reason"]) == ("1-0", "no-legal-move"), server.url
+    for s in sockets.values():
+        s.close()
+    white.close()
+    black.close()
+
+
+def test_the_same_move_sent_to_two_processes_at_once_is_applied_once(two_servers):
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    gid = white.challenge(black)["id"]
+    barrier = threading.Barrier(4)
+    answers: list[httpx.Response] = []
+    clients = [
+        httpx.Client(base_url=server.url, cookies=white.http.cookies, headers=white.http.headers)
+        for server in (a, b, a, b)
+    ]
+
+    def submit(client):
+        barrier.wait()
+        answers.append(client.post(f"/api/games/{gid}/move", json={"move": "c3-d4", "ply": 0}))
+
+    threads = [threading.Thread(target=submit, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(15)
+    assert sorted(r.status_code for r in answers) == [200, 409, 409, 409], [r.text for r in answers]
+    for server in (a, b):
+        state = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+        assert state["moves"] == ["c3-d4"] and state["ply"] == 1, server.url
+    for c in clients:
+        c.close()
+    white.close()
+    black.close()
