@@ -3,7 +3,7 @@
 # Debian's packages when they are missing. Prints the environment to use:
 #   eval "$(scripts/test-services.sh start)"   then   scripts/test-services.sh stop
 set -euo pipefail
-DIR=${SHASHKI_SERVICES_DIR:-/tmp/shashki-services}
+DIR=${SHASHKI_SERVICES_DIR:-}
 PG_PORT=${SHASHKI_PG_PORT:-55432}
 REDIS_PORT=${SHASHKI_REDIS_PORT:-56379}
 
@@ -23,6 +23,7 @@ install_missing() {
 
 start() {
   install_missing
+  [ -n "$DIR" ] || DIR=$(mktemp -d /tmp/shashki-services.XXXXXX)
   local bin
   bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
   mkdir -p "$DIR"
@@ -36,15 +37,18 @@ start() {
     || runas "$bin/createdb -h 127.0.0.1 -p $PG_PORT -U shashki shashki_test"
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --save '' --appendonly no \
     --pidfile "$DIR/redis.pid" --logfile "$DIR/redis.log"
+  echo "export SHASHKI_SERVICES_DIR=$DIR"
   echo "export SHASHKI_TEST_DATABASE_URL=postgresql+asyncpg://shashki@127.0.0.1:$PG_PORT/shashki_test"
   echo "export SHASHKI_TEST_REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
 }
 
 stop() {
+  [ -n "$DIR" ] || { echo "SHASHKI_SERVICES_DIR is not set: nothing to stop" >&2; return 0; }
   local bin
   bin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1)")
   [ -f "$DIR/pg/postmaster.pid" ] && runas "$bin/pg_ctl -D $DIR/pg -m fast stop" >/dev/null || true
   [ -f "$DIR/redis.pid" ] && kill "$(cat "$DIR/redis.pid")" 2>/dev/null || true
+  rm -rf "$DIR"
 }
 
 runas() {
