@@ -16,7 +16,7 @@ from shashki.rules.notation import parse_square
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant
 
-_RANGE = re.compile(r"^(\d+)-(\d+)$")
+_RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 
 
 def parse_fen(text: str, variant: Variant) -> Position:
@@ -44,6 +44,8 @@ def parse_fen(text: str, variant: Variant) -> Position:
             continue  # half-move clock and move number (lidraughts' extension): not part of the position
         else:
             raise FenError(f"FEN field {field!r} is neither a W nor a B piece list")
+    if not lists:
+        raise FenError(f"FEN {text.strip()!r} lists no pieces: write it as W:W21,22:B1,2")
     pieces: dict[int, tuple[str, bool]] = {}
     for side in ("W", "B"):
         for item in lists.get(side, "").split(","):
@@ -52,6 +54,8 @@ def parse_fen(text: str, variant: Variant) -> Position:
                 continue
             king = item[0] in "Kk"
             body = item[1:].strip() if king else item
+            if not body:
+                raise FenError(f"FEN has a K with no square after it in {item!r}")
             m = _RANGE.match(body)
             if m:
                 lo, hi = int(m.group(1)), int(m.group(2))
@@ -75,10 +79,14 @@ def parse_fen(text: str, variant: Variant) -> Position:
             kings |= b
     men_white = white & ~kings & board.white_promotion_row
     if men_white:
-        raise FenError(f"a white man cannot stand on White's promotion row ({_label(variant, _first(men_white))})")
+        raise FenError(
+            f"a white man cannot stand on White's promotion row ({_label(variant, _first(men_white))})"
+        )
     men_black = black & ~kings & board.black_promotion_row
     if men_black:
-        raise FenError(f"a black man cannot stand on Black's promotion row ({_label(variant, _first(men_black))})")
+        raise FenError(
+            f"a black man cannot stand on Black's promotion row ({_label(variant, _first(men_black))})"
+        )
     most = variant.men_per_side
     for name, bb in (("White", white), ("Black", black)):
         if bb.bit_count() > most:

@@ -30,7 +30,8 @@ def parse_square(variant: Variant, token: str) -> int | None:
     """The bit of a square written as a number (any board) or a name (8×8); None if it is no square."""
     token = token.strip().lower()
     board = variant.board
-    if token.isdigit():
+    # ASCII digits only: str.isdigit() is also true of "²", which int() refuses.
+    if token.isascii() and token.isdigit():
         n = int(token)
         if 1 <= n <= board.squares:
             return board.bit_of_number(n)
@@ -65,7 +66,7 @@ def split_squares(variant: Variant, text: str) -> list[int]:
     tokens = [t for t in _SEPARATORS.split(cleaned) if t]
     if len(tokens) == 1:
         only = tokens[0]
-        if only.isdigit():
+        if only.isascii() and only.isdigit():
             # Concatenated two-digit squares, as in lidraughts' move strings: "3227", "0110".
             if len(only) < 4 or len(only) % 2:
                 raise IllegalMove("malformed", f"{raw!r} is not a move: write it as from-to, e.g. 22-18.")
@@ -80,7 +81,9 @@ def split_squares(variant: Variant, text: str) -> list[int]:
         bit = parse_square(variant, token)
         if bit is None:
             if is_light_square_name(variant, token):
-                raise IllegalMove("malformed", f"{token} is a light square; play is on the dark squares only.")
+                raise IllegalMove(
+                    "malformed", f"{token} is a light square; play is on the dark squares only."
+                )
             raise IllegalMove("malformed", f"{token!r} is not a square of this board.")
         squares.append(bit)
     if len(squares) < 2:
@@ -113,7 +116,9 @@ def parse_move(pos: Position, text: str) -> Move:
         matches = [m for m in routes if m.path == tuple(squares)]
         if not matches:
             matches = [
-                m for m in routes if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
+                m
+                for m in routes
+                if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
             ]
     keys = {m.key for m in matches}
     if len(keys) == 1:
@@ -142,7 +147,10 @@ def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], la
         return IllegalMove("no_piece", f"There is no piece on {label(start)}.")
     color, is_king = piece
     if color is not pos.side_to_move:
-        return IllegalMove("not_your_piece", f"The piece on {label(start)} is not yours: it is {pos.side_to_move.value} to move.")
+        return IllegalMove(
+            "not_your_piece",
+            f"The piece on {label(start)} is not yours: it is {pos.side_to_move.value} to move.",
+        )
     from_here = [m for m in legal if m.path[0] == start]
     captures = legal[0].capture_mask != 0
     if captures:
@@ -159,31 +167,42 @@ def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], la
         unfiltered = pos.generate(distinct=False, precedence=False)
         if len(unfiltered) != len(routes):
             ruled_out = [
-                m for m in unfiltered
-                if m.path[0] == start and m.path[-1] == end and (len(squares) == 2 or _is_subsequence(squares, m.path))
+                m
+                for m in unfiltered
+                if m.path[0] == start
+                and m.path[-1] == end
+                and (len(squares) == 2 or _is_subsequence(squares, m.path))
             ]
             if ruled_out:
-                what = "the most pieces" if variant.precedence.value == "quantity" else "by the Italian order of precedence"
+                what = (
+                    "the most pieces"
+                    if variant.precedence.value == "quantity"
+                    else "by the Italian order of precedence"
+                )
                 return IllegalMove(
                     "capture_precedence",
                     f"You must capture {what}: {', '.join(fmt(legal))}.",
                     fmt(legal),
                 )
-        # A king capture that lands where it cannot go on, when another landing square can (§2.5).
-        if is_king and variant.flying_kings and _king_jump_landing(pos, start, squares[1]):
-            good = [m for m in from_here]
-            return IllegalMove(
-                "king_landing",
-                f"A king must land where it can go on capturing: {', '.join(fmt(good))}.",
-                fmt(good),
-            )
+        # A king capture that lands where it cannot go on, when another landing square can (§2.5):
+        # the typed path follows a legal route up to a jump, then lands elsewhere beyond the same piece.
+        if variant.flying_kings:
+            good = _wrong_king_landing(pos, squares, routes)
+            if good:
+                return IllegalMove(
+                    "king_landing",
+                    f"A king must land where it can go on capturing: {', '.join(fmt(good))}.",
+                    fmt(good),
+                )
         return IllegalMove(
             "capture_required",
             f"Capture is compulsory: {', '.join(fmt(legal))}.",
             fmt(legal),
         )
     if not is_king and _is_backward_step(pos, start, end):
-        return IllegalMove("man_backward", f"Men do not move backward: the man on {label(start)} can only move forward.")
+        return IllegalMove(
+            "man_backward", f"Men do not move backward: the man on {label(start)} can only move forward."
+        )
     if not from_here:
         return IllegalMove("illegal_destination", f"The piece on {label(start)} cannot move.", [])
     return IllegalMove(
@@ -214,14 +233,29 @@ def _is_backward_step(pos: Position, start: int, end: int) -> bool:
     )
 
 
-def _king_jump_landing(pos: Position, start: int, land: int) -> bool:
-    """True when start→land is one geometric king capture over exactly one enemy piece."""
+def _wrong_king_landing(pos: Position, squares: list[int], routes: list[Move]) -> list[Move]:
+    """The legal routes the typed squares leave at a king's jump by landing elsewhere beyond the same
+    captured piece (the landing rule, RULES.md §2.5); empty when that is not what went wrong."""
     board = pos.board
-    opp = pos.black if pos.white_to_move else pos.white
-    occupied = (pos.white | pos.black) & ~(1 << start)
-    for ray in board.rays[start]:
-        if land not in ray:
+    # How far the typed squares follow some legal route; they leave every route at squares[typed].
+    typed = 0
+    for m in routes:
+        k = 0
+        while k < len(squares) and k < len(m.path) and squares[k] == m.path[k]:
+            k += 1
+        typed = max(typed, k)
+    if typed == 0 or typed >= len(squares):
+        return []
+    found: list[Move] = []
+    for m in routes:
+        if len(m.path) <= typed or list(m.path[:typed]) != squares[:typed]:
             continue
-        met = [b for b in ray[: ray.index(land)] if occupied >> b & 1]
-        return len(met) == 1 and bool(opp >> met[0] & 1) and not occupied >> land & 1
-    return False
+        rows = (0, board.size - 1)
+        king_here = m.by_king or (m.promotes and any(board.rows[b] in rows for b in m.path[1:typed]))
+        if not king_here:
+            continue
+        frm, over, landing = m.path[typed - 1], m.captured[typed - 1], squares[typed]
+        for ray in board.rays[frm]:
+            if over in ray and landing in ray and ray.index(landing) > ray.index(over):
+                found.append(m)
+    return _unique(found)
