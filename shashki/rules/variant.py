@@ -1,10 +1,15 @@
 """Variants: each one frozen set of named rule parameters.
 
 A variant is configured, not subclassed: the move generator, the game and the notation read these
-parameters and nothing else. Each parameter names the article of the official rules it implements
-(FMJD-64 = the Russian/FMJD rules for 64-square draughts; FMJD = the international 100-square rules;
-FID = Federazione Italiana Dama; WCDF = English draughts; APCA = American Pool Checkers Association),
-and RULES.md, our specification, where that decides.
+parameters and nothing else. Each parameter cites the article of the official rules it implements:
+
+- RU: the Russian draughts code (Правила игры в шашки, 2004 edition) for Russian and its giveaway form;
+  FMJD-64 7.2.x for the draw rules of Russian and Brazilian, as RULES.md §4 gives them;
+- FMJD: the official FMJD rules of international draughts (Brazilian takes its capture rules to 8×8);
+- FID: the Italian federation's Regolamento tecnico, Capo I;
+- ACF: the American Checker Federation / WCDF rules of checkers (English draughts);
+- APCA: the American Pool Checkers Association's tournament rules of play;
+- RULES.md, our specification, which decides wherever these are silent or disagree.
 
 >>> get_variant("poddavki").key
 'russian-giveaway'
@@ -24,23 +29,23 @@ from shashki.rules.board import BoardGeometry, geometry
 class Precedence(Enum):
     """Which capture sequences a player may choose from."""
 
-    FREE = "free"  # any complete sequence (FMJD-64 4.14; RULES.md §2.7)
-    QUANTITY = "quantity"  # the most pieces, a king counting one (FMJD 4.13, Brazilian 4.13)
-    ITALIAN = "italian"  # FID 6.x: most pieces, then with a king, then most kings, then a king met first
+    FREE = "free"  # any complete sequence (RULES.md §2.7; APCA 20)
+    QUANTITY = "quantity"  # the most pieces, a king counting one (FMJD 4.13; RULES.md §4)
+    ITALIAN = "italian"  # FID 6.1-6.10: most pieces, then with a king, most kings, a king met first
 
 
 class PromotionInCapture(Enum):
     """What happens to a man that reaches the far row in the middle of a capture."""
 
-    CONTINUE_AS_KING = "continue-as-king"  # FMJD-64 5.6: crowned at once, goes on as a king
-    CONTINUE_AS_MAN = "continue-as-man"  # FMJD 4.10: passes as a man, crowned only if it ends there
-    STOP = "stop"  # WCDF 6.4 / FID 5.x: the move ends, the man is crowned
+    CONTINUE_AS_KING = "continue-as-king"  # RU 1.5.15: crowned at once, goes on as a king
+    CONTINUE_AS_MAN = "continue-as-man"  # FMJD: passes as a man, crowned only if it ends there
+    STOP = "stop"  # English, Italian (RULES.md §4): the move ends, the man is crowned
 
 
 class Result(Enum):
     """What a side to move with no legal move gets."""
 
-    NORMAL = "normal"  # it loses (FMJD-64 7.1, FMJD 5.1)
+    NORMAL = "normal"  # it loses (RULES.md §3)
     GIVEAWAY = "giveaway"  # it wins (RULES.md §3: poddavki, antidraughts)
 
 
@@ -56,7 +61,7 @@ class Color(Enum):
 class DrawRule(Enum):
     """The automatic draw rules a game applies (see shashki.rules.game for their counters)."""
 
-    THREEFOLD = "threefold-repetition"  # FMJD-64 7.2.3, FMJD 6.1, WCDF, FID, APCA, RULES.md §3
+    THREEFOLD = "threefold-repetition"  # FMJD-64 7.2.3, FMJD 6.1, ACF 1.32.1, APCA 26, RULES.md §3, §4
     KINGS_3_VS_1_15 = "three-kings-vs-king"  # FMJD-64 7.2.4: 3+ kings v a lone king, 15 moves
     KING_MOVES_15 = "fifteen-king-moves"  # FMJD-64 7.2.5: 15 moves each of king moves only
     NO_PROGRESS_30_60 = "no-capture-no-promotion"  # FMJD-64 7.2.6: 30 moves (4-5 pieces), 60 (6-7)
@@ -65,8 +70,8 @@ class DrawRule(Enum):
     KING_MOVES_25 = "twenty-five-king-moves"  # FMJD 6.2: 25 moves each of king moves only
     ENDING_16 = "sixteen-move-ending"  # FMJD 6.3: 3 pieces (with a king) v a lone king, 16 moves
     ENDING_5 = "five-move-ending"  # FMJD 6.4: 2 pieces (with a king) or a king v a lone king, 5 moves
-    FORTY_MOVES = "forty-moves"  # WCDF 1.32 / RULES.md §4: 40 moves each, no man move, no capture
-    KINGS_3_VS_1_13 = "three-kings-vs-king-13"  # APCA: 3 kings v 1 king not won in 13 moves
+    FORTY_MOVES = "forty-moves"  # ACF 1.32.2, RULES.md §4: 40 moves each, no man move, no capture
+    KINGS_3_VS_1_13 = "three-kings-vs-king-13"  # APCA 26, RULES.md §4: 3 kings v 1 king, 13 moves
     DOUBLE_DIAGONAL = "double-diagonal-kings"  # RULES.md §3 option of russian-giveaway
 
 
@@ -76,24 +81,27 @@ class Variant:
 
     key: str
     name: str
-    # Board geometry: 8×8 with 12 men each, or 10×10 with 20 (FMJD-64 1.1, FMJD 2.1, RULES.md §1).
+    # 8×8 with 12 men a side, or 10×10 with 20 (FMJD 2.1; RULES.md §1, §4).
     board_size: int
-    # The Italian board is mirrored: a1 is a light square (FID 2.3, RULES.md §1).
+    # The Italian board is turned so that each player's near right corner is dark, a1 light (FID 2.3).
     mirrored: bool
-    # White moves first in Russian, Brazilian, International, Italian (FMJD-64 3.1, FMJD 3.1, FID 4.1);
-    # Black in English and Pool (WCDF 1.5, APCA 1.3).
+    # White moves first in Russian, Brazilian, International and Italian (FID 3.4); Black in English
+    # and Pool (RULES.md §4, which corrects older pages on Italian).
     first_player: Color
-    # Men capture backward as well as forward (FMJD-64 4.4, FMJD 4.2, APCA); not in English (WCDF 6.2)
-    # nor Italian (FID 5.3).
+    # Men capture backward as well as forward (RU 1.5.3, FMJD 4.1, APCA 13); forward only in English
+    # (ACF 1.18) and Italian (FID 5.3a).
     men_capture_backward: bool
-    # Kings move and capture at any distance (FMJD-64 5.3, FMJD 3.9, APCA); one square in English and
-    # Italian (WCDF 4.2, FID 4.5).
+    # Kings move and capture at any distance (RU 1.4.5, FMJD 3.9, APCA 15); one square in English
+    # (ACF 1.17) and Italian (FID 4.7).
     flying_kings: bool
-    # Which capture sequences may be chosen (FMJD-64 4.14 free; FMJD 4.13 most pieces; FID 6.x).
+    # Free choice among complete sequences (RULES.md §2.7; APCA 20), the most pieces (FMJD 4.13, and
+    # Brazilian, RULES.md §4), or the Italian order (FID 6.1-6.10).
     precedence: Precedence
-    # Promotion in the middle of a capture (FMJD-64 5.6; FMJD 4.10; WCDF 6.4; FID 5.x; APCA).
+    # A man reaching the far row mid-capture: crowned and goes on as a king (RU 1.5.15); goes on as a
+    # man, crowned only if it ends there (FMJD; Brazilian and Pool, RULES.md §4); the move ends and it
+    # is crowned (English, Italian; RULES.md §4).
     promotion_in_capture: PromotionInCapture
-    # Men may capture kings; not in Italian (FID 5.5).
+    # Men may capture kings, except in Italian (FID 5.3b).
     men_capture_kings: bool
     # No legal move: the side loses (normal) or wins (giveaway, RULES.md §3).
     result: Result
