@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast test-slow bench lint clean
+.PHONY: run test test-fast test-slow bench lint clean chromium
 
 # Reinstalling also recompiles the move generator (setup.py) when its source changes.
 $(STAMP): pyproject.toml setup.py shashki/rules/position.py
@@ -17,8 +17,15 @@ $(STAMP): pyproject.toml setup.py shashki/rules/position.py
 run: $(STAMP)
 	$(BIN)/shashki serve
 
-# The whole suite: the fast tests, then the slow ones (deep perft, long random comparisons).
-test: $(STAMP)
+# The browser tests (tests/web) drive Debian's headless Chromium: installed here when missing and apt-get
+# exists (`playwright install` downloads browsers, which this project never does).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && apt-get install -y -qq -o DPkg::Lock::Timeout=300 chromium; \
+	fi
+
+# The whole suite: the fast tests, then the slow ones (deep perft, long random comparisons, browser games).
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest -m 'not slow'
 	$(BIN)/python -m pytest -m slow; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 5 ]
 

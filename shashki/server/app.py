@@ -14,11 +14,29 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.service import RateLimiter
+from shashki.server.bots import BotApi
+from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import make_bus
+from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
-from shashki.server.http import accounts, errors, games, live, lobby
+from shashki.server.history import HistoryService
+from shashki.server.http import (
+    accounts,
+    bots,
+    chat,
+    errors,
+    exports,
+    games,
+    live,
+    lobby,
+    pages,
+    players,
+    rematch,
+)
 from shashki.server.lobby import LobbyService
+from shashki.server.ratings import RatingService
 from shashki.server.storage import Database
 
 log = logging.getLogger("shashki.server")
@@ -52,6 +70,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.games = game_service
         app.state.lobby = LobbyService(db, bus, game_service)
+        # Ratings move inside the transaction that records a rated game's end.
+        app.state.ratings = RatingService(db)
+        game_service.end_hooks.append(app.state.ratings.on_game_end)
+        app.state.history = HistoryService(db, game_service, app.state.ratings)
+        app.state.chat = ChatService(db, bus, lines=settings.chat_lines, window=settings.chat_window_seconds)
+        app.state.rematch = RematchService(game_service, bus)
+        app.state.bots = BotApi(
+            db,
+            bus,
+            game_service,
+            app.state.lobby,
+            app.state.ratings,
+            app.state.chat,
+            app.state.rematch,
+            keepalive_seconds=settings.stream_keepalive_seconds,
+            event_streams=settings.event_streams,
+            game_streams=settings.game_streams,
+        )
+        app.state.api_limiter = RateLimiter(settings.api_requests_per_minute, 60.0)
+        app.state.challenge_limiter = RateLimiter(settings.challenges_per_minute, 60.0)
         resumed = await game_service.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
         try:
@@ -75,8 +113,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict:
         return {"status": "ok"}
 
-    for module in (accounts, lobby, games, live):
+    # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first.
+    for module in (accounts, lobby, exports, games, live, players, chat, rematch, bots):
         app.include_router(module.router)
+    pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
     return app
 

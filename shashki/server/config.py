@@ -42,6 +42,16 @@ class Settings:
     # Seconds the placeholder computer opponent waits before it answers (0 in tests).
     computer_delay_seconds: float = 0.3
     secure_cookies: bool = False
+    # Game chat: lines per player per game within the window (docs/bot-api.md states the limits).
+    chat_lines: int = 5
+    chat_window_seconds: float = 10.0
+    # Bot and Board API: requests per account per minute, challenges per account per minute, and the open
+    # NDJSON streams an account may hold; an empty line goes down each stream this often.
+    api_requests_per_minute: int = 600
+    challenges_per_minute: int = 20
+    event_streams: int = 3
+    game_streams: int = 20
+    stream_keepalive_seconds: float = 6.0
 
     @property
     def sqlalchemy_url(self) -> str:
@@ -69,4 +79,11 @@ class Settings:
             argon2_time_cost=_env_int("SHASHKI_ARGON2_TIME_COST", 3),
             computer_delay_seconds=_env_float("SHASHKI_COMPUTER_DELAY_SECONDS", 0.3),
             secure_cookies=os.environ.get("SHASHKI_SECURE_COOKIES", "") == "1",
+            chat_lines=_env_int("SHASHKI_CHAT_LINES", 5),
+            chat_window_seconds=_env_float("SHASHKI_CHAT_WINDOW_SECONDS", 10.0),
+            api_requests_per_minute=_env_int("SHASHKI_API_REQUESTS_PER_MINUTE", 600),
+            challenges_per_minute=_env_int("SHASHKI_CHALLENGES_PER_MINUTE", 20),
+            event_streams=_env_int("SHASHKI_EVENT_STREAMS", 3),
+            game_streams=_env_int("SHASHKI_GAME_STREAMS", 20),
+            stream_keepalive_seconds=_env_float("SHASHKI_STREAM_KEEPALIVE_SECONDS", 6.0),
         )

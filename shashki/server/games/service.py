@@ -18,11 +18,13 @@ import contextlib
 import logging
 import secrets
 import string
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import IllegalMove, RulesError, get_variant
 from shashki.rules.notation import square_label
@@ -163,6 +165,9 @@ class GameService:
         self._live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task] = set()
+        # Called inside the transaction that records a game's end, with the session, the game's record
+        # (as it stood) and the changes; each returns more columns of the game to record (the ratings).
+        self.end_hooks: list[Callable[[AsyncSession, GameRecord, dict], Awaitable[dict]]] = []
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -219,7 +224,8 @@ class GameService:
             black_id=black_id,
             computer_level=computer_level,
             initial_fen=initial_fen,
-            rated=rated and computer_level is None,
+            # Rated games are between two accounts, with clocks (a speed to rate), from the start position.
+            rated=rated and computer_level is None and clock_initial_ms is not None and initial_fen is None,
             clock_initial_ms=clock_initial_ms,
             clock_increment_ms=clock_increment_ms if clock_initial_ms is not None else 0,
             white_ms=clock_initial_ms,
@@ -376,6 +382,12 @@ class GameService:
             "reason": r.reason,
             "mover_disconnected_ms": gone,
             "claim_victory_after_ms": self.claim_after_ms,
+            "rating_diffs": (
+                {"white": r.white_rating_diff, "black": r.black_rating_diff}
+                if r.white_rating_diff is not None
+                else None
+            ),
+            "rematch": {"offer": r.rematch_offer, "game_id": r.rematch_id},
         }
 
     async def get_state(self, game_id: str) -> dict:
@@ -600,7 +612,8 @@ class GameService:
         """Write `changes` (and the move) if nobody changed the game since we read it; then publish."""
         r = live.record
         changes = {**changes, "version": r.version + 1}
-        if r.status == "started" and changes.get("status", "started") != "started" and r.clock_initial_ms:
+        ending = r.status == "started" and changes.get("status", "started") != "started"
+        if ending and r.clock_initial_ms:
             # Freeze the clocks where they stood when the game ended.
             clock = live.clock()
             if clock is not None and "turn_started_at" not in changes:
@@ -617,6 +630,13 @@ class GameService:
                     raise IntegrityError("version", None, Exception("stale version"))
                 if move is not None:
                     s.add(move)
+                if ending:
+                    # The ratings move in the same transaction that records the end.
+                    for hook in self.end_hooks:
+                        extra = await hook(s, r, changes)
+                        if extra:
+                            await s.execute(update(GameRecord).where(GameRecord.id == r.id).values(**extra))
+                            changes.update(extra)
                 await s.commit()
             except IntegrityError:
                 await s.rollback()

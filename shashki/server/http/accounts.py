@@ -69,8 +69,10 @@ async def logout(request: Request, response: Response, actor: Actor | None = Dep
 
 
 @router.get("/account", summary="The account making the request")
-async def account(actor: Actor = Depends(reader)) -> dict:
+async def account(request: Request, actor: Actor = Depends(reader)) -> dict:
+    # lidraughts' account fields (id, username, title, createdAt, perfs) first, for bot clients.
     return {
+        **await request.app.state.bots.account(actor.user),
         "user": user_json(actor.user),
         "via": actor.via,
         "scopes": sorted(actor.scopes),

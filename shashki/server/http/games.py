@@ -28,7 +28,11 @@ async def game_state(game_id: str, request: Request) -> dict:
 
 @router.get("/account/playing", summary="Your games in progress")
 async def playing(request: Request, actor: Actor = Depends(reader)) -> dict:
-    return {"games": await games(request).ongoing(actor.id)}
+    # `nowPlaying`: the same games as lidraughts lists them, for bot clients.
+    return {
+        "games": await games(request).ongoing(actor.id),
+        "nowPlaying": await request.app.state.bots.now_playing(actor.id),
+    }
 
 
 @router.post("/games/{game_id}/move", summary="Play a move (committed before this answers)")

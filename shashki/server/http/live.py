@@ -6,12 +6,15 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
   sees a gap in `seq` has lost nothing but may send `{"type": "resync"}` to get the state again at once;
 - `{"type": "ack", "id": ..., "ply": n}` once a move it sent is committed, or
   `{"type": "error", "id": ..., "error": {"code": ..., "message": ...}}` when an action is refused;
-- `{"type": "presence", "white": bool, "black": bool}` when a player connects or disconnects.
+- `{"type": "presence", "white": bool, "black": bool}` when a player connects or disconnects;
+- `{"type": "chat", "room": ..., "username": ..., "text": ..., ...}` for each chat line this client may
+  read (shashki/server/chat), and `{"type": "chatSettings", "spectatorsClosed": bool}`.
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
 `claim-victory`, `draw-offer`, `draw-accept`, `draw-decline`, `resync`, `ping`.
 
 Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, and for a logged-in player the
-challenges made to them and their games starting; `{"type": "resync"}` sends the seeks and challenges again.
+challenges made to them, their games starting and the rematches offered to them (`rematchOffer`,
+`rematchCancelled`); `{"type": "resync"}` sends the seeks and challenges again.
 """
 
 from __future__ import annotations
@@ -103,7 +106,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 last_seq = event["seq"]
             await send(event)
 
-    async with bus.subscribe(f"game:{game_id}") as events:
+    chat_lines = websocket.app.state.chat.feed(game_id, actor.id if actor else None, send, first_state_sent)
+    async with bus.subscribe(f"game:{game_id}") as events, chat_lines:
         forwarder = asyncio.create_task(forward(events))
         try:
             # The state first, then the presence news: with Redis the publication may come back fast.

@@ -12,7 +12,9 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     String,
@@ -164,6 +166,14 @@ class GameRecord(Base):
     reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    # A rated game's players' ratings before it and their changes, written when it ends (0002).
+    white_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    white_rating_diff: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_rating_diff: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # After the game: the colour of the player offering a rematch, then the rematch game's id (0002).
+    rematch_offer: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
 
 
 class MoveRecord(Base):
@@ -179,6 +189,73 @@ class MoveRecord(Base):
     # Clock of the side that moved, after the move and its increment (NULL without a clock).
     clock_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     played_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class PlayerRating(Base):
+    """A player's Glicko-2 rating in one variant at one speed (`shashki.server.ratings`)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        UniqueConstraint("user_id", "variant", "speed", name="uq_ratings_user_id_variant_speed"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    variant: Mapped[str] = mapped_column(String(40))
+    speed: Mapped[str] = mapped_column(String(12))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+Index("ix_ratings_board", PlayerRating.variant, PlayerRating.speed, PlayerRating.rating)
+
+
+class RatingHistory(Base):
+    """A player's rating after each rated game, for the profile's history."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    variant: Mapped[str] = mapped_column(String(40))
+    speed: Mapped[str] = mapped_column(String(12))
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    recorded_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+Index("ix_rating_history_player", RatingHistory.user_id, RatingHistory.variant, RatingHistory.speed)
+
+
+class ChatLine(Base):
+    """One line of a game's chat; `room` is "player" (the two players only) or "spectator"."""
+
+    __tablename__ = "chat_lines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    room: Mapped[str] = mapped_column(String(10))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    text: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+Index("ix_chat_lines_game", ChatLine.game_id, ChatLine.id)
+
+
+class ChatSetting(Base):
+    """A player's choice about the spectators' chat of one of their games: show, hide or close."""
+
+    __tablename__ = "chat_settings"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    spectators: Mapped[str] = mapped_column(String(8))
 
 
 def utcnow() -> datetime:

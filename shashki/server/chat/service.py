@@ -1,0 +1,199 @@
+"""The chat of a game: two rooms, as on lichess and lidraughts.
+
+- `player`: the two players' own room. Only they read it and write in it.
+- `spectator`: everyone watching reads it (without logging in); any logged-in account writes in it,
+  the players too.
+
+Each player chooses what the spectators' room is to them in their game (`spectators`):
+- `show` (the default): they read it like everyone;
+- `hide`: they no longer receive or see it (for themselves only; spectators go on talking);
+- `close`: the room is closed for the whole game — nobody may write in it any more — and hidden from them.
+  It stays closed while either player keeps it closed.
+
+A line is 1 to `MAX_LENGTH` characters (control characters removed, spaces trimmed). Each account may
+write `lines` lines per game within `window` seconds; beyond that the answer is `rate_limited` (HTTP 429)
+with the seconds to wait. Lines are published on the channel `chat:<game id>`; whoever forwards them
+(the game's WebSocket, the Bot/Board API's game stream) asks `visible_to` whether their listener sees them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import unicodedata
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from sqlalchemy import select
+
+from shashki.server.accounts.service import RateLimiter
+from shashki.server.errors import Forbidden, Invalid, NotFound
+from shashki.server.events import EventBus
+from shashki.server.storage import Database
+from shashki.server.storage.models import ChatLine, ChatSetting, GameRecord, User, utcnow
+
+ROOMS = ("player", "spectator")
+SPECTATOR_MODES = ("show", "hide", "close")
+MAX_LENGTH = 140
+HISTORY = 200  # lines kept in view per room
+
+
+def channel(game_id: str) -> str:
+    return f"chat:{game_id}"
+
+
+def clean(text: str) -> str:
+    """The text without control characters (newlines included) and surrounding spaces."""
+    return "".join(" " if unicodedata.category(c).startswith("C") else c for c in text or "").strip()
+
+
+def seat(record: GameRecord, user_id: int | None) -> str | None:
+    if user_id is None:
+        return None
+    if record.white_id == user_id:
+        return "white"
+    if record.black_id == user_id:
+        return "black"
+    return None
+
+
+class ChatService:
+    def __init__(self, db: Database, bus: EventBus, *, lines: int = 5, window: float = 10.0) -> None:
+        self.db = db
+        self.bus = bus
+        self.limiter = RateLimiter(lines, window)
+
+    async def _game(self, game_id: str) -> GameRecord:
+        async with self.db.session() as s:
+            record = await s.get(GameRecord, game_id)
+        if record is None:
+            raise NotFound("no_such_game", f"There is no game {game_id!r}.")
+        return record
+
+    async def _settings(self, game_id: str) -> dict[int, str]:
+        async with self.db.session() as s:
+            rows = await s.scalars(select(ChatSetting).where(ChatSetting.game_id == game_id))
+            return {row.user_id: row.spectators for row in rows}
+
+    @staticmethod
+    def _line_json(line: ChatLine, user: User) -> dict:
+        return {
+            "id": line.id,
+            "room": line.room,
+            "user": {"id": user.id, "username": user.username, "bot": user.is_bot},
+            "username": user.username,
+            "text": line.text,
+            "at": line.created_at.isoformat(),
+        }
+
+    # -- writing ----------------------------------------------------------------------------------
+
+    async def post(self, user: User, game_id: str, text: str, room: str | None = None) -> dict:
+        """Write a line: in the players' room by default for a player, else in the spectators'."""
+        record = await self._game(game_id)
+        color = seat(record, user.id)
+        room = room or ("player" if color else "spectator")
+        if room not in ROOMS:
+            raise Invalid("bad_room", "The rooms are player and spectator.")
+        text = clean(text)
+        if not text:
+            raise Invalid("empty_message", "Write something first.")
+        if len(text) > MAX_LENGTH:
+            raise Invalid("message_too_long", f"A chat line has at most {MAX_LENGTH} characters.")
+        if room == "player" and color is None:
+            raise Forbidden("players_only", "Only the two players write in the players' room.")
+        if room == "spectator" and "close" in (await self._settings(game_id)).values():
+            raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
+        self.limiter.hit(f"{user.id}:{game_id}", "chat lines")
+        line = ChatLine(game_id=game_id, room=room, user_id=user.id, text=text, created_at=utcnow())
+        async with self.db.session() as s:
+            s.add(line)
+            await s.commit()
+        data = self._line_json(line, user)
+        await self.bus.publish(channel(game_id), {"type": "chat", **data})
+        return data
+
+    async def set_spectators(self, user: User, game_id: str, mode: str) -> dict:
+        """A player's choice about the spectators' room of their game: show, hide or close."""
+        if mode not in SPECTATOR_MODES:
+            raise Invalid("bad_mode", f"The choices are {', '.join(SPECTATOR_MODES)}.")
+        record = await self._game(game_id)
+        if seat(record, user.id) is None:
+            raise Forbidden("not_your_game", "Only the players of a game choose about its spectators' chat.")
+        async with self.db.session() as s:
+            setting = await s.get(ChatSetting, (game_id, user.id))
+            if setting is None:
+                s.add(ChatSetting(game_id=game_id, user_id=user.id, spectators=mode))
+            else:
+                setting.spectators = mode
+            await s.commit()
+        settings = await self._settings(game_id)
+        closed = "close" in settings.values()
+        await self.bus.publish(channel(game_id), {"type": "chatSettings", "spectatorsClosed": closed})
+        return {"spectators": mode, "spectators_closed": closed}
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    async def visible_to(self, game_id: str, user_id: int | None, color: str | None, room: str) -> bool:
+        """Whether a listener (a player of `color`, or a spectator: color None) sees lines of `room`."""
+        if room == "player":
+            return color is not None
+        if color is None:
+            return True
+        async with self.db.session() as s:
+            setting = await s.get(ChatSetting, (game_id, user_id))
+        return setting is None or setting.spectators == "show"
+
+    async def lines(self, user: User | None, game_id: str) -> dict:
+        """The lines the asker sees, oldest first, and the state of the spectators' room."""
+        record = await self._game(game_id)
+        user_id = user.id if user else None
+        color = seat(record, user_id)
+        settings = await self._settings(game_id)
+        rooms = [room for room in ROOMS if await self.visible_to(game_id, user_id, color, room)]
+        async with self.db.session() as s:
+            rows = []
+            for room in rooms:
+                rows += (
+                    await s.execute(
+                        select(ChatLine, User)
+                        .join(User, User.id == ChatLine.user_id)
+                        .where(ChatLine.game_id == game_id, ChatLine.room == room)
+                        .order_by(ChatLine.id.desc())
+                        .limit(HISTORY)
+                    )
+                ).all()
+        rows.sort(key=lambda row: row[0].id)
+        return {
+            "lines": [self._line_json(line, author) for line, author in rows],
+            "rooms": rooms,
+            "spectators": settings.get(user_id, "show") if color else None,
+            "spectators_closed": "close" in settings.values(),
+        }
+
+    @contextlib.asynccontextmanager
+    async def feed(
+        self,
+        game_id: str,
+        user_id: int | None,
+        send: Callable[[dict], Awaitable[None]],
+        ready: asyncio.Event | None = None,
+    ) -> AsyncIterator[None]:
+        """While open, `send` each new line of the game that this listener sees (after `ready` is set)."""
+        color = seat(await self._game(game_id), user_id)
+        async with self.bus.subscribe(channel(game_id)) as events:
+
+            async def forward() -> None:
+                if ready is not None:
+                    await ready.wait()
+                async for event in events:
+                    room = event.get("room")
+                    if room is None or await self.visible_to(game_id, user_id, color, room):
+                        await send(event)
+
+            task = asyncio.create_task(forward())
+            try:
+                yield
+            finally:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task

@@ -1,0 +1,105 @@
+"""Rematch: once a game is over, either player may offer the other a new game on the same terms (variant,
+options, clocks, rated or casual, start position) with the colours swapped.
+
+An offer is recorded on the finished game (`rematch_offer`: the colour offering). The opponent accepts —
+offering back is accepting — or declines; the one who offered may withdraw it. Accepting starts the new
+game at once and records its id on the old one (`rematch_id`); a game has at most one rematch. Against
+the computer the offer is accepted at once. Each change goes through the game service's compare-and-set
+commit, so it is numbered like every other change of the game and published as its new state; the
+opponent is also told on their own channel (`rematchOffer`, `rematchCancelled`), where the lobby socket
+and the Bot API's event stream pick it up.
+"""
+
+from __future__ import annotations
+
+from shashki.server.errors import Conflict, Forbidden
+from shashki.server.events import EventBus
+from shashki.server.games.service import GameService, LiveGame, other
+
+
+class RematchService:
+    def __init__(self, games: GameService, bus: EventBus) -> None:
+        self.games = games
+        self.bus = bus
+
+    async def _finished(self, user_id: int, game_id: str) -> tuple[LiveGame, str]:
+        live = await self.games.live(game_id)
+        color = live.color_of(user_id)
+        if color is None:
+            raise Forbidden("not_your_game", "Only the players of a game may ask for its rematch.")
+        return live, color
+
+    @staticmethod
+    def _check(live: LiveGame) -> None:
+        r = live.record
+        if r.status == "started":
+            raise Conflict("game_in_progress", "A rematch is offered once the game is over.")
+        if r.rematch_id:
+            raise Conflict("rematch_exists", "This game has had its rematch.", game_id=r.rematch_id)
+
+    async def offer(self, user_id: int, game_id: str) -> dict:
+        """Offer a rematch, or accept the one the opponent offered: `{"game": state}` once it starts,
+        else `{"rematch": {...}}` with the offer standing.
+        """
+        live, color = await self._finished(user_id, game_id)
+        async with live.lock:
+            await self.games._refresh(live)
+            self._check(live)
+            opponent = other(color)
+            if live.is_computer(opponent) or live.record.rematch_offer == opponent:
+                return {"game": await self._start(live, user_id)}
+            if live.record.rematch_offer != color:
+                await self.games._commit(live, {"rematch_offer": color})
+                opponent_id = live.record.white_id if opponent == "white" else live.record.black_id
+                await self.bus.publish(
+                    f"user:{opponent_id}", {"type": "rematchOffer", "game": game_id, "by": user_id}
+                )
+        return {"rematch": {"offer": color, "game_id": None}}
+
+    async def accept(self, user_id: int, game_id: str) -> dict:
+        live, color = await self._finished(user_id, game_id)
+        async with live.lock:
+            await self.games._refresh(live)
+            self._check(live)
+            if live.record.rematch_offer != other(color):
+                raise Conflict("no_rematch_offer", "Your opponent has not offered a rematch.")
+            return {"game": await self._start(live, user_id)}
+
+    async def decline(self, user_id: int, game_id: str) -> dict:
+        """Decline the opponent's offer, or withdraw one's own."""
+        live, color = await self._finished(user_id, game_id)
+        async with live.lock:
+            await self.games._refresh(live)
+            self._check(live)
+            offer = live.record.rematch_offer
+            if offer is None:
+                raise Conflict("no_rematch_offer", "No rematch is on offer.")
+            await self.games._commit(live, {"rematch_offer": None})
+            told = live.record.white_id if other(color) == "white" else live.record.black_id
+            if told is not None:
+                await self.bus.publish(
+                    f"user:{told}",
+                    {"type": "rematchCancelled", "game": game_id, "by": user_id, "declined": offer != color},
+                )
+        return {"rematch": {"offer": None, "game_id": None}}
+
+    async def _start(self, live: LiveGame, user_id: int) -> dict:
+        r = live.record
+        new = await self.games.create(
+            white_id=r.black_id,
+            black_id=r.white_id,
+            variant=r.variant,
+            double_diagonal=r.double_diagonal,
+            clock_initial_ms=r.clock_initial_ms,
+            clock_increment_ms=r.clock_increment_ms,
+            rated=r.rated,
+            computer_level=r.computer_level,
+            initial_fen=r.initial_fen,
+        )
+        try:
+            await self.games._commit(live, {"rematch_offer": None, "rematch_id": new.id})
+        except Conflict:
+            # Another server process settled this game's rematch meanwhile: call the new game off.
+            await self.games.abort(user_id, new.id)
+            raise
+        return self.games.state(new)

@@ -1,0 +1,133 @@
+"""A stored game as PDN and as JSON (lidraughts' shapes), rebuilt from its record and its moves.
+
+The PDN is written by `shashki.rules.pdn.write_game` from the game replayed through the rules, so that
+`shashki pdn check` replays it to the same end: a game the rules ended carries their outcome, a game
+ended off the board (resignation, time, agreement, abandonment) its recorded result, a game in progress
+`*`. Tags follow lidraughts' exports: Event, Site, Date, Round, White, Black, Result, UTCDate, UTCTime,
+WhiteElo, BlackElo and the rating changes of rated games, TimeControl, Termination, then GameType and
+Variant (and Options, FEN) from `write_game`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from shashki.rules import Color, Outcome
+from shashki.rules.pdn import write_game
+from shashki.server.games.service import new_rules_game
+from shashki.server.lidraughts import speed_title, status_name, user_json, variant_json
+from shashki.server.ratings.speed import speed_of
+from shashki.server.storage.models import GameRecord, User
+
+TERMINATION = {"time": "Time forfeit", "abandonment": "Abandoned"}
+
+
+def ms(moment: datetime | None) -> int | None:
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def replay(record: GameRecord, notations: list[str]):
+    """The rules game of a record: its moves replayed, an end decided off the board recorded."""
+    game = new_rules_game(record.variant, record.double_diagonal, record.initial_fen)
+    for notation in notations:
+        game.play(notation)
+    if game.outcome is None and record.status != "started":
+        if record.status == "aborted":
+            game.finish(Outcome.aborted())
+        elif record.winner:
+            game.finish(Outcome.win(Color(record.winner), record.reason or "unknown"))
+        else:
+            game.finish(Outcome.draw(record.reason or "unknown"))
+    return game
+
+
+def player_name(record: GameRecord, color: str, users: dict[int, User]) -> str:
+    user_id = record.white_id if color == "white" else record.black_id
+    if user_id is None:
+        return f"Computer level {record.computer_level}"
+    return users[user_id].username
+
+
+def time_control(record: GameRecord) -> str:
+    if record.clock_initial_ms is None:
+        return "-"
+    return f"{record.clock_initial_ms // 1000}+{record.clock_increment_ms // 1000}"
+
+
+def pdn(record: GameRecord, notations: list[str], users: dict[int, User], *, site: str) -> str:
+    speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
+    kind = "Rated" if record.rated else "Casual"
+    speed = speed_title(speed)
+    started = record.created_at
+    tags = {
+        "Event": f"{kind} {speed} game",
+        "Site": site,
+        "Date": started.strftime("%Y.%m.%d"),
+        "Round": "-",
+        "White": player_name(record, "white", users),
+        "Black": player_name(record, "black", users),
+        "UTCDate": started.strftime("%Y.%m.%d"),
+        "UTCTime": started.strftime("%H:%M:%S"),
+    }
+    if record.white_rating is not None:
+        tags["WhiteElo"] = str(record.white_rating)
+        tags["BlackElo"] = str(record.black_rating)
+        tags["WhiteRatingDiff"] = f"{record.white_rating_diff:+d}"
+        tags["BlackRatingDiff"] = f"{record.black_rating_diff:+d}"
+    tags["TimeControl"] = time_control(record)
+    if record.status in ("started", "aborted"):
+        tags["Termination"] = "Unterminated"
+    else:
+        tags["Termination"] = TERMINATION.get(record.reason or "", "Normal")
+    return write_game(replay(record, notations), tags)
+
+
+def game_json(
+    record: GameRecord, notations: list[str] | None, users: dict[int, User], *, ratings: dict | None = None
+) -> dict:
+    """lidraughts' GameJson: players with ratings and rating changes, status, winner, moves, clock.
+
+    Our own fields follow: `variant_key` (our variant key), `result`, `reason`, `ply`, `initialFen`.
+    """
+
+    def player(color: str) -> dict:
+        user_id = record.white_id if color == "white" else record.black_id
+        if user_id is None:
+            return {"aiLevel": record.computer_level}
+        out: dict = {"user": user_json(users[user_id])}
+        rating = getattr(record, f"{color}_rating")
+        if rating is not None:
+            out["rating"] = rating
+            out["ratingDiff"] = getattr(record, f"{color}_rating_diff")
+        elif ratings and user_id in ratings:
+            out["rating"] = ratings[user_id]["rating"]
+            out["provisional"] = ratings[user_id]["provisional"]
+        return out
+
+    speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
+    out: dict = {
+        "id": record.id,
+        "rated": record.rated,
+        "variant": variant_json(record.variant)["key"],
+        "variant_key": record.variant,
+        "double_diagonal": record.double_diagonal,
+        "speed": speed,
+        "perf": speed,
+        "createdAt": ms(record.created_at),
+        "lastMoveAt": ms(record.finished_at or record.turn_started_at),
+        "status": status_name(record.status, record.reason),
+        "players": {"white": player("white"), "black": player("black")},
+        "result": record.result,
+        "reason": record.reason,
+        "ply": record.ply,
+    }
+    if record.winner:
+        out["winner"] = record.winner
+    if notations is not None:
+        out["moves"] = " ".join(notations)
+    if record.initial_fen:
+        out["initialFen"] = record.initial_fen
+    if record.clock_initial_ms is not None:
+        initial, increment = record.clock_initial_ms // 1000, record.clock_increment_ms // 1000
+        out["clock"] = {"initial": initial, "increment": increment, "totalTime": initial + 40 * increment}
+    return out

@@ -1,0 +1,299 @@
+"""The Bot and Board APIs over HTTP, on lidraughts' routes (docs/bot-api.md has the whole story).
+
+- `/api/bot/*` needs a bot account and a token with the `bot:play` scope; `/api/board/*` a person's
+  account and `board:play`. The event stream and the challenge routes take either.
+- Streams are NDJSON (`application/x-ndjson`): one JSON object per line, and an empty line every few
+  seconds while nothing happens, so that clients and proxies see the connection alive.
+- Forms are read as lidraughts clients send them (`application/x-www-form-urlencoded`); JSON bodies and
+  query parameters work too.
+- Limits: `api_requests_per_minute` requests per account on these routes, `challenges_per_minute`
+  challenges, `event_streams` open event streams and `game_streams` open game streams per account.
+  Beyond them the answer is 429 with a JSON error and a Retry-After header.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from urllib.parse import parse_qsl
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import StreamingResponse
+
+from shashki.server.accounts import Actor
+from shashki.server.accounts.service import RateLimiter
+from shashki.server.bots.service import time_control_of
+from shashki.server.errors import Forbidden, Invalid, ServiceError
+from shashki.server.http.auth import current_actor
+from shashki.server.http.errors import error_body
+from shashki.server.lidraughts import variant_key
+from shashki.server.lobby import TimeControl
+
+router = APIRouter(tags=["bot and board API"])
+NDJSON = "application/x-ndjson"
+
+
+def bots(request: Request):
+    return request.app.state.bots
+
+
+def _limited(request: Request, actor: Actor) -> Actor:
+    limiter: RateLimiter = request.app.state.api_limiter
+    limiter.hit(str(actor.id), "API requests")
+    return actor
+
+
+async def bot_actor(request: Request) -> Actor:
+    actor = await current_actor(request)
+    actor.require("bot:play")
+    if not actor.user.is_bot:
+        raise Forbidden("not_a_bot", "The Bot API is for bot accounts; people play through /api/board.")
+    return _limited(request, actor)
+
+
+async def board_actor(request: Request) -> Actor:
+    actor = await current_actor(request)
+    actor.require("board:play")
+    if actor.user.is_bot:
+        raise Forbidden("bot_account", "Bot accounts play through /api/bot.")
+    return _limited(request, actor)
+
+
+async def any_player(request: Request) -> Actor:
+    actor = await current_actor(request)
+    actor.require("bot:play", "board:play")
+    return _limited(request, actor)
+
+
+ACTORS = {"bot": bot_actor, "board": board_actor}
+
+
+async def fields(request: Request) -> dict[str, str]:
+    """The request's parameters: the query string, then a form or JSON body over it."""
+    out = dict(request.query_params)
+    body = await request.body()
+    if body:
+        if "json" in request.headers.get("content-type", ""):
+            try:
+                data = json.loads(body)
+            except ValueError:
+                raise Invalid("bad_request", "The body is not JSON.") from None
+            if not isinstance(data, dict):
+                raise Invalid("bad_request", "Send a JSON object.")
+            out.update({k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in data.items()})
+        else:
+            out.update(parse_qsl(body.decode("utf-8", "replace")))
+    return out
+
+
+def flag(value: str | None) -> bool:
+    return (value or "").lower() in ("true", "1", "yes", "on")
+
+
+class NdjsonResponse(StreamingResponse):
+    """A stream that stops as soon as the client goes away, whatever the ASGI server's version.
+
+    Starlette notices a departed client only when a write fails (ASGI 2.4), that is at the next
+    keep-alive; here the body is a task, cancelled at once on `http.disconnect`. asyncio's cancellation
+    reaches the body's current await once, so its clean-up (a seek withdrawn, a player's presence
+    ended) runs in full.
+    """
+
+    async def __call__(self, scope, receive, send) -> None:
+        async def stream() -> None:
+            with contextlib.suppress(OSError):  # the client left while we were writing
+                await self.stream_response(send)
+
+        tasks = [asyncio.ensure_future(stream()), asyncio.ensure_future(self.listen_for_disconnect(receive))]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, OSError):
+                    await task
+
+
+def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
+    """Each object as a line; None as an empty line (keep-alive). An error met on the way becomes a
+    last line `{"error": {...}}` (the status line has gone out already).
+    """
+
+    async def body() -> AsyncIterator[bytes]:
+        try:
+            async for line in lines:
+                yield b"\n" if line is None else json.dumps(line, separators=(",", ":")).encode() + b"\n"
+        except ServiceError as error:
+            yield json.dumps(error_body(error.code, error.message)).encode() + b"\n"
+
+    return NdjsonResponse(body(), media_type=NDJSON, headers={"Cache-Control": "no-cache"})
+
+
+# -- the account's events -----------------------------------------------------------------------------
+
+
+@router.get(
+    "/api/stream/event",
+    summary="Stream your events (NDJSON): challenge, challengeCanceled/Declined, gameStart, gameFinish",
+)
+async def stream_events(request: Request, actor: Actor = Depends(any_player)) -> StreamingResponse:
+    api = bots(request)
+    api.event_slots.check(actor.id)
+    return ndjson(api.events(actor.user))
+
+
+@router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
+async def upgrade(request: Request) -> dict:
+    actor = await current_actor(request)
+    if actor.via != "session":
+        actor.require("bot:play")
+    await request.app.state.accounts.upgrade_to_bot(actor)
+    return {"ok": True}
+
+
+# -- games, for bots and for boards -------------------------------------------------------------------
+
+
+def _game_routes(kind: str) -> None:
+    who = ACTORS[kind]
+    prefix = f"/api/{kind}/game"
+    noun = "Bot" if kind == "bot" else "Board"
+
+    async def stream(game_id: str, request: Request, actor: Actor = Depends(who)) -> StreamingResponse:
+        api = bots(request)
+        api.game_slots.check(actor.id)
+        lines = api.game_stream(actor.user, game_id)
+        first = await anext(lines)  # errors (not your game, no such game) are still HTTP errors here
+
+        async def all_lines():
+            yield first
+            async for line in lines:
+                yield line
+
+        return ndjson(all_lines())
+
+    async def move(
+        game_id: str,
+        move: str,
+        request: Request,
+        offeringDraw: bool = False,  # lidraughts' name: offer (or accept) a draw with the move
+        actor: Actor = Depends(who),
+    ) -> dict:
+        return await bots(request).move(actor.user, game_id, move, offering_draw=offeringDraw)
+
+    async def draw(game_id: str, accept: str, request: Request, actor: Actor = Depends(who)) -> dict:
+        if accept not in ("yes", "no", "true", "false"):
+            raise Invalid("bad_request", "Say yes (offer or accept a draw) or no (decline one).")
+        return await bots(request).draw(actor.user, game_id, accept in ("yes", "true"))
+
+    async def resign(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
+        return await bots(request).resign(actor.user, game_id)
+
+    async def abort(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
+        await request.app.state.games.abort(actor.id, game_id)
+        return {"ok": True}
+
+    async def claim_victory(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
+        await request.app.state.games.claim_victory(actor.id, game_id)
+        return {"ok": True}
+
+    async def write_chat(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
+        data = await fields(request)
+        room = data.get("room") or "player"
+        await request.app.state.chat.post(actor.user, game_id, data.get("text", ""), room)
+        return {"ok": True}
+
+    async def read_chat(game_id: str, request: Request, actor: Actor = Depends(who)) -> list:
+        lines = (await request.app.state.chat.lines(actor.user, game_id))["lines"]
+        return [{"text": line["text"], "user": line["username"], "room": line["room"]} for line in lines]
+
+    routes = [
+        ("GET", "/stream/{game_id}", stream, f"Stream a game (NDJSON): gameFull, gameState... ({noun})"),
+        ("POST", "/{game_id}/move/{move}", move, "Play a move: square numbers, e.g. 3227 or 423122"),
+        ("POST", "/{game_id}/draw/{accept}", draw, "Offer or accept a draw (yes), decline one (no)"),
+        ("POST", "/{game_id}/resign", resign, "Resign (before each side has moved: abort)"),
+        ("POST", "/{game_id}/abort", abort, "Abort the game (before each side has moved)"),
+        ("POST", "/{game_id}/claim-victory", claim_victory, "Claim the win: the opponent left on their turn"),
+        ("POST", "/{game_id}/chat", write_chat, "Write in the chat: room (player or spectator), text"),
+        ("GET", "/{game_id}/chat", read_chat, "The chat lines you can see"),
+    ]
+    for method, path, endpoint, summary in routes:
+        router.add_api_route(
+            prefix + path,
+            endpoint,
+            methods=[method],
+            summary=summary,
+            name=f"{kind}_{endpoint.__name__}",
+            response_model=None,
+        )
+
+
+_game_routes("bot")
+_game_routes("board")
+
+
+# -- challenges ---------------------------------------------------------------------------------------
+
+
+@router.get("/api/challenge", summary="Your pending challenges, received (in) and sent (out)")
+async def list_challenges(request: Request, actor: Actor = Depends(any_player)) -> dict:
+    return await bots(request).list_challenges(actor.user)
+
+
+@router.post(
+    "/api/challenge/{username}",
+    summary="Challenge a player: rated, clock.limit (s), clock.increment (s), color, variant, fen",
+)
+async def create_challenge(username: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
+    request.app.state.challenge_limiter.hit(str(actor.id), "challenges")
+    data = await fields(request)
+    terms = {
+        "variant": variant_key(data.get("variant") or "standard"),
+        "time_control": time_control_of(data),
+        "rated": flag(data.get("rated")),
+        "color": data.get("color") or "random",
+        "initial_fen": data.get("fen") or None,
+    }
+    return await bots(request).create_challenge(actor.user, username, terms)
+
+
+@router.post("/api/challenge/{challenge_id}/accept", summary="Accept a challenge (or a rematch offer)")
+async def accept_challenge(challenge_id: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
+    return await bots(request).accept(actor.user, challenge_id)
+
+
+@router.post("/api/challenge/{challenge_id}/decline", summary="Decline a challenge, with a reason")
+async def decline_challenge(challenge_id: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
+    data = await fields(request)
+    return await bots(request).decline(actor.user, challenge_id, data.get("reason") or "generic")
+
+
+@router.post("/api/challenge/{challenge_id}/cancel", summary="Cancel a challenge you made")
+async def cancel_challenge(challenge_id: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
+    return await bots(request).cancel(actor.user, challenge_id)
+
+
+# -- seeks --------------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/api/board/seek",
+    summary="Seek an opponent: rated, time (min), increment (s), variant, color; open until paired",
+)
+async def seek(request: Request, actor: Actor = Depends(board_actor)) -> StreamingResponse:
+    data = await fields(request)
+    try:
+        minutes = float(data["time"]) if data.get("time") and not data.get("days") else None
+        increment = int(data.get("increment") or 0)
+    except ValueError:
+        raise Invalid("bad_time_control", "time is minutes and increment seconds.") from None
+    terms = {
+        "variant": variant_key(data.get("variant") or "standard"),
+        "time_control": TimeControl(minutes, increment),
+        "rated": flag(data.get("rated")),
+        "color": data.get("color") or "random",
+    }
+    return ndjson(bots(request).seek(actor.user, terms))

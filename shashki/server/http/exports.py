@@ -1,0 +1,76 @@
+"""Game exports over HTTP, on lidraughts' routes: one game (`/game/export/{id}`) as PDN or JSON, a
+player's games (`/api/games/user/{username}`) streamed as PDN or NDJSON. The PDN replays with
+`shashki pdn check` to the recorded result.
+
+The format is chosen by the Accept header as on lidraughts (`application/json` for one game,
+`application/x-ndjson` for a player's games; PDN otherwise) or by `?format=pdn|json|ndjson`.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+
+from shashki.server.history import GameFilter
+from shashki.server.ratings import SPEEDS
+
+router = APIRouter(tags=["exports"])
+PDN = "application/x-draughts-pdn"
+
+
+def site(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def wanted(request: Request, fmt: str | None, default: str, other: str, other_type: str) -> str:
+    if fmt:
+        return fmt
+    return other if other_type in request.headers.get("accept", "") else default
+
+
+@router.get("/game/export/{game_id}", summary="One game as PDN, or JSON (Accept: application/json)")
+async def export_game(
+    game_id: str, request: Request, format: str | None = Query(None, pattern="^(pdn|json)$")
+):
+    history = request.app.state.history
+    if wanted(request, format, "pdn", "json", "application/json") == "json":
+        return JSONResponse(await history.json(game_id))
+    return PlainTextResponse(await history.pdn(game_id, site=site(request)), media_type=PDN)
+
+
+@router.get("/api/games/{game_id}/pdn", summary="One game as PDN (the same as /game/export/{id})")
+async def game_pdn(game_id: str, request: Request) -> PlainTextResponse:
+    text = await request.app.state.history.pdn(game_id, site=site(request))
+    return PlainTextResponse(text, media_type=PDN)
+
+
+@router.get(
+    "/api/games/user/{username}",
+    summary="A player's games, newest first, streamed as PDN or NDJSON (Accept: application/x-ndjson)",
+)
+async def export_user_games(
+    username: str,
+    request: Request,
+    max: int | None = Query(None, ge=1, description="At most this many games"),
+    variant: str | None = None,
+    perfType: str | None = Query(None, description=f"A speed: {', '.join(SPEEDS)}"),
+    rated: bool | None = None,
+    color: str | None = Query(None, description="white or black"),
+    vs: str | None = None,
+    result: str | None = Query(None, description="win, loss or draw"),
+    ongoing: bool = Query(False, description="Include games in progress"),
+    format: str | None = Query(None, pattern="^(pdn|ndjson)$"),
+) -> StreamingResponse:
+    fmt = wanted(request, format, "pdn", "ndjson", "application/x-ndjson")
+    f = GameFilter(
+        variant=variant,
+        speed=perfType,
+        rated=rated,
+        color=color,
+        vs=vs,
+        result=result,
+        finished_only=not ongoing,
+    )
+    chunks = await request.app.state.history.export(username, f, fmt=fmt, site=site(request), limit=max)
+    media = PDN if fmt == "pdn" else "application/x-ndjson"
+    return StreamingResponse(chunks, media_type=media)

@@ -1,0 +1,104 @@
+"""The browser client: its static files and the page addresses that all answer with its one HTML page.
+
+The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes itself from the address:
+`/` the lobby, `/game/{id}` a game (played, watched or replayed), `/@/{username}` a player's profile,
+`/rules` and `/rules/{variant}` the rules pages. Its files are served under `/static/`.
+
+Two small read-only answers exist for the client alone, so that it never computes rules itself:
+`/web/variants.json` describes each variant's board, notation and rule parameters (for drawing the board
+and the rules pages), and `/api/games/{id}/positions` gives the position after every ply of a game (for
+going back and forth through its moves), replayed by `shashki.rules`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from starlette.staticfiles import StaticFiles
+
+from shashki.rules import VARIANTS, Game, RulesError, get_variant
+from shashki.server.errors import Invalid
+
+WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+PAGES = ("/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}")
+# The files change with the server, not on their own: browsers revalidate (ETag) instead of guessing.
+NO_CACHE = {"Cache-Control": "no-cache"}
+
+router = APIRouter()
+
+
+class WebFiles(StaticFiles):
+    async def get_response(self, path: str, scope):
+        response = await super().get_response(path, scope)
+        response.headers.update(NO_CACHE)
+        return response
+
+
+async def page() -> FileResponse:
+    return FileResponse(WEB_DIR / "index.html", headers=NO_CACHE)
+
+
+for _path in PAGES:
+    router.add_api_route(_path, page, methods=["GET"], include_in_schema=False)
+
+
+@cache
+def variants_json() -> dict:
+    def describe(v) -> dict:
+        board = v.board
+        return {
+            "key": v.key,
+            "name": v.name,
+            "aliases": list(v.aliases),
+            "board_size": v.board_size,
+            "squares": board.squares,
+            "men_per_side": v.men_per_side,
+            "mirrored": v.mirrored,
+            "algebraic": v.algebraic,
+            "capture_separator": v.capture_separator,
+            "first_player": v.first_player.value,
+            "giveaway": v.giveaway,
+            "men_capture_backward": v.men_capture_backward,
+            "flying_kings": v.flying_kings,
+            "precedence": v.precedence.value,
+            "promotion_in_capture": v.promotion_in_capture.value,
+            "men_capture_kings": v.men_capture_kings,
+            "draw_rules": [rule.value for rule in v.draw_rules],
+            "options": sorted(v.options),
+            "game_type": v.game_type,
+        }
+
+    return {"default": get_variant().key, "variants": [describe(v) for v in VARIANTS.values()]}
+
+
+@router.get("/web/variants.json", include_in_schema=False)
+async def variants() -> JSONResponse:
+    return JSONResponse(variants_json(), headers=NO_CACHE)
+
+
+@router.get(
+    "/api/games/{game_id}/positions",
+    tags=["games"],
+    summary="The position (FEN) before the first move and after every move of a game",
+)
+async def positions(game_id: str, request: Request) -> dict:
+    state = await request.app.state.games.get_state(game_id)
+    try:
+        variant = get_variant(state["variant"])
+        game = Game(variant, state["initial_fen"], double_diagonal=state["double_diagonal"])
+        fens = [game.position.fen()]
+        for notation in state["moves"]:
+            game.play(notation)
+            fens.append(game.position.fen())
+    except RulesError as e:  # a stored game always replays; this guards against a corrupt record
+        raise Invalid(e.code, e.message) from None
+    return {"id": game_id, "variant": state["variant"], "moves": state["moves"], "fens": fens}
+
+
+def install(app: FastAPI) -> None:
+    """Serve the browser client from `app`: its pages, its files and its two read-only answers."""
+    app.include_router(router)
+    app.mount("/static", WebFiles(directory=WEB_DIR), name="web")

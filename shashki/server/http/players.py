@@ -1,0 +1,72 @@
+"""Players over HTTP: profiles, their games (paged, filtered), rating histories, leaderboards, and the
+games being played now. Everything here is public; nothing here needs an account.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request
+
+from shashki.server.history import GameFilter
+from shashki.server.history.service import user_or_404
+from shashki.server.lidraughts import variant_key
+from shashki.server.ratings import SPEEDS
+
+router = APIRouter(prefix="/api", tags=["players"])
+
+
+@router.get("/users/{username}", summary="A player's profile: ratings, rating history, game counts")
+async def profile(username: str, request: Request) -> dict:
+    return await request.app.state.history.profile(username)
+
+
+@router.get("/users/{username}/rating-history", summary="A player's rating after each rated game")
+async def rating_history(
+    username: str, request: Request, variant: str | None = None, speed: str | None = None
+) -> dict:
+    user = await user_or_404(request.app.state.db, username)
+    key = variant_key(variant) if variant else None
+    return {"history": await request.app.state.ratings.history(user.id, variant=key, speed=speed)}
+
+
+@router.get("/users/{username}/games", summary="A player's games, newest first, a page at a time")
+async def games(
+    username: str,
+    request: Request,
+    page: int = Query(1, ge=1),
+    per_page: int = Query(20, ge=1, le=100),
+    variant: str | None = None,
+    result: str | None = Query(None, description="win, loss or draw, from this player's side"),
+    speed: str | None = Query(None, description=", ".join(SPEEDS)),
+    rated: bool | None = None,
+    color: str | None = Query(None, description="white or black"),
+    vs: str | None = Query(None, description="Only games against this player"),
+) -> dict:
+    f = GameFilter(variant=variant, speed=speed, rated=rated, color=color, vs=vs, result=result)
+    return await request.app.state.history.games_page(username, f, page=page, per_page=per_page)
+
+
+@router.get("/leaderboards/{variant}/{speed}", summary="The best established ratings of a variant and speed")
+async def leaderboard(
+    variant: str, speed: str, request: Request, limit: int = Query(100, ge=1, le=200)
+) -> dict:
+    key = variant_key(variant)
+    return {
+        "variant": key,
+        "speed": speed,
+        "players": await request.app.state.ratings.leaderboard(key, speed, limit=limit),
+    }
+
+
+@router.get("/leaderboards/{variant}", summary="The top ten of each speed of a variant")
+async def leaderboards(variant: str, request: Request) -> dict:
+    key = variant_key(variant)
+    ratings = request.app.state.ratings
+    tops = {speed: await ratings.leaderboard(key, speed, limit=10) for speed in SPEEDS}
+    return {"variant": key, "speeds": tops}
+
+
+@router.get("/now-playing", summary="Games being played now, the latest moves first")
+async def now_playing(
+    request: Request, variant: str | None = None, limit: int = Query(30, ge=1, le=100)
+) -> dict:
+    return {"games": await request.app.state.history.now_playing(variant=variant, limit=limit)}

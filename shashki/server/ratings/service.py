@@ -1,0 +1,234 @@
+"""Ratings of players: one Glicko-2 rating per variant and speed category.
+
+Each rated game is one rating period for both players (lichess does the same): each is rated against the
+other's rating as it stood before the game, with τ = 0.75; no rating decays while a player is away.
+A rating is provisional until its player has finished `PROVISIONAL_GAMES` rated games in that variant and
+speed; leaderboards list established ratings only.
+
+The update is made by `on_game_end`, which the game service calls inside the very transaction that records
+the end of the game: the game's result and the ratings it moves are committed together or not at all.
+Which games are rated is decided when they are created (`GameService.create`): games between two accounts,
+with clocks, from the start position, that both sides agreed to rate. An aborted game changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from shashki.server.errors import Invalid
+from shashki.server.ratings import glicko2
+from shashki.server.ratings.speed import SPEEDS, speed_of
+from shashki.server.storage import Database
+from shashki.server.storage.models import GameRecord, PlayerRating, RatingHistory, User, utcnow
+
+PROVISIONAL_GAMES = 10
+TAU = glicko2.DEFAULT_TAU
+
+
+def rating_json(row: PlayerRating | None, variant: str, speed: str) -> dict:
+    """How a rating is shown: rounded, with its deviation, games and whether it is provisional."""
+    if row is None:
+        return {
+            "variant": variant,
+            "speed": speed,
+            "rating": round(glicko2.DEFAULT_RATING),
+            "deviation": round(glicko2.DEFAULT_DEVIATION),
+            "volatility": glicko2.DEFAULT_VOLATILITY,
+            "games": 0,
+            "provisional": True,
+        }
+    return {
+        "variant": variant,
+        "speed": speed,
+        "rating": round(row.rating),
+        "deviation": round(row.deviation),
+        "volatility": round(row.volatility, 6),
+        "games": row.games,
+        "provisional": row.games < PROVISIONAL_GAMES,
+    }
+
+
+def check_speed(speed: str) -> str:
+    if speed not in SPEEDS:
+        raise Invalid("bad_speed", f"Speeds are {', '.join(SPEEDS)}.")
+    return speed
+
+
+class RatingService:
+    def __init__(self, db: Database, *, tau: float = TAU) -> None:
+        self.db = db
+        self.tau = tau
+
+    # -- the update, inside the game service's transaction ----------------------------------------------
+
+    async def on_game_end(self, s: AsyncSession, record: GameRecord, changes: dict) -> dict:
+        """Rate a rated game that ends now; returns the game columns to record (ratings and changes)."""
+        if (
+            changes.get("status") != "finished"
+            or not record.rated
+            or record.white_id is None
+            or record.black_id is None
+            or record.clock_initial_ms is None
+        ):
+            return {}
+        speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
+        now = changes.get("finished_at") or utcnow()
+        white = await self._locked_row(s, record.white_id, record.variant, speed, now)
+        black = await self._locked_row(s, record.black_id, record.variant, speed, now)
+        winner = changes.get("winner")
+        white_score = 1.0 if winner == "white" else 0.0 if winner == "black" else 0.5
+        before = {"white": self._rating(white), "black": self._rating(black)}
+        after = {
+            "white": glicko2.rate(before["white"], [(before["black"], white_score)], tau=self.tau),
+            "black": glicko2.rate(before["black"], [(before["white"], 1 - white_score)], tau=self.tau),
+        }
+        for row, new in ((white, after["white"]), (black, after["black"])):
+            await s.execute(
+                update(PlayerRating)
+                .where(PlayerRating.id == row.id)
+                .values(
+                    rating=new.rating,
+                    deviation=new.deviation,
+                    volatility=new.volatility,
+                    games=PlayerRating.games + 1,
+                    updated_at=now,
+                )
+            )
+            s.add(
+                RatingHistory(
+                    user_id=row.user_id,
+                    variant=record.variant,
+                    speed=speed,
+                    game_id=record.id,
+                    rating=new.rating,
+                    deviation=new.deviation,
+                    volatility=new.volatility,
+                    recorded_at=now,
+                )
+            )
+        return {
+            f"{color}_{field}": value
+            for color in ("white", "black")
+            for field, value in (
+                ("rating", round(before[color].rating)),
+                ("rating_diff", round(after[color].rating) - round(before[color].rating)),
+            )
+        }
+
+    async def _locked_row(
+        self, s: AsyncSession, user_id: int, variant: str, speed: str, now: datetime
+    ) -> PlayerRating:
+        """The player's rating row, created at the defaults if missing, locked for this transaction
+        (FOR UPDATE on PostgreSQL; SQLite's write transaction already excludes other writers).
+        """
+        values = {
+            "user_id": user_id,
+            "variant": variant,
+            "speed": speed,
+            "rating": glicko2.DEFAULT_RATING,
+            "deviation": glicko2.DEFAULT_DEVIATION,
+            "volatility": glicko2.DEFAULT_VOLATILITY,
+            "games": 0,
+            "updated_at": now,
+        }
+        dialect = s.bind.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        await s.execute(insert(PlayerRating).values(**values).on_conflict_do_nothing())
+        return (
+            await s.scalars(
+                select(PlayerRating)
+                .where(
+                    PlayerRating.user_id == user_id,
+                    PlayerRating.variant == variant,
+                    PlayerRating.speed == speed,
+                )
+                .with_for_update()
+                .execution_options(populate_existing=True)
+            )
+        ).one()
+
+    @staticmethod
+    def _rating(row: PlayerRating) -> glicko2.Rating:
+        return glicko2.Rating(row.rating, row.deviation, row.volatility)
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    async def of_user(self, user_id: int) -> list[dict]:
+        """Every rating the player has, best first within each variant."""
+        async with self.db.session() as s:
+            rows = list(await s.scalars(select(PlayerRating).where(PlayerRating.user_id == user_id)))
+        rows.sort(key=lambda r: (r.variant, SPEEDS.index(r.speed) if r.speed in SPEEDS else 99))
+        return [rating_json(r, r.variant, r.speed) for r in rows]
+
+    async def for_players(self, user_ids: list[int | None], variant: str, speed: str) -> dict[int, dict]:
+        """The ratings of some players in one variant and speed (defaults for those without one)."""
+        ids = [i for i in user_ids if i is not None]
+        rows: dict[int, PlayerRating] = {}
+        if ids:
+            async with self.db.session() as s:
+                rows = {
+                    r.user_id: r
+                    for r in await s.scalars(
+                        select(PlayerRating).where(
+                            PlayerRating.user_id.in_(ids),
+                            PlayerRating.variant == variant,
+                            PlayerRating.speed == speed,
+                        )
+                    )
+                }
+        return {i: rating_json(rows.get(i), variant, speed) for i in ids}
+
+    async def leaderboard(self, variant: str, speed: str, *, limit: int = 100) -> list[dict]:
+        """The best established (not provisional) ratings of one variant and speed."""
+        check_speed(speed)
+        async with self.db.session() as s:
+            rows = (
+                await s.execute(
+                    select(PlayerRating, User.username, User.is_bot)
+                    .join(User, User.id == PlayerRating.user_id)
+                    .where(
+                        PlayerRating.variant == variant,
+                        PlayerRating.speed == speed,
+                        PlayerRating.games >= PROVISIONAL_GAMES,
+                    )
+                    .order_by(PlayerRating.rating.desc(), PlayerRating.id)
+                    .limit(limit)
+                )
+            ).all()
+        return [
+            {
+                "rank": rank,
+                "user": {"id": row.user_id, "username": name, "bot": bot},
+                **rating_json(row, variant, speed),
+            }
+            for rank, (row, name, bot) in enumerate(rows, 1)
+        ]
+
+    async def history(
+        self, user_id: int, *, variant: str | None = None, speed: str | None = None
+    ) -> list[dict]:
+        """The player's rating after each rated game, oldest first, grouped by variant and speed."""
+        query = select(RatingHistory).where(RatingHistory.user_id == user_id)
+        if variant:
+            query = query.where(RatingHistory.variant == variant)
+        if speed:
+            query = query.where(RatingHistory.speed == check_speed(speed))
+        async with self.db.session() as s:
+            rows = list(await s.scalars(query.order_by(RatingHistory.id)))
+        groups: dict[tuple[str, str], list[dict]] = {}
+        for row in rows:
+            groups.setdefault((row.variant, row.speed), []).append(
+                {
+                    "game_id": row.game_id,
+                    "at": row.recorded_at.isoformat(),
+                    "rating": round(row.rating),
+                    "deviation": round(row.deviation),
+                }
+            )
+        return [{"variant": v, "speed": sp, "points": points} for (v, sp), points in groups.items()]

@@ -1,0 +1,159 @@
+// The server's HTTP API and live channel, as the pages use them.
+//
+// The session is an HttpOnly cookie the browser sends by itself; state-changing requests also carry the
+// session's CSRF token (from log-in or GET /api/account). Every error is {"error": {code, message, ...}}.
+
+export class ApiError extends Error {
+  constructor(status, code, message, details = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export const session = { user: null, csrf: null };
+const sessionListeners = new Set();
+
+export function onSessionChange(listener) {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+function setSession(user, csrf) {
+  session.user = user;
+  session.csrf = csrf;
+  for (const listener of sessionListeners) listener(session);
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (session.csrf && method !== "GET") headers["X-CSRF-Token"] = session.csrf;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch (e) {
+    throw new ApiError(0, "network", e.message || "network error");
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const { code = "error", message = response.statusText, ...details } = data.error || {};
+    throw new ApiError(response.status, code, message, details);
+  }
+  return data;
+}
+
+/** The account of the session cookie, if any (called once when the page loads). */
+export async function loadSession() {
+  try {
+    const data = await api("GET", "/api/account");
+    setSession(data.user, data.csrf_token);
+  } catch (e) {
+    if (e.status !== 401 && e.status !== 403) console.warn("account:", e);
+    setSession(null, null);
+  }
+  return session;
+}
+
+export async function login(username, password) {
+  const data = await api("POST", "/api/auth/login", { username, password });
+  setSession(data.user, data.csrf_token);
+  return data.user;
+}
+
+export async function register(username, password) {
+  await api("POST", "/api/auth/register", { username, password });
+  return login(username, password);
+}
+
+export async function logout() {
+  try {
+    await api("POST", "/api/auth/logout", {});
+  } finally {
+    setSession(null, null);
+  }
+}
+
+let description = null;
+
+/**
+ * Whether the server offers an endpoint (`"/api/games/{game_id}/pdn"`), from its OpenAPI description:
+ * features another part of the server adds show up in the page once the server has them.
+ */
+export async function endpoint(method, path) {
+  if (!description) {
+    description = fetch("/openapi.json")
+      .then((r) => (r.ok ? r.json() : { paths: {} }))
+      .catch(() => ({ paths: {} }));
+  }
+  const paths = (await description).paths || {};
+  const normalise = (p) => p.replace(/\{[^}]+\}/g, "{}");
+  const wanted = normalise(path);
+  return Object.entries(paths).some(([p, ops]) => normalise(p) === wanted && method.toLowerCase() in ops);
+}
+
+/**
+ * A WebSocket on `path` that reconnects after a drop. `onMessage(data)` gets each JSON message;
+ * `onStatus(connected)` hears when the connection comes and goes.
+ */
+export class LiveSocket {
+  constructor(path, onMessage, onStatus = () => {}) {
+    this.path = path;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.closed = false;
+    this.retry = 500;
+    this.ws = null;
+    this.queue = [];
+    this.connect();
+  }
+
+  connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}${this.path}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 500;
+      this.onStatus(true);
+      for (const message of this.queue.splice(0)) ws.send(message);
+    };
+    ws.onmessage = (event) => {
+      let data;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(data);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.onStatus(false);
+      // 4401/4403/4404: refused for good (not logged in, another site, no such game).
+      if (this.closed || (event.code >= 4400 && event.code < 4500)) return;
+      setTimeout(() => !this.closed && this.connect(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+
+  get open() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  send(message) {
+    const text = JSON.stringify(message);
+    if (this.open) this.ws.send(text);
+    else this.queue.push(text);
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close();
+  }
+}

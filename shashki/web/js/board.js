@@ -1,0 +1,441 @@
+// The board: an SVG drawing of a position, and move input by clicking or dragging.
+//
+// The board never decides what is legal. It is given the legal moves the server sent ({move, path,
+// captures}, squares labelled in the variant's notation) and lets the player walk along their paths one
+// square at a time: the squares reachable next are highlighted, the pieces jumped so far stay on the
+// board as "ghosts" (they are removed only when the move ends: the Turkish strike), and when a king may
+// land on several squares behind a piece, those squares are offered as a choice. When the path walked
+// names exactly one legal move, the board hands that move's notation to `onMove`.
+
+import { s, h } from "./dom.js";
+import { geometry, parseFen } from "./geometry.js";
+
+const UNIT = 100;
+const DRAG_THRESHOLD = 5; // pixels the pointer moves before a press becomes a drag
+
+function samePrefix(path, prefix) {
+  return prefix.every((label, i) => path[i] === label);
+}
+
+function crown(color) {
+  // A small crown drawn on a king.
+  return s("path", {
+    class: `crown ${color}`,
+    d: "M -17 9 L -20 -11 L -9 -2 L 0 -16 L 9 -2 L 20 -11 L 17 9 Z",
+  });
+}
+
+export class Board {
+  /**
+   * options: variant (key), orientation ("white" | "black"), interactive, coordinates,
+   * onMove(notation, move), onHint(kind, data) — kind: null | "continue" | "landing" | "ambiguous".
+   */
+  constructor(options = {}) {
+    this.options = options;
+    this.geom = geometry(options.variant);
+    this.orientation = options.orientation || "white";
+    this.interactive = !!options.interactive;
+    this.coordinates = options.coordinates !== false;
+    this.pieces = new Map();
+    this.legal = [];
+    this.movable = false;
+    this.lastMove = [];
+    this.prefix = [];
+    this.arrows = [];
+    this.marks = new Map();
+    this.press = null;
+    this.size = this.geom.size * UNIT;
+
+    this.svg = s("svg", {
+      class: "board",
+      viewBox: `0 0 ${this.size} ${this.size}`,
+      role: "img",
+      "aria-label": "board",
+      dataset: { size: String(this.geom.size), variant: this.geom.variant.key },
+    });
+    this.layers = {};
+    for (const name of ["squares", "marks", "pieces", "coords", "targets", "arrows", "drag"]) {
+      this.layers[name] = s("g", { class: `layer-${name}` });
+      this.svg.append(this.layers[name]);
+    }
+    this.el = h("div", { class: "board-wrap" }, this.svg);
+    if (this.interactive) this.listen();
+    this.drawSquares();
+  }
+
+  // -- what to show ---------------------------------------------------------------------------------
+
+  /** Show a position: {fen, lastMove: [labels], legal: [...], movable}. Keeps a selection still valid. */
+  set({ fen, lastMove, legal, movable, arrows, marks } = {}) {
+    if (fen !== undefined) this.pieces = parseFen(fen, this.geom).pieces;
+    if (lastMove !== undefined) this.lastMove = lastMove || [];
+    if (arrows !== undefined) this.arrows = arrows || [];
+    if (marks !== undefined) this.marks = new Map(Object.entries(marks || {}));
+    if (legal !== undefined || movable !== undefined) {
+      this.legal = legal || [];
+      this.movable = !!movable && this.legal.length > 0;
+      if (!this.movable || !this.legal.some((m) => samePrefix(m.path, this.prefix))) this.prefix = [];
+    }
+    this.render();
+  }
+
+  setOrientation(color) {
+    this.orientation = color;
+    this.drawSquares();
+    this.render();
+  }
+
+  flip() {
+    this.setOrientation(this.orientation === "white" ? "black" : "white");
+  }
+
+  /** Forget a half-entered move. */
+  cancel() {
+    if (this.prefix.length) {
+      this.prefix = [];
+      this.hint(null);
+      this.render();
+    }
+  }
+
+  // -- geometry on screen -----------------------------------------------------------------------------
+
+  place(sq) {
+    const flipped = this.orientation === "black";
+    const size = this.geom.size;
+    const x = (flipped ? size - 1 - sq.col : sq.col) * UNIT;
+    const y = (flipped ? size - 1 - sq.row : sq.row) * UNIT;
+    return { x, y, cx: x + UNIT / 2, cy: y + UNIT / 2 };
+  }
+
+  squareAtPoint(clientX, clientY) {
+    const rect = this.svg.getBoundingClientRect();
+    const size = this.geom.size;
+    let col = Math.floor(((clientX - rect.left) / rect.width) * size);
+    let row = Math.floor(((clientY - rect.top) / rect.height) * size);
+    if (col < 0 || row < 0 || col >= size || row >= size) return null;
+    if (this.orientation === "black") [row, col] = [size - 1 - row, size - 1 - col];
+    return this.geom.at(row, col);
+  }
+
+  drawSquares() {
+    // Squares below the pieces; their names and numbers above them, so that a piece never hides them.
+    const layer = this.layers.squares;
+    const labels = this.layers.coords;
+    layer.replaceChildren();
+    labels.replaceChildren();
+    const size = this.geom.size;
+    const flipped = this.orientation === "black";
+    const numeric = !this.geom.variant.algebraic;
+    for (let dr = 0; dr < size; dr++) {
+      for (let dc = 0; dc < size; dc++) {
+        const row = flipped ? size - 1 - dr : dr;
+        const col = flipped ? size - 1 - dc : dc;
+        const dark = this.geom.isDark(row, col);
+        const sq = dark ? this.geom.at(row, col) : null;
+        layer.append(
+          s("rect", {
+            x: dc * UNIT,
+            y: dr * UNIT,
+            width: UNIT,
+            height: UNIT,
+            class: dark ? "sq dark" : "sq light",
+            dataset: sq ? { square: sq.label } : undefined,
+          })
+        );
+        if (!this.coordinates) continue;
+        const tone = dark ? "on-dark" : "on-light";
+        if (numeric && sq) {
+          labels.append(s("text", { x: dc * UNIT + 5, y: dr * UNIT + 21, class: `coord ${tone}` }, sq.number));
+        } else if (!numeric) {
+          if (dc === 0) {
+            labels.append(s("text", { x: 5, y: dr * UNIT + 24, class: `coord ${tone}` }, size - row));
+          }
+          if (dr === size - 1) {
+            const file = "abcdefghij"[col];
+            labels.append(
+              s("text", { x: dc * UNIT + UNIT - 7, y: size * UNIT - 7, class: `coord ${tone} end` }, file)
+            );
+          }
+        }
+      }
+    }
+  }
+
+  // -- drawing ----------------------------------------------------------------------------------------
+
+  candidates() {
+    return this.legal.filter((m) => samePrefix(m.path, this.prefix));
+  }
+
+  render() {
+    const { marks, pieces, targets, arrows } = this.layers;
+    marks.replaceChildren();
+    pieces.replaceChildren();
+    targets.replaceChildren();
+    arrows.replaceChildren();
+
+    const mark = (label, cls) => {
+      const sq = this.geom.square(label);
+      if (!sq) return;
+      const { x, y } = this.place(sq);
+      marks.append(s("rect", { x, y, width: UNIT, height: UNIT, class: `mark ${cls}`, dataset: { mark: cls } }));
+    };
+    for (const label of this.lastMove) mark(label, "last");
+    for (const [label, cls] of this.marks) mark(label, cls);
+
+    // The position as it stands while a move is being entered: the piece on its way, the jumped ones ghosts.
+    const shown = new Map(this.pieces);
+    const ghosts = new Set();
+    const candidates = this.candidates();
+    if (this.prefix.length) {
+      const start = this.prefix[0];
+      const current = this.prefix[this.prefix.length - 1];
+      const piece = shown.get(start);
+      shown.delete(start);
+      if (piece) shown.set(current, { ...piece, moving: true });
+      const jumps = this.prefix.length - 1;
+      if (candidates.length) for (const c of candidates[0].captures.slice(0, jumps)) ghosts.add(c);
+      mark(start, "from");
+      if (current !== start) mark(current, "selected");
+      else mark(start, "selected");
+    }
+
+    // Pieces that can move; when capture is compulsory they are marked as the ones that must capture.
+    const movers = new Set();
+    const mustCapture = this.movable && this.legal.length > 0 && this.legal[0].captures.length > 0;
+    if (this.movable && !this.prefix.length) for (const m of this.legal) movers.add(m.path[0]);
+
+    for (const [label, piece] of shown) {
+      const sq = this.geom.square(label);
+      if (!sq) continue;
+      const { cx, cy } = this.place(sq);
+      const lifted = this.press && this.press.dragging && this.press.from === label;
+      const classes = ["piece", piece.color];
+      if (piece.king) classes.push("king");
+      if (ghosts.has(label)) classes.push("ghost");
+      if (lifted) classes.push("lifted");
+      if (movers.has(label)) classes.push(mustCapture ? "must-capture" : "movable");
+      pieces.append(this.pieceShape(piece, cx, cy, classes, label));
+    }
+
+    // Where the piece can go next; a king's choice of landing squares is marked as such.
+    if (this.prefix.length && this.movable) {
+      const k = this.prefix.length;
+      const byCapture = new Map();
+      for (const m of candidates) {
+        const next = m.path[k];
+        if (next === undefined) continue;
+        const key = m.captures[k - 1] ?? `quiet:${next}`;
+        if (!byCapture.has(key)) byCapture.set(key, new Set());
+        byCapture.get(key).add(next);
+      }
+      const landing = new Set();
+      for (const squares of byCapture.values()) if (squares.size > 1) for (const l of squares) landing.add(l);
+      const next = new Set([...byCapture.values()].flatMap((set) => [...set]));
+      for (const label of next) {
+        const sq = this.geom.square(label);
+        const { cx, cy } = this.place(sq);
+        const cls = landing.has(label) ? "target landing" : "target";
+        const r = landing.has(label) ? 38 : 16;
+        targets.append(s("circle", { cx, cy, r, class: cls, dataset: { target: label } }));
+      }
+    }
+
+    for (const arrow of this.arrows) this.drawArrow(arrow);
+  }
+
+  pieceShape(piece, cx, cy, classes, label) {
+    const g = s("g", {
+      class: classes.join(" "),
+      transform: `translate(${cx} ${cy})`,
+      dataset: { piece: label, color: piece.color, king: piece.king ? "1" : "0" },
+    });
+    g.append(
+      s("circle", { r: 39, class: "body" }),
+      s("circle", { r: 29, class: "rim" }),
+      s("circle", { r: 18, class: "rim inner" })
+    );
+    if (piece.king) g.append(crown(piece.color));
+    return g;
+  }
+
+  drawArrow({ path, color = "green" }) {
+    const points = path
+      .map((label) => this.geom.square(label))
+      .filter(Boolean)
+      .map((sq) => this.place(sq));
+    if (points.length < 2) return;
+    const id = `arrowhead-${color}`;
+    if (!this.svg.querySelector(`#${id}`)) {
+      this.svg.prepend(
+        s(
+          "defs",
+          {},
+          s(
+            "marker",
+            { id, viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 3, markerHeight: 3, orient: "auto" },
+            s("path", { d: "M 0 0 L 10 5 L 0 10 z", class: `arrowhead ${color}` })
+          )
+        )
+      );
+    }
+    this.layers.arrows.append(
+      s("polyline", {
+        points: points.map((p) => `${p.cx},${p.cy}`).join(" "),
+        class: `arrow ${color}`,
+        "marker-end": `url(#${id})`,
+      })
+    );
+  }
+
+  // -- input ------------------------------------------------------------------------------------------
+
+  listen() {
+    this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
+    this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
+    this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
+    this.svg.addEventListener("pointercancel", () => this.endPress());
+    this.svg.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      this.cancel();
+    });
+  }
+
+  pointerDown(e) {
+    if (e.button !== 0 || !this.movable) return;
+    const sq = this.squareAtPoint(e.clientX, e.clientY);
+    if (!sq) return;
+    e.preventDefault();
+    // Before a move is begun any piece that can move may be dragged; in the middle of a capture, the
+    // capturing piece from where it stands.
+    const draggable =
+      this.prefix.length <= 1
+        ? this.legal.some((m) => m.path[0] === sq.label)
+        : sq.label === this.prefix[this.prefix.length - 1];
+    this.press = { label: sq.label, x: e.clientX, y: e.clientY, draggable, dragging: false, from: null };
+    try {
+      this.svg.setPointerCapture(e.pointerId);
+    } catch {
+      /* synthetic events have no capturable pointer */
+    }
+  }
+
+  pointerMove(e) {
+    const press = this.press;
+    if (!press || !press.draggable) return;
+    if (!press.dragging) {
+      if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_THRESHOLD) return;
+      press.dragging = true;
+      if (this.prefix.length <= 1) this.prefix = [press.label];
+      press.from = this.prefix[this.prefix.length - 1];
+      this.render();
+    }
+    const rect = this.svg.getBoundingClientRect();
+    const x = ((e.clientX - rect.left) / rect.width) * this.size;
+    const y = ((e.clientY - rect.top) / rect.height) * this.size;
+    const start = this.prefix[0];
+    const piece = this.pieces.get(start);
+    if (!piece) return;
+    this.layers.drag.replaceChildren(this.pieceShape(piece, x, y, ["piece", piece.color, "dragged"], ""));
+  }
+
+  pointerUp(e) {
+    const press = this.press;
+    if (!press) return;
+    const sq = this.squareAtPoint(e.clientX, e.clientY);
+    this.endPress();
+    if (press.dragging) {
+      if (sq && sq.label !== press.from) this.step(sq.label);
+      else this.render();
+    } else if (sq && sq.label === press.label) {
+      this.step(sq.label);
+    }
+  }
+
+  endPress() {
+    this.press = null;
+    this.layers.drag.replaceChildren();
+  }
+
+  /** One square clicked or dropped on: select a piece, take the next step of a move, or finish it. */
+  step(label) {
+    if (!this.movable) return;
+    const prefix = this.prefix;
+    if (!prefix.length) {
+      if (this.legal.some((m) => m.path[0] === label)) this.prefix = [label];
+      this.hint(null);
+      this.render();
+      return;
+    }
+    const k = prefix.length;
+    const candidates = this.candidates();
+    if (k === 1 && label === prefix[0]) {
+      this.cancel();
+      return;
+    }
+    let next = candidates.filter((m) => m.path[k] === label);
+    if (!next.length) {
+      // A square further along: fine when every move through it takes the same way there.
+      const ahead = candidates.filter((m) => m.path.indexOf(label, k) > k);
+      if (ahead.length) {
+        const until = (m) => m.path.slice(0, m.path.indexOf(label, k) + 1).join(" ");
+        if (ahead.every((m) => until(m) === until(ahead[0]))) {
+          this.prefix = until(ahead[0]).split(" ");
+          return this.afterStep();
+        }
+        this.hint("ambiguous");
+        return;
+      }
+      if (k === 1 && this.legal.some((m) => m.path[0] === label)) {
+        this.prefix = [label]; // another piece
+        this.hint(null);
+        this.render();
+        return;
+      }
+      if (k === 1) this.cancel();
+      return;
+    }
+    this.prefix = [...prefix, label];
+    this.afterStep();
+  }
+
+  afterStep() {
+    const candidates = this.candidates();
+    // A capture must be completed, so a whole path is never the beginning of another: the move is done.
+    const done = candidates.find((m) => m.path.length === this.prefix.length);
+    if (done) {
+      this.submit(done);
+      return;
+    }
+    const k = this.prefix.length;
+    const nextBySame = new Map();
+    for (const m of candidates) {
+      const key = m.captures[k - 1] ?? "";
+      nextBySame.set(key, (nextBySame.get(key) || new Set()).add(m.path[k]));
+    }
+    const landing = [...nextBySame.values()].some((set) => set.size > 1);
+    this.hint(landing ? "landing" : k > 1 ? "continue" : null);
+    this.render();
+  }
+
+  submit(move) {
+    // Show the move at once; the server's next state confirms it (or the page restores the position).
+    const start = move.path[0];
+    const end = move.path[move.path.length - 1];
+    const piece = this.pieces.get(start);
+    this.pieces.delete(start);
+    for (const c of move.captures) this.pieces.delete(c);
+    if (piece) this.pieces.set(end, piece);
+    this.lastMove = move.path;
+    this.prefix = [];
+    this.movable = false;
+    this.hint(null);
+    this.render();
+    if (this.options.onMove) this.options.onMove(move.move, move);
+  }
+
+  hint(kind) {
+    if (this.options.onHint) this.options.onHint(kind, { prefix: [...this.prefix] });
+  }
+}

@@ -1,0 +1,105 @@
+// The lobby's live channel, kept open on every page: open seeks, and for a logged-in player the
+// challenges made to them and their games starting. The lobby page draws its lists from it; on any other
+// page a challenge shows as a notice, and a game that starts (a seek or challenge accepted) opens.
+
+import { api, LiveSocket, session } from "./api.js";
+import { fill, h, toast } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerLabel, timeControlLabel, variantName } from "./widgets.js";
+
+const listeners = new Set();
+const latest = {}; // the last snapshot of each list: seeks, challenges, playing
+let socket = null;
+let last = 0;
+let navigateTo = () => {};
+
+/** Hear every lobby event; the current lists are replayed at once. Returns the unsubscribe function. */
+export function subscribe(listener) {
+  listeners.add(listener);
+  for (const message of Object.values(latest)) listener(message);
+  return () => listeners.delete(listener);
+}
+
+export function resync() {
+  if (socket) socket.send({ type: "resync" });
+}
+
+function dispatch(message) {
+  if (message.n !== undefined) {
+    if (last && message.n !== last + 1) resync(); // a gap: ask for the lists again
+    last = message.n;
+  }
+  if (["seeks", "challenges", "playing"].includes(message.type)) latest[message.type] = message;
+  if (message.type === "challenge" && latest.challenges) {
+    const c = message.challenge;
+    latest.challenges = { ...latest.challenges, in: [...latest.challenges.in.filter((x) => x.id !== c.id), c] };
+  }
+  if ((message.type === "challengeCancelled" || message.type === "challengeDeclined") && latest.challenges) {
+    const keep = (x) => x.id !== message.id;
+    latest.challenges = { ...latest.challenges, in: latest.challenges.in.filter(keep), out: latest.challenges.out.filter(keep) };
+  }
+  for (const listener of listeners) listener(message);
+  globalNotice(message);
+}
+
+/** (Re)connect with the session as it is now: call after logging in or out. */
+export function connect(navigate) {
+  navigateTo = navigate;
+  if (socket) socket.close();
+  for (const key of Object.keys(latest)) delete latest[key];
+  last = 0;
+  socket = new LiveSocket("/ws/lobby", dispatch, (connected) => {
+    if (connected) last = 0;
+    document.body.classList.toggle("offline", !connected);
+  });
+}
+
+// -- outside the lobby ------------------------------------------------------------------------------
+
+function onLobby() {
+  return location.pathname === "/";
+}
+
+function globalNotice(message) {
+  if (message.type === "gameStart") {
+    const id = message.game.id;
+    if (!location.pathname.startsWith(`/game/${id}`)) navigateTo(`/game/${id}`);
+    return;
+  }
+  if (message.type === "challengeDeclined") {
+    toast(t("lobby.declined", { reason: t(`decline.${message.reason}`) }), "error");
+    return;
+  }
+  if (message.type === "challenge" || message.type === "challengeCancelled" || message.type === "challenges") {
+    drawChallengeNotice();
+  }
+}
+
+/** Challenges made to the player, shown at the top of every page but the lobby (which lists them). */
+export function drawChallengeNotice() {
+  const notice = document.getElementById("notice");
+  if (!notice) return;
+  const incoming = (latest.challenges && latest.challenges.in) || [];
+  if (onLobby() || !session.user || !incoming.length) {
+    notice.hidden = true;
+    return;
+  }
+  const c = incoming[incoming.length - 1];
+  const answer = (action) => async () => {
+    try {
+      const data = await api("POST", `/api/challenges/${c.id}/${action}`, action === "decline" ? { reason: "generic" } : undefined);
+      if (data.game) navigateTo(`/game/${data.game.id}`);
+      latest.challenges.in = latest.challenges.in.filter((x) => x.id !== c.id);
+      drawChallengeNotice();
+    } catch (e) {
+      toast(e.message, "error");
+    }
+  };
+  fill(
+    notice,
+    h("span", {}, t("lobby.challengedBy", { name: playerLabel(c.challenger) }), ` — ${variantName(c.variant)} · ${timeControlLabel(c.time_control)}`),
+    h("button", { id: "notice-accept", onClick: answer("accept") }, t("lobby.accept")),
+    h("button", { class: "secondary", id: "notice-decline", onClick: answer("decline") }, t("lobby.decline"))
+  );
+  notice.hidden = false;
+}

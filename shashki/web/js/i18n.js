@@ -1,0 +1,50 @@
+// Languages: one catalogue of UI strings per language (i18n/<lang>.json, flat keys), chosen by the player
+// and remembered in localStorage. A key missing from a catalogue falls back to English.
+
+export const LANGUAGES = ["en", "ru", "vi"];
+const STORAGE_KEY = "shashki.language";
+
+let current = "en";
+let catalogue = {};
+let english = {};
+
+async function fetchCatalogue(lang) {
+  const response = await fetch(`/static/i18n/${lang}.json`);
+  if (!response.ok) throw new Error(`no catalogue for ${lang}`);
+  return response.json();
+}
+
+export function language() {
+  return current;
+}
+
+/** The language to start with: the one chosen before, else the browser's, else English. */
+export function preferredLanguage() {
+  const saved = localStorage.getItem(STORAGE_KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lang = String(tag).slice(0, 2).toLowerCase();
+    if (LANGUAGES.includes(lang)) return lang;
+  }
+  return "en";
+}
+
+export async function setLanguage(lang, { remember = true } = {}) {
+  if (!LANGUAGES.includes(lang)) lang = "en";
+  if (!Object.keys(english).length) english = await fetchCatalogue("en");
+  catalogue = lang === "en" ? english : await fetchCatalogue(lang);
+  current = lang;
+  document.documentElement.lang = lang;
+  if (remember) localStorage.setItem(STORAGE_KEY, lang);
+}
+
+/** The text of `key` in the current language, with {name} placeholders filled from `vars`. */
+export function t(key, vars = {}) {
+  const text = catalogue[key] ?? english[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
+}
+
+/** True when the catalogue has the key (for optional texts). */
+export function has(key) {
+  return key in catalogue || key in english;
+}
