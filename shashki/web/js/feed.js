@@ -50,6 +50,11 @@ export function connect(navigate) {
   last = 0;
   socket = new LiveSocket("/ws/lobby", dispatch, (connected) => {
     if (connected) last = 0;
+    else {
+      // Until the lists come again, what is shown may be stale and new games would go unannounced.
+      for (const key of Object.keys(latest)) delete latest[key];
+      for (const listener of listeners) listener({ type: "offline" });
+    }
     document.body.classList.toggle("offline", !connected);
   });
 }

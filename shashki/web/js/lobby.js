@@ -86,6 +86,7 @@ export async function mount(container) {
   const challengesOut = h("ul", { class: "challenges", id: "challenges-out" });
   const waiting = h("p", { class: "waiting", id: "waiting", hidden: true });
   const state = { seeks: [], in: [], out: [], playing: [] };
+  let live = false; // whether the lobby channel is up (see setLive)
 
   // -- play ------------------------------------------------------------------------------------------
   const quickVariant = variantSelect({ id: "quick-variant", "aria-label": t("terms.variant") });
@@ -102,8 +103,8 @@ export async function mount(container) {
           "button",
           {
             class: "preset",
-            dataset: { preset },
-            disabled: !logged,
+            disabled: true,
+            dataset: { preset, needsLive: "" },
             onClick: (e) =>
               act(e.currentTarget, async () => {
                 const data = await api("POST", "/api/quick-pairing", {
@@ -136,7 +137,7 @@ export async function mount(container) {
       },
     },
     seekTerms.el,
-    h("button", { type: "submit", disabled: !logged }, t("lobby.createSeek"))
+    h("button", { type: "submit", disabled: true, dataset: { needsLive: "" } }, t("lobby.createSeek"))
   );
 
   const challengeName = h("input", { id: "challenge-username", required: true, placeholder: t("auth.username") });
@@ -156,7 +157,7 @@ export async function mount(container) {
     },
     h("label", { class: "field" }, h("span", {}, t("lobby.opponent")), challengeName),
     challengeTerms.el,
-    h("button", { type: "submit", disabled: !logged }, t("lobby.challenge"))
+    h("button", { type: "submit", disabled: true, dataset: { needsLive: "" } }, t("lobby.challenge"))
   );
 
   const computerTerms = termsFields("computer", { level: true, rated: false, time: "unlimited" });
@@ -173,7 +174,7 @@ export async function mount(container) {
       },
     },
     computerTerms.el,
-    h("button", { type: "submit", disabled: !logged }, t("lobby.playComputer"))
+    h("button", { type: "submit", disabled: true, dataset: { needsLive: "" } }, t("lobby.playComputer"))
   );
 
   const tabs = tabbed([
@@ -218,7 +219,7 @@ export async function mount(container) {
             "button",
             {
               class: "accept-seek",
-              disabled: !logged,
+              disabled: !logged || !live,
               onClick: (e) =>
                 act(e.currentTarget, async () => {
                   const data = await api("POST", `/api/seeks/${seek.id}/accept`);
@@ -382,11 +383,22 @@ export async function mount(container) {
   }
 
   // -- live: the lobby channel (feed.js) keeps the lists current --------------------------------------
+  // Games are started only while the channel is up: the news that a game has started (and opens it) comes
+  // through it, so nothing is offered before its first lists have arrived or while it is down.
+  function setLive(value) {
+    live = value;
+    for (const button of container.querySelectorAll("[data-needs-live]")) button.disabled = !(logged && live);
+    renderSeeks();
+  }
   const unsubscribe = subscribe((message) => {
     switch (message.type) {
+      case "offline":
+        setLive(false);
+        break;
       case "seeks":
         state.seeks = message.seeks;
-        renderSeeks();
+        if (!live) setLive(true);
+        else renderSeeks();
         break;
       case "challenges":
         state.in = message.in;

@@ -1,0 +1,79 @@
+"""What a player does in the page, in the words of the tests."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+PASSWORD = "correct horse battery"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}  # a phone-sized screen
+
+# A short Russian giveaway game (tests/server/test_games.py): White gives away every piece it can and has
+# no legal move after Black's 24th ply, so White wins (RULES.md §3). Black's three multi-captures
+# (e5:c3:a5, d4:f2:h4, g3:e1:c3) are entered square by square.
+GIVEAWAY_WIN_FOR_WHITE = [
+    "c3-b4",
+    "d6-e5",
+    "e3-d4",
+    "e5:c3:a5",
+    "a3-b4",
+    "a5:c3",
+    "b2:d4",
+    "c7-d6",
+    "d4-c5",
+    "b6:d4",
+    "f2-e3",
+    "d4:f2:h4",
+    "h2-g3",
+    "h4:f2",
+    "e1:g3",
+    "d6-e5",
+    "g3-f4",
+    "e5:g3",
+    "g1-f2",
+    "g3:e1:c3",
+    "a1-b2",
+    "c3:a1",
+    "c1-b2",
+    "a1:c3",
+]
+
+
+def new_name(prefix: str = "w") -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:10]}"
+
+
+def register(page, name: str) -> None:
+    """Register through the lobby's form; the page logs in at once and shows the name in the header."""
+    page.fill("#username", name)
+    page.fill("#password", PASSWORD)
+    page.click("#register-button")
+    page.wait_for_selector(f'#account .me[data-username="{name}"]')
+
+
+def squares_of(move: str) -> list[str]:
+    """The squares a move names, in order: `e5:c3:a5` -> e5, c3, a5."""
+    return [s for s in re.split(r"[-x:]", move) if s]
+
+
+def click_square(page, square: str) -> None:
+    page.click(f'svg.board [data-square="{square}"]')
+
+
+def plies_shown(page) -> int:
+    return page.locator("#moves li.ply").count()
+
+
+def wait_for_ply(page, ply: int) -> None:
+    page.wait_for_function("n => document.querySelectorAll('#moves li.ply').length >= n", arg=ply)
+
+
+def wait_for_turn(page) -> None:
+    """Until the board offers the player pieces to move (the server's legal moves have arrived)."""
+    page.wait_for_selector("svg.board .piece.movable, svg.board .piece.must-capture")
+
+
+def game_id(page) -> str:
+    page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
+    return page.url.rsplit("/", 1)[1]

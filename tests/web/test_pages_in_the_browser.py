@@ -1,0 +1,61 @@
+"""Short visits in a real browser: the language switch, the boards of every variant, the rules pages.
+
+These run by default (a few seconds); the whole games are in test_play_in_the_browser.py, marked slow.
+"""
+
+from __future__ import annotations
+
+from .helpers import PHONE
+
+
+def test_the_language_switch_translates_the_page_and_is_remembered(pages, artifacts):
+    page = pages("/")
+    assert page.locator("#quick h2").inner_text() == "Quick pairing"
+    page.select_option("#language", "ru")
+    page.wait_for_selector("#quick h2:text-is('Быстрая игра')")
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert page.locator("#login-button").inner_text() == "Войти"
+    # Remembered: a new visit starts in Russian.
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("#language").input_value() == "ru"
+    assert page.locator("#nav a").first.inner_text() == "Играть"
+    page.select_option("#language", "vi")
+    page.wait_for_selector("#quick h2:text-is('Ghép cặp nhanh')")
+    page.goto(page.url.rsplit("/", 1)[0] + "/rules/russian-giveaway")
+    page.wait_for_selector("article.rules h1")
+    assert page.locator("article.rules h1").inner_text().startswith("Cờ thua")
+    page.set_viewport_size(PHONE)
+    page.screenshot(path=str(artifacts / "rules-vi-phone.png"))
+
+
+def test_every_variant_board_is_drawn_with_its_squares_and_notation(pages):
+    page = pages("/rules")
+    for key, dark_squares, first_label in [
+        ("russian-giveaway", 32, "b8"),
+        ("international", 50, "1"),
+        ("english", 32, "1"),
+        ("italian", 32, "1"),
+    ]:
+        page.goto(f"{page.url.split('/rules')[0]}/rules/{key}")
+        board = page.locator('figure[data-diagram="start"] svg.board')
+        board.wait_for()
+        assert board.locator("[data-square]").count() == dark_squares
+        assert board.locator("[data-piece]").count() == (40 if dark_squares == 50 else 24)
+        # The first square of the numbering is on the top row as White sees the board; on the Italian
+        # board (mirrored: a1 is light) it is the top-left corner itself.
+        top = board.locator(f'[data-square="{first_label}"]')
+        assert top.get_attribute("y") == "0"
+        assert top.get_attribute("x") == ("0" if key == "italian" else "100")
+
+
+def test_the_poddavki_rules_page_shows_its_diagrams_with_the_moves_of_rules_md(pages, artifacts):
+    page = pages("/rules/poddavki")
+    page.wait_for_url("**/rules/russian-giveaway")
+    for section in ["compulsory", "free-choice", "turkish-strike", "landing", "promotion", "double-diagonal"]:
+        assert page.locator(f"section#{section} figure svg.board").count() == 1, section
+    # The Turkish strike diagram: the king's two complete captures, drawn as two arrows.
+    assert page.locator('figure[data-diagram="turkish"] polyline.arrow').count() == 2
+    assert "b2:f6:d8:a5" in page.locator('figure[data-diagram="turkish"] figcaption').inner_text()
+    page.locator("section#turkish-strike").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "rules.png"))

@@ -1,0 +1,240 @@
+"""Whole games played in a real browser: two players who meet in the lobby, and a player against the computer.
+
+Every move is entered the way a player enters it, by clicking squares on the board; a multi-capture is
+clicked square by square, and between the clicks the pieces already jumped stay on the board as ghosts
+(the Turkish strike, RULES.md §2.8).
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from .helpers import (
+    DESKTOP,
+    GIVEAWAY_WIN_FOR_WHITE,
+    PHONE,
+    click_square,
+    game_id,
+    new_name,
+    register,
+    squares_of,
+    wait_for_ply,
+    wait_for_turn,
+)
+
+pytestmark = pytest.mark.slow
+
+WHITE_WINS_NO_MOVES = "White wins — no moves left: in giveaway the player who cannot move wins"
+
+
+def play_by_clicking(page, move: str) -> None:
+    """Click the move's squares one by one; in the middle of a capture, check the jumped pieces are ghosts."""
+    path = squares_of(move)
+    capture = ":" in move
+    for i, square in enumerate(path):
+        click_square(page, square)
+        if capture and 0 < i < len(path) - 1:
+            # Still the player's move: the piece stands on the square reached, the jumped ones are ghosts.
+            page.wait_for_selector(f'svg.board [data-piece="{square}"]')
+            assert page.locator("svg.board .piece.ghost").count() == i
+            assert page.locator("#hint").inner_text().strip()
+
+
+def test_two_players_meet_in_the_lobby_and_play_a_giveaway_game_to_a_win_by_no_legal_move(pages, artifacts):
+    white_name, black_name = new_name("white"), new_name("black")
+    white = pages("/")
+    black = pages("/")
+    register(white, white_name)
+    register(black, black_name)
+
+    # White opens a game in the lobby; Black sees it appear live and accepts it.
+    white.select_option("#seek-variant", "russian-giveaway")
+    white.select_option("#seek-time", "10+0")
+    white.select_option("#seek-color", "white")
+    white.check("#seek-rated")
+    white.click("#seek-form button[type=submit]")
+    white.wait_for_selector("#waiting:not([hidden])")
+    seek_row = black.locator(f'#seeks tr[data-user="{white_name}"]')
+    seek_row.wait_for()
+    black.screenshot(path=str(artifacts / "lobby.png"))
+    seek_row.locator("button.accept-seek").click()
+    gid = game_id(black)
+    assert game_id(white) == gid, "the seek's owner is taken to the game that started"
+    white.wait_for_selector('.game-page[data-color="white"]')
+    black.wait_for_selector('.game-page[data-color="black"]')
+
+    # A move the rules refuse is answered with the server's reason, and changes nothing.
+    wait_for_turn(white)
+    white.fill("#move-text", "c3-c5")
+    white.press("#move-text", "Enter")
+    white.wait_for_selector("#move-error:not([hidden])")
+    assert white.locator("#move-error").inner_text().strip()
+    assert white.locator("#moves li.ply").count() == 0
+
+    players = {"white": white, "black": black}
+    for ply, move in enumerate(GIVEAWAY_WIN_FOR_WHITE):
+        mover = players["white" if ply % 2 == 0 else "black"]
+        wait_for_turn(mover)
+        if move.count(":") > 1:
+            # Capture is compulsory: the pieces that must capture are marked.
+            assert (
+                mover.locator(f'svg.board .piece.must-capture[data-piece="{squares_of(move)[0]}"]').count()
+                == 1
+            )
+        play_by_clicking(mover, move)
+        for page in players.values():
+            wait_for_ply(page, ply + 1)
+        if ply == 11:
+            black.screenshot(path=str(artifacts / "game.png"))
+            black.set_viewport_size(PHONE)
+            black.screenshot(path=str(artifacts / "game-phone.png"), full_page=True)
+            black.set_viewport_size(DESKTOP)
+
+    for page in players.values():
+        page.wait_for_selector("#result:not([hidden])")
+        assert WHITE_WINS_NO_MOVES in page.locator("#result").inner_text()
+        moves = page.locator("#moves li.ply").all_inner_texts()
+        assert [m.strip() for m in moves] == GIVEAWAY_WIN_FOR_WHITE
+    assert "You win!" in white.locator("#result").inner_text()
+    assert white.locator("#rating-diffs").inner_text().strip(), "a rated game shows the rating changes"
+
+    # The players talk in the chat; the game's PDN can be downloaded.
+    white.fill("#chat-text", "good game")
+    white.press("#chat-text", "Enter")
+    black.wait_for_selector("#chat-lines li:has-text('good game')")
+    with black.expect_download() as download:
+        black.click("#pdn")
+    pdn = download.value.path().read_text()
+    assert '[Result "1-0"]' in pdn and "e5:c3:a5" in pdn
+    white.screenshot(path=str(artifacts / "game-finished.png"))
+
+    # Going back through the game shows earlier positions: the start position has 24 pieces.
+    black.click('[data-nav="first"]')
+    black.wait_for_function("document.querySelectorAll('svg.board [data-piece]').length === 24")
+    black.click('#moves li.ply[data-ply="4"]')
+    black.wait_for_selector('svg.board [data-piece="a5"][data-color="black"]')
+
+    # The winner's profile lists the game and the rating it won.
+    white.goto(white.url.split("/game/")[0] + f"/@/{white_name}")
+    white.wait_for_selector(f'#profile-games li[data-game-id="{gid}"]')
+    assert white.locator('#ratings .rating[data-variant="russian-giveaway"][data-speed="rapid"]').count() == 1
+    white.screenshot(path=str(artifacts / "profile.png"))
+
+    # A rematch: offered by one, accepted by the other, and both are taken to the new game.
+    white.go_back()
+    white.wait_for_selector("#result:not([hidden])")
+    white.click("#rematch")
+    black.click("#rematch-accept")
+    black.wait_for_url(lambda url: gid not in url and "/game/" in url)
+    white.wait_for_url(lambda url: gid not in url and "/game/" in url)
+    assert white.url == black.url
+    # Colours are swapped: the loser now has White.
+    black.wait_for_selector('.game-page[data-color="white"]')
+
+
+def test_a_game_against_the_computer_is_played_through_the_page(pages, server):
+    page = pages("/")
+    register(page, new_name("human"))
+    page.click('[data-tab="computer"]')
+    page.select_option("#computer-variant", "russian-giveaway")
+    page.select_option("#computer-level", "1")
+    page.select_option("#computer-color", "white")
+    page.select_option("#computer-time", "unlimited")
+    page.click("#computer-form button[type=submit]")
+    gid = game_id(page)
+    page.wait_for_selector('.game-page[data-color="white"]')
+
+    # The first move typed on the keyboard, as a player may: the move box takes it.
+    wait_for_turn(page)
+    page.keyboard.type("c3-d4")
+    assert page.locator("#move-text").input_value() == "c3-d4"
+    page.keyboard.press("Enter")
+    wait_for_ply(page, 1)
+    assert page.locator('#moves li.ply[data-ply="1"]').inner_text().strip() == "c3-d4"
+
+    for _ in range(200):
+        state = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+        if state["status"] != "started":
+            break
+        if state["side_to_move"] != "white":
+            wait_for_ply(page, state["ply"] + 1)
+            continue
+        wait_for_turn(page)
+        # The longest move on offer: multi-captures exercise the square-by-square entry most.
+        move = max(state["legal_moves"], key=lambda m: len(m["path"]))
+        for square in move["path"]:
+            click_square(page, square)
+        wait_for_ply(page, state["ply"] + 1)
+    else:
+        pytest.fail("the game against the computer did not end in 200 turns")
+
+    page.wait_for_selector("#result:not([hidden])")
+    final = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+    assert final["status"] == "finished" and final["reason"]
+    assert page.locator("#result").inner_text().strip()
+    assert len(final["moves"]) == page.locator("#moves li.ply").count()
+
+
+def challenge(challenger, name: str) -> None:
+    challenger.goto("/".join(challenger.url.split("/", 3)[:3]) + "/")
+    challenger.wait_for_selector("body[data-ready]")
+    challenger.click('[data-tab="challenge"]')
+    challenger.fill("#challenge-username", name)
+    challenger.select_option("#challenge-time", "unlimited")
+    challenger.select_option("#challenge-color", "white")
+    challenger.click("#challenge-form button[type=submit]")
+
+
+def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation_and_claim(pages):
+    alice_name, bob_name = new_name("alice"), new_name("bob")
+    alice, bob = pages("/"), pages("/")
+    register(alice, alice_name)
+    register(bob, bob_name)
+
+    # Declined with a reason, which the challenger is told.
+    challenge(alice, bob_name)
+    incoming = bob.locator("#challenges-in li").first
+    incoming.wait_for()
+    assert alice_name in incoming.inner_text()
+    incoming.locator("select.decline-reason").select_option("later")
+    incoming.locator("button.decline-challenge").click()
+    alice.wait_for_selector("#toast.show:has-text('Not now')")
+
+    # Accepted: both are taken to the game, which Alice aborts before anyone has moved.
+    challenge(alice, bob_name)
+    bob.locator("#challenges-in button.accept-challenge").first.click()
+    gid = game_id(bob)
+    assert game_id(alice) == gid
+    alice.click("#abort")
+    for page in (alice, bob):
+        page.wait_for_selector("#result:not([hidden])")
+        assert "aborted" in page.locator("#result").inner_text()
+
+    # Resignation. Bob, on the page of the aborted game, is shown the new challenge there and accepts it.
+    challenge(alice, bob_name)
+    bob.click("#notice-accept")
+    game_id(bob)
+    game_id(alice)
+    wait_for_turn(alice)
+    play_by_clicking(alice, "c3-d4")
+    wait_for_turn(bob)
+    play_by_clicking(bob, "f6-g5")
+    wait_for_ply(bob, 2)  # each side has moved: no more abort, but resignation
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.click("#resign")
+    alice.wait_for_selector("#result:not([hidden])")
+    assert "White wins — Black resigned" in alice.locator("#result").inner_text()
+
+    # Claiming victory once the opponent has gone on their own turn (the test server waits 0.5 s).
+    challenge(alice, bob_name)
+    bob.click("#notice-accept")
+    game_id(bob)
+    game_id(alice)
+    wait_for_turn(alice)
+    play_by_clicking(alice, "c3-d4")
+    wait_for_ply(bob, 1)
+    bob.context.close()
+    alice.click("#claim-victory")
+    alice.wait_for_selector("#result:not([hidden])")
+    assert "White wins — Black left the game" in alice.locator("#result").inner_text()
