@@ -134,6 +134,10 @@ class Presence:
     def connected(self, game_id: str, color: str) -> bool:
         return self._connections.get((game_id, color), 0) > 0
 
+    def count(self, game_id: str, color: str) -> int:
+        """Live connections of one side (or of the spectators) to a game."""
+        return self._connections.get((game_id, color), 0)
+
     def gone_ms(self, game_id: str, color: str, game_created: datetime, now: datetime) -> int:
         """How long this player has had no connection (0 while connected); a player never seen counts from
         the later of the game's creation and this process's start.

@@ -6,7 +6,8 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
   sees a gap in `seq` has lost nothing but may send `{"type": "resync"}` to get the state again at once;
 - `{"type": "ack", "id": ..., "ply": n}` once a move it sent is committed, or
   `{"type": "error", "id": ..., "error": {"code": ..., "message": ...}}` when an action is refused;
-- `{"type": "presence", "white": bool, "black": bool}` when a player connects or disconnects;
+- `{"type": "presence", "white": bool, "black": bool, "spectators": n}` when a player or a spectator
+  connects or disconnects (counted in this process);
 - `{"type": "chat", "room": ..., "username": ..., "text": ..., ...}` for each chat line this client may
   read (shashki/server/chat), and `{"type": "chatSettings", "spectatorsClosed": bool}`.
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
@@ -115,7 +116,9 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             first_state_sent.set()
             if color:
                 await games.player_joined(game_id, actor.id)
-                await bus.publish(f"game:{game_id}", presence(games, game_id))
+            else:
+                games.presence.joined(game_id, SPECTATOR)
+            await bus.publish(f"game:{game_id}", presence(games, game_id))
             while True:
                 message = await websocket.receive_json()
                 await handle_game_message(message, actor, color, game_id, games, send, send_state)
@@ -127,7 +130,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 await forwarder
             if color:
                 await games.player_left(game_id, actor.id)
+            else:
+                games.presence.left(game_id, SPECTATOR)
+            with contextlib.suppress(BaseException):
                 await bus.publish(f"game:{game_id}", presence(games, game_id))
+
+
+SPECTATOR = "spectator"  # the presence of watchers: counted like a colour, never a player
 
 
 def presence(games, game_id: str) -> dict:
@@ -135,6 +144,7 @@ def presence(games, game_id: str) -> dict:
         "type": "presence",
         "white": games.presence.connected(game_id, "white"),
         "black": games.presence.connected(game_id, "black"),
+        "spectators": games.presence.count(game_id, SPECTATOR),
     }
 
 
