@@ -19,6 +19,7 @@ from shashki.server.bots import BotApi
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import make_bus
+from shashki.server.games.computer import make_opponent
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.history import HistoryService
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             disconnect_claim_seconds=settings.disconnect_claim_seconds,
             max_lag_compensation_ms=settings.max_lag_compensation_ms,
             computer_delay_seconds=settings.computer_delay_seconds,
+            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
         )
         app.state.settings = settings
         app.state.db = db

@@ -39,8 +39,13 @@ class Settings:
     # argon2id cost (argon2-cffi's defaults); the tests lower it to register many accounts quickly.
     argon2_memory_kib: int = 65536
     argon2_time_cost: int = 3
-    # Seconds the placeholder computer opponent waits before it answers (0 in tests).
+    # Seconds the computer opponent waits before it starts thinking (0 in tests).
     computer_delay_seconds: float = 0.3
+    # The computer opponent: "engine" (shashki.engine in `engine_workers` processes; it thinks
+    # `engine_untimed_seconds` a move in games without a clock) or "random" (tests only).
+    engine: str = "engine"
+    engine_workers: int = 1
+    engine_untimed_seconds: float = 1.0
     secure_cookies: bool = False
     # Game chat: lines per player per game within the window (docs/bot-api.md states the limits).
     chat_lines: int = 5
@@ -78,6 +83,9 @@ class Settings:
             argon2_memory_kib=_env_int("SHASHKI_ARGON2_MEMORY_KIB", 65536),
             argon2_time_cost=_env_int("SHASHKI_ARGON2_TIME_COST", 3),
             computer_delay_seconds=_env_float("SHASHKI_COMPUTER_DELAY_SECONDS", 0.3),
+            engine=os.environ.get("SHASHKI_ENGINE", "engine"),
+            engine_workers=_env_int("SHASHKI_ENGINE_WORKERS", 1),
+            engine_untimed_seconds=_env_float("SHASHKI_ENGINE_UNTIMED_SECONDS", 1.0),
             secure_cookies=os.environ.get("SHASHKI_SECURE_COOKIES", "") == "1",
             chat_lines=_env_int("SHASHKI_CHAT_LINES", 5),
             chat_window_seconds=_env_float("SHASHKI_CHAT_WINDOW_SECONDS", 10.0),

@@ -274,12 +274,12 @@ def test_victory_can_be_claimed_once_the_opponent_is_gone_on_their_turn(players)
     assert (final["result"], final["winner"], final["reason"]) == ("1-0", "white", "abandonment")
 
 
-def test_a_game_against_the_placeholder_computer_finishes(players):
+def test_a_game_against_the_computer_finishes(players):
     human = players()
     r = human.post("/api/computer-games", {"level": 3, "color": "white"})
     assert r.status_code == 201, r.text
     game = r.json()["game"]
-    assert game["black"]["computer"] and game["black"]["engine"] == "placeholder-random"
+    assert game["black"]["computer"] and game["black"]["engine"] == "shashki"
     ws = human.socket(game["id"])
     rng = random.Random(7)
     for _ in range(300):

@@ -1,26 +1,75 @@
 """The computer opponent.
 
-`PlaceholderEngine` is a stand-in until the engine issue lands (shashki.engine with its asynchronous wrapper
-and levels): it plays a uniformly random legal move at every level. It is named so in every game it plays
-(`engine: "placeholder-random"`), so nobody mistakes it for the real engine.
+`EngineOpponent` is the real one: shashki.engine at the game's level (1-8, see shashki.engine.levels),
+searching in a process pool (`AsyncEngine`) so that the server's event loop never waits on it. It thinks
+for the time manager's share of its clock in timed games, and for `untimed_seconds` in games without a
+clock. `RandomOpponent` plays a uniformly random legal move; it is only for tests that need a computer
+that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays.
 """
 
 from __future__ import annotations
 
 import random
 
-ENGINE_NAME = "placeholder-random"
+from shashki.rules.game import Game
+from shashki.rules.position import Move
+
 LEVELS = range(1, 9)
 
 
-class PlaceholderEngine:
-    """Plays a random legal move. Cheap enough to run on the event loop; the real engine will not be."""
+class EngineOpponent:
+    """shashki.engine in a pool of worker processes, started on first use."""
 
-    name = ENGINE_NAME
+    name = "shashki"
+
+    def __init__(self, workers: int = 1, untimed_seconds: float = 1.0) -> None:
+        self.workers = workers
+        self.untimed_seconds = untimed_seconds
+        self._engine = None
+
+    async def choose(
+        self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
+    ) -> Move | None:
+        from shashki.engine import AsyncEngine, Limit, time_for_move
+
+        if self._engine is None:
+            self._engine = AsyncEngine(workers=self.workers)
+        if remaining_ms is None:
+            limit = Limit(time=self.untimed_seconds)
+        else:
+            limit = Limit(time=time_for_move(remaining_ms / 1000, increment_ms / 1000))
+        result = await self._engine.play(game, limit, level=level)
+        return result.move
+
+    async def close(self) -> None:
+        if self._engine is not None:
+            await self._engine.close()
+            self._engine = None
+
+
+class RandomOpponent:
+    """A random legal move, at once: for tests only (SHASHKI_ENGINE=random)."""
+
+    name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
         self._random = random.Random(seed)
 
-    async def choose(self, position, level: int):
-        moves = position.legal_moves()
+    async def choose(
+        self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
+    ) -> Move | None:
+        moves = game.legal_moves()
         return self._random.choice(moves) if moves else None
+
+    async def close(self) -> None:
+        pass
+
+
+def make_opponent(
+    kind: str, workers: int = 1, untimed_seconds: float = 1.0
+) -> EngineOpponent | RandomOpponent:
+    if kind == "random":
+        return RandomOpponent()
+    if kind == "engine":
+        return EngineOpponent(workers=workers, untimed_seconds=untimed_seconds)
+    raise ValueError(f"SHASHKI_ENGINE must be 'engine' or 'random', not {kind!r}")

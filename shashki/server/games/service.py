@@ -31,7 +31,7 @@ from shashki.rules.notation import square_label
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY, ClockReading, elapsed_ms
-from shashki.server.games.computer import PlaceholderEngine
+from shashki.server.games.computer import EngineOpponent, RandomOpponent
 from shashki.server.storage import Database
 from shashki.server.storage.models import GameRecord, MoveRecord, User, utcnow
 
@@ -157,14 +157,14 @@ class GameService:
         disconnect_claim_seconds: float = 30.0,
         max_lag_compensation_ms: int = 500,
         computer_delay_seconds: float = 0.3,
-        engine: PlaceholderEngine | None = None,
+        engine: EngineOpponent | RandomOpponent | None = None,
     ) -> None:
         self.db = db
         self.bus = bus
         self.claim_after_ms = int(disconnect_claim_seconds * 1000)
         self.max_lag_ms = max_lag_compensation_ms
         self.computer_delay = computer_delay_seconds
-        self.engine = engine or PlaceholderEngine()
+        self.engine = engine or EngineOpponent()
         self.presence = Presence()
         self._live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -193,6 +193,7 @@ class GameService:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        await self.engine.close()
 
     # -- creation and lookup ------------------------------------------------------------------------
 
@@ -284,7 +285,7 @@ class GameService:
                     "computer": True,
                     "level": record.computer_level,
                     "engine": self.engine.name,
-                    "username": f"Computer (level {record.computer_level}, placeholder)",
+                    "username": f"Computer (level {record.computer_level})",
                 }
             user = users[user_id]
             return {"id": user.id, "username": user.username, "bot": user.is_bot}
@@ -492,7 +493,7 @@ class GameService:
             elif offer is None:
                 await self._commit(live, {"draw_offer": color})
                 if live.is_computer(other(color)):
-                    # The placeholder opponent declines every offer.
+                    # The computer declines every draw offer.
                     await self._commit(live, {"draw_offer": None})
         return self.state(live)
 
@@ -709,6 +710,8 @@ class GameService:
             await self._commit(live, self._finished(result=win_result(winner), winner=winner, reason="time"))
 
     async def _computer_moves(self, live: LiveGame, version: int) -> None:
+        """Let the engine move. It thinks without holding the game's lock, so that the person can still
+        resign or claim meanwhile; its move is applied only if the game has not changed since."""
         try:
             await asyncio.sleep(self.computer_delay)
             async with live.lock:
@@ -718,8 +721,23 @@ class GameService:
                 await self._check_flag_locked(live)
                 if not live.is_live:
                     return
-                move = await self.engine.choose(live.rules.position, live.record.computer_level or 1)
-                if move is not None:
+                clock = live.clock()
+                remaining_ms = increment_ms = None
+                if clock is not None:
+                    white_ms, black_ms = clock.at(utcnow())
+                    remaining_ms = white_ms if live.side_to_move == WHITE else black_ms
+                    increment_ms = live.record.clock_increment_ms or 0
+                level = live.record.computer_level or 1
+                game = live.rules
+            move = await self.engine.choose(game, level, remaining_ms, increment_ms or 0)
+            async with live.lock:
+                await self._refresh(live)
+                if live.record.version != version or not live.is_live:
+                    return
+                await self._check_flag_locked(live)
+                if live.is_live and move is not None:
+                    # The move came back from another process: take the position's own copy of it.
+                    move = live.rules.position.parse_move(move.notation(live.rules.variant))
                     await self._apply(live, move, 0)
         except asyncio.CancelledError:
             raise

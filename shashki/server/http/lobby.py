@@ -134,7 +134,7 @@ async def cancel_challenge(challenge_id: int, request: Request, actor: Actor = D
 @router.post(
     "/computer-games",
     status_code=201,
-    summary="Play the computer (for now a placeholder that plays random legal moves)",
+    summary="Play the computer (shashki.engine at a level from 1 to 8)",
 )
 async def play_computer(body: ComputerGameBody, request: Request, actor: Actor = Depends(player)) -> dict:
     tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None
