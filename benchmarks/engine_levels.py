@@ -1,0 +1,79 @@
+"""Levels in Russian giveaway: each level against the one below it (issue 3; goal: above 60% each).
+
+    python benchmarks/engine_levels.py [--games 40] [--time 0.5] [--levels 2,3,4,5,6,7,8]
+
+For each level N given, level N plays level N-1 over `--games` games: random 4-ply openings (fixed seed,
+the same for every pair; benchmarks/tune_giveaway.py's `openings`), each played with both colours. Every
+engine gets `--time` seconds a move at most (levels 6 and 7 have their own, smaller or equal, caps; level
+8 uses the time given). Levels with randomness use fixed seeds, so a run can be repeated. Games not over
+after 160 plies are draws. Prints one line per pair and the score of the higher level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from tune_giveaway import MAX_PLIES, VARIANT, openings  # noqa: E402
+
+from shashki.engine import Engine, Limit  # noqa: E402
+from shashki.rules import Game  # noqa: E402
+
+SEED = 31
+
+
+def play_game(white: int, black: int, opening: list[str], seconds: float, seed: int) -> float:
+    """White's score."""
+    game = Game.replay(opening, VARIANT)
+    engines = {True: Engine(level=white, seed=seed), False: Engine(level=black, seed=seed + 1)}
+    limit = Limit(time=seconds)
+    while not game.is_over and game.ply < MAX_PLIES:
+        game.play(engines[game.position.white_to_move].play(game, limit).move)
+    if game.outcome is None or game.outcome.winner is None:
+        return 0.5
+    return 1.0 if game.outcome.winner.value == "white" else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Each level against the one below, in Russian giveaway.")
+    parser.add_argument("--games", type=int, default=40, help="games per pair (even; default 40)")
+    parser.add_argument("--time", type=float, default=0.5, help="seconds a move at most (default 0.5)")
+    parser.add_argument("--levels", default="2,3,4,5,6,7,8", help="the higher level of each pair")
+    args = parser.parse_args(argv)
+    lines = openings(SEED, args.games // 2)
+    print(f"Russian giveaway, {args.games} games per pair, at most {args.time} s a move")
+    failed = []
+    for high in (int(x) for x in args.levels.split(",")):
+        low = high - 1
+        start = time.perf_counter()
+        wins = draws = losses = 0
+        for i, opening in enumerate(lines):
+            for high_white in (True, False):
+                seed = 1000 * high + 2 * i + high_white
+                if high_white:
+                    s = play_game(high, low, opening, args.time, seed)
+                else:
+                    s = 1 - play_game(low, high, opening, args.time, seed)
+                wins += s == 1.0
+                draws += s == 0.5
+                losses += s == 0.0
+        games = wins + draws + losses
+        score = (wins + draws / 2) / games
+        if score <= 0.6:
+            failed.append(high)
+        verdict = "above" if score > 0.6 else "NOT above"
+        print(f"level {high} vs level {low}: +{wins} ={draws} -{losses} of {games}, score {score:.1%} "
+              f"({verdict} 60%; {time.perf_counter() - start:.0f} s)", flush=True)
+    if failed:
+        print(f"goal not met for level(s) {', '.join(map(str, failed))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,48 @@
+"""The computer player: search, evaluation, levels, analysis, and the Hub protocol front end.
+
+- `search`: iterative deepening PVS with a transposition table, move ordering, capture extensions,
+  limits (`Limit`: depth, nodes, time, or a game clock through `timeman.time_for_move`).
+- `evaluation`: one evaluation for giveaway and one for ordinary draughts, weights as dataclasses
+  (the giveaway weights tuned by benchmarks/tune_giveaway.py, shipped in giveaway_weights.json).
+- `tablebase`: Russian giveaway endgame tables (3 pieces shipped), probed by the search.
+- `levels`: levels 1-8 for people; `engine`: `Engine`, `play`, `analyse`.
+- `pool`: `AsyncEngine`, the engine in a process pool for the server's event loop.
+- `hub`: the Hub protocol (`python -m shashki.engine.hub`); `cli`: the `play`, `analyse`, `hub` and
+  `tablebase build` commands.
+
+>>> from shashki.rules import get_variant
+>>> pos = get_variant("russian").start_position()
+>>> result = play(pos, Limit(depth=2))
+>>> result.move in pos.legal_moves(), result.depth
+(True, 2)
+"""
+
+from shashki.engine.engine import Engine, PlayResult, analyse, play
+from shashki.engine.levels import LEVEL_SETTINGS, LEVELS, Level, level_setting
+from shashki.engine.search import WIN, Limit, Line, Searcher
+from shashki.engine.timeman import time_for_move
+
+__all__ = [
+    "LEVELS",
+    "LEVEL_SETTINGS",
+    "WIN",
+    "AsyncEngine",
+    "Engine",
+    "Level",
+    "Limit",
+    "Line",
+    "PlayResult",
+    "Searcher",
+    "analyse",
+    "level_setting",
+    "play",
+    "time_for_move",
+]
+
+
+def __getattr__(name: str):
+    if name == "AsyncEngine":  # imports concurrent.futures and asyncio only when used
+        from shashki.engine.pool import AsyncEngine
+
+        return AsyncEngine
+    raise AttributeError(name)

@@ -1,0 +1,185 @@
+"""The engine's commands for the `shashki` command line: `play`, `analyse` and `hub`.
+
+They are plain typer command functions (and a `tablebase` sub-app); `shashki/cli.py` registers them:
+
+    from shashki.engine import cli as engine_cli
+    app.command("play")(engine_cli.play)
+    app.command("analyse")(engine_cli.analyse)
+    app.command("hub")(engine_cli.hub)
+    app.add_typer(engine_cli.tablebase_app, name="tablebase")
+
+Mistakes in how they are called raise `typer.BadParameter` (one `error:` line, exit code 2).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from shashki.engine.engine import Engine
+from shashki.engine.search import WIN_BOUND, Limit, Line
+from shashki.rules.errors import FenError, IllegalMove
+from shashki.rules.position import Position
+from shashki.rules.variant import DEFAULT_VARIANT_KEY, UnknownVariant, Variant, get_variant
+
+VARIANT_HELP = "Variant key (russian-giveaway, russian, international, ..., <key>-giveaway)."
+FEN_HELP = "Start from this position (PDN FEN, e.g. W:W21,22,K5:B1,2; a1-h8 squares on 8x8)."
+
+
+def _variant(key: str) -> Variant:
+    try:
+        return get_variant(key)
+    except UnknownVariant as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def _position(variant: Variant, fen: str | None) -> Position:
+    if fen is None:
+        return variant.start_position()
+    try:
+        return Position.from_fen(fen, variant)
+    except FenError as exc:
+        raise typer.BadParameter(f"bad FEN {fen!r}: {exc.message}") from None
+
+
+def format_score(score: int) -> str:
+    """`+0.35` (men), or `win in 7` / `loss in 4` (plies) for a forced end of the game."""
+    from shashki.engine.search import WIN
+
+    if score >= WIN_BOUND:
+        return f"win in {WIN - score}"
+    if score <= -WIN_BOUND:
+        return f"loss in {WIN + score}"
+    return f"{score / 100:+.2f}"
+
+
+def format_line(line: Line, position: Position) -> str:
+    """One analysis line: depth, score, nodes, nodes per second, principal variation in notation."""
+    variant = position.variant
+    pv = []
+    pos = position
+    for move in line.pv:
+        if move not in pos.legal_moves():
+            break
+        pv.append(move.notation(variant))
+        pos = pos.play(move)
+    return (
+        f"depth {line.depth:>2}  score {format_score(line.score):>11}  nodes {line.nodes:>10,}  "
+        f"nps {line.nps:>9,}  time {line.seconds:6.2f}s  pv {' '.join(pv)}"
+    )
+
+
+def analyse(
+    variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY", help=VARIANT_HELP),
+    fen: str | None = typer.Option(None, "--fen", metavar="FEN", help=FEN_HELP),
+    depth: int | None = typer.Option(None, "--depth", min=1, max=100, help="Search this many plies."),
+    seconds: float | None = typer.Option(None, "--time", min=0.01, help="Search this many seconds."),
+) -> None:
+    """Analyse a position: one line per iteration (depth, score, nodes, nodes/s, best line)."""
+    if depth is not None and seconds is not None:
+        raise typer.BadParameter("give --depth or --time, not both")
+    v = _variant(variant)
+    pos = _position(v, fen)
+    if not pos.legal_moves():
+        side = pos.side_to_move.value
+        result = "wins" if v.giveaway else "loses"
+        typer.echo(f"no legal move: {side} {result}")
+        return
+    limit = Limit(depth=depth) if depth is not None else Limit(time=seconds or 5.0)
+    for line in Engine().analyse(pos, limit):
+        typer.echo(format_line(line, pos))
+
+
+def hub() -> None:
+    """Speak the Hub protocol (Scan, Hub GUI, pydraughts' HubEngine) on standard input and output."""
+    from shashki.engine.hub import run
+
+    run(sys.stdin, sys.stdout)
+
+
+def play(
+    variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY", help=VARIANT_HELP),
+    level: int = typer.Option(4, "--level", min=1, max=8, help="The engine's level, 1 (beginner) to 8."),
+    color: str = typer.Option("white", "--color", metavar="white|black", help="The colour you play."),
+    fen: str | None = typer.Option(None, "--fen", metavar="FEN", help=FEN_HELP),
+    seconds: float = typer.Option(2.0, "--time", min=0.05, help="The engine's time per move, at level 8."),
+) -> None:
+    """Play a game against the engine in the terminal. Type moves in notation; `quit` to stop."""
+    from rich.console import Console
+
+    from shashki.rules.game import Game
+
+    if color not in ("white", "black"):
+        raise typer.BadParameter(f"--color must be white or black, not {color!r}")
+    v = _variant(variant)
+    game = Game(v, _position(v, fen))
+    engine = Engine(level=level)
+    console = Console(highlight=False)
+    console.print(f"[bold]{v.name}[/bold], level {level}; you play {color}.")
+    console.print(_board(game.position))
+    while not game.is_over:
+        pos = game.position
+        if pos.side_to_move.value == color:
+            try:
+                text = console.input(f"[bold]{color}[/bold] to move> ").strip()
+            except EOFError:
+                text = "quit"
+            if text in ("quit", "resign", "exit"):
+                console.print("You resign.")
+                return
+            try:
+                move = game.play(text)
+            except IllegalMove as exc:
+                console.print(f"[red]{exc.message}[/red]")
+                if exc.legal:
+                    console.print("Legal moves: " + ", ".join(exc.legal))
+                continue
+            console.print(f"You play {move.notation(v)}")
+        else:
+            result = engine.play(game, Limit(time=seconds))
+            move = game.play(result.move)
+            console.print(f"The engine plays [bold]{move.notation(v)}[/bold] ({format_score(result.score)})")
+        console.print(_board(game.position))
+    outcome = game.outcome
+    console.print(f"Game over: {outcome.result} ({outcome.reason})")
+
+
+def _board(pos: Position):
+    try:
+        from shashki.cli import _board as draw  # the board drawing of the command line
+    except ImportError:
+        return str(pos)
+    return draw(pos)
+
+
+tablebase_app = typer.Typer(help="Endgame tables for Russian giveaway.", no_args_is_help=True,
+                            rich_markup_mode=None)
+
+
+@tablebase_app.command("build")
+def tablebase_build(
+    pieces: int = typer.Option(3, "--pieces", min=1, max=4, help="Build the tables up to this many pieces."),
+    rebuild: bool = typer.Option(False, "--rebuild", help="Build again tables already written or shipped."),
+) -> None:
+    """Build the Russian giveaway endgame tables into the data directory ($SHASHKI_DATA/tablebases)."""
+    import time
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from shashki.engine.tablebase import Tablebase, data_dir
+
+    start = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
+                  TimeElapsedColumn()) as bar:
+        tasks: dict[int, int] = {}
+
+        def progress(k: int, done: int, total: int) -> None:
+            if k not in tasks:
+                tasks[k] = bar.add_task(f"{k} piece{'s' if k > 1 else ''}", total=total)
+            bar.update(tasks[k], completed=done)
+
+        table = Tablebase.build(pieces, progress=progress, reuse=not rebuild)
+    size = sum(len(t) for t in table.tables)
+    typer.echo(f"tables up to {pieces} pieces in {data_dir()}: {size:,} entries of one byte, "
+               f"{time.perf_counter() - start:.1f} s")

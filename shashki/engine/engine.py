@@ -1,0 +1,132 @@
+"""The computer player's Python interface: `play` a move, `analyse` a position.
+
+>>> from shashki.rules import Game
+>>> game = Game("russian-giveaway", "W:WKg1:BKe5")
+>>> result = play(game, Limit(depth=3))
+>>> result.move.notation(game.variant), result.score > 0
+('g1-d4', True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from shashki.engine.levels import level_setting
+from shashki.engine.search import Limit, Line, Searcher
+from shashki.rules.game import Game
+from shashki.rules.position import Move, Position
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The move chosen and what the search knew about it (score for the side that moved)."""
+
+    move: Move | None
+    score: int
+    depth: int
+    pv: tuple[Move, ...]
+    nodes: int
+    seconds: float = 0.0
+    level: int | None = None
+
+    def notation(self, variant) -> str | None:
+        return self.move.notation(variant) if self.move is not None else None
+
+
+def split_game(position_or_game: Position | Game) -> tuple[Position, list[int]]:
+    """The position to search and the hashes of the game's earlier positions (for repetitions)."""
+    if isinstance(position_or_game, Game):
+        positions = position_or_game.positions
+        return positions[-1], [p.hash for p in positions[:-1]]
+    if isinstance(position_or_game, Position):
+        return position_or_game, []
+    raise TypeError(f"expected a Position or a Game, not {type(position_or_game).__name__}")
+
+
+class Engine:
+    """A search with its own transposition table, to be reused move after move of a game.
+
+    `level` (1-8, see `shashki.engine.levels`) weakens the play for people; None is full strength.
+    `seed` makes a weakened level's choices reproducible. `weights`: the evaluation's weights
+    (`shashki.engine.evaluation`; default the shipped ones). Without a limit, `play` searches 6 plies
+    (a level without a limit of its own: 1 second).
+    """
+
+    def __init__(self, level: int | None = None, seed: int | None = None, weights=None) -> None:
+        self.level = level_setting(level) if level is not None else None
+        self.random = random.Random(seed)
+        self.searcher = Searcher(weights=weights)
+
+    def analyse(
+        self, position_or_game: Position | Game, limit: Limit, history: Iterable[int] = ()
+    ) -> Iterator[Line]:
+        """One Line (depth, score, pv, nodes, seconds) per completed iteration.
+
+        `history`: hashes of earlier positions of the game, when a bare Position is given."""
+        position, earlier = split_game(position_or_game)
+        history = earlier + list(history)
+        yield from self.searcher.iterate(position, limit, history)
+
+    def play(
+        self, position_or_game: Position | Game, limit: Limit | None = None, history: Iterable[int] = ()
+    ) -> PlayResult:
+        """The move to play (None when there is no legal move), at the engine's level."""
+        position, earlier = split_game(position_or_game)
+        history = earlier + list(history)
+        moves = position.legal_moves()
+        if not moves:
+            return PlayResult(None, 0, 0, (), 0)
+        lvl = self.level
+        if lvl is not None:
+            limit = _level_limit(lvl, limit)
+            if lvl.blunder and self.random.random() < lvl.blunder:
+                move = self.random.choice(moves)
+                return PlayResult(move, 0, 0, (move,), 0, level=lvl.level)
+            if lvl.noise and len(moves) > 1:
+                scored = self.searcher.score_moves(position, lvl.depth or 1, history, limit.time)
+                noise = lvl.noise
+                noisy = [(s + self.random.randint(-noise, noise), i) for i, (s, _) in enumerate(scored)]
+                _, best = max(noisy)
+                score, move = scored[best]
+                return PlayResult(move, score, lvl.depth or 1, (move,), self.searcher.nodes, level=lvl.level)
+        if limit is None:
+            limit = Limit(depth=6)
+        last: Line | None = None
+        for line in self.searcher.iterate(position, limit, history):
+            last = line
+        if last is None:  # stopped before the first iteration ended (cannot happen: depth 1 always ends)
+            return PlayResult(moves[0], 0, 0, (moves[0],), self.searcher.nodes)
+        return PlayResult(last.move, last.score, last.depth, last.pv, last.nodes, last.seconds,
+                          lvl.level if lvl else None)
+
+    def stop(self) -> None:
+        """Ask a running search (in another thread) to return its best move now."""
+        self.searcher.stop_event.set()
+
+
+def _level_limit(lvl, limit: Limit | None) -> Limit:
+    given = limit or Limit()
+    depth = lvl.depth if given.depth is None else min(lvl.depth or given.depth, given.depth)
+    seconds = given.time
+    if seconds is None and given.remaining is not None:
+        from shashki.engine.timeman import time_for_move
+
+        seconds = time_for_move(given.remaining, given.increment, given.moves_to_go)
+    if lvl.time is not None:
+        seconds = lvl.time if seconds is None else min(seconds, lvl.time)
+    if depth is None and seconds is None and given.nodes is None:
+        seconds = 1.0  # level 8 with no limit given: one second a move
+    return Limit(depth=depth, nodes=given.nodes, time=seconds)
+
+
+def play(position_or_game: Position | Game, limit: Limit | None = None, *, level: int | None = None,
+         seed: int | None = None) -> PlayResult:
+    """Choose a move with a fresh engine (see `Engine.play`)."""
+    return Engine(level=level, seed=seed).play(position_or_game, limit)
+
+
+def analyse(position_or_game: Position | Game, limit: Limit) -> Iterator[Line]:
+    """Analyse with a fresh engine: one Line per completed iteration (see `Engine.analyse`)."""
+    return Engine().analyse(position_or_game, limit)

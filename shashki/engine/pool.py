@@ -1,0 +1,72 @@
+"""The engine off the event loop: searches run in a process pool.
+
+The search is CPU-bound Python: run on the server's event loop it would freeze every game. `AsyncEngine`
+sends each search to a worker process (positions, moves and limits pickle) and awaits the result, so the
+loop keeps serving while the engine thinks. Each worker keeps one `Engine` per level, and so its
+transposition tables, between searches.
+
+    engine = AsyncEngine(workers=2)
+    result = await engine.play(game, Limit(time=1.0), level=5)
+    await engine.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from shashki.engine.engine import Engine, PlayResult, split_game
+from shashki.engine.search import Limit, Line
+from shashki.rules.game import Game
+from shashki.rules.position import Position
+
+_ENGINES: dict[int | None, Engine] = {}  # per worker process
+
+
+def _engine(level: int | None) -> Engine:
+    engine = _ENGINES.get(level)
+    if engine is None:
+        engine = _ENGINES[level] = Engine(level=level)
+    return engine
+
+
+def _play(position: Position, history: list[int], limit: Limit | None, level: int | None) -> PlayResult:
+    return _engine(level).play(position, limit, history)
+
+
+def _analyse(position: Position, history: list[int], limit: Limit) -> list[Line]:
+    return list(_engine(None).analyse(position, limit, history))
+
+
+class AsyncEngine:
+    """`await play(...)` and `await analyse(...)` on a pool of worker processes."""
+
+    def __init__(self, workers: int = 1, executor: ProcessPoolExecutor | None = None) -> None:
+        if executor is None:
+            # "spawn" keeps the workers free of the server's threads and open sockets.
+            context = multiprocessing.get_context("spawn")
+            executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        self._executor = executor
+
+    async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
+                   level: int | None = None) -> PlayResult:
+        position, history = split_game(position_or_game)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _play, position, history, limit, level)
+
+    async def analyse(self, position_or_game: Position | Game, limit: Limit) -> list[Line]:
+        """Every iteration's line once the search has finished."""
+        position, history = split_game(position_or_game)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _analyse, position, history, limit)
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._executor.shutdown)
+
+    async def __aenter__(self) -> AsyncEngine:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()

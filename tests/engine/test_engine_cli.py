@@ -1,0 +1,59 @@
+"""The engine's commands (registered in shashki/cli.py by the lead): analyse, play, hub."""
+
+from __future__ import annotations
+
+import typer
+from typer.testing import CliRunner
+
+from shashki.engine import cli as engine_cli
+
+app = typer.Typer()
+app.command("analyse")(engine_cli.analyse)
+app.command("play")(engine_cli.play)
+app.command("hub")(engine_cli.hub)
+runner = CliRunner()
+
+
+def test_analyse_prints_one_line_per_iteration_with_the_pv_in_notation():
+    result = runner.invoke(app, ["analyse", "--variant", "russian", "--depth", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 3
+    assert lines[0].startswith("depth  1") and "nps" in lines[0] and "nodes" in lines[0]
+    assert "-" in lines[-1].split("pv ")[1]  # c3-d4 style notation
+
+
+def test_analyse_reports_a_forced_win_in_giveaway():
+    result = runner.invoke(app, ["analyse", "--fen", "W:WKg1:BKe5", "--depth", "3"])
+    assert result.exit_code == 0, result.output
+    assert "win in 2" in result.output and "pv g1-d4 e5:c3" in result.output
+
+
+def test_analyse_refuses_a_bad_fen_and_both_limits():
+    assert runner.invoke(app, ["analyse", "--fen", "X:nonsense"]).exit_code == 2
+    assert runner.invoke(app, ["analyse", "--depth", "2", "--time", "1"]).exit_code == 2
+
+
+def test_play_refuses_an_illegal_move_with_the_reason_and_ends_with_the_result():
+    # White to move in a giveaway ending; the engine (Black) must capture after g1-d4 and White wins.
+    result = runner.invoke(app, ["play", "--fen", "W:WKg1:BKe5", "--level", "1"], input="e5-d4\ng1-d4\n")
+    assert result.exit_code == 0, result.output
+    assert "The piece on e5 is not yours" in result.output
+    assert "Game over: 1-0 (no-legal-move)" in result.output
+
+
+def test_hub_command_speaks_the_protocol():
+    result = runner.invoke(app, ["hub"], input="hub\ninit\nquit\n")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[-1] == "ready"
+
+
+def test_tablebase_build_writes_the_tables_to_the_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHASHKI_DATA", str(tmp_path))
+    tb_app = typer.Typer()
+    tb_app.command("hub")(engine_cli.hub)
+    tb_app.add_typer(engine_cli.tablebase_app, name="tablebase")
+    result = runner.invoke(tb_app, ["tablebase", "build", "--pieces", "2", "--rebuild"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "tablebases" / "russian-giveaway-2.bin").stat().st_size == 15872
+    assert "16,128 entries" in result.output

@@ -1,0 +1,173 @@
+"""Levels, the time manager, the process-pool wrapper and the Hub protocol."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from shashki.engine import LEVEL_SETTINGS, AsyncEngine, Engine, Limit, level_setting, time_for_move
+from shashki.engine.hub import (
+    HubSession,
+    hub_move,
+    hub_position,
+    parse_hub_move,
+    parse_hub_position,
+    run,
+)
+from shashki.rules import Game, Position, get_variant
+
+
+def test_levels_one_to_eight_are_documented_settings():
+    assert sorted(LEVEL_SETTINGS) == list(range(1, 9))
+    assert level_setting(1).blunder > 0 and level_setting(1).depth == 1
+    assert level_setting(8).full_strength and level_setting(8).depth is None
+    depths = [level_setting(n).depth or 99 for n in range(1, 9)]
+    assert depths == sorted(depths)
+    with pytest.raises(ValueError):
+        level_setting(9)
+
+
+@pytest.mark.parametrize("level", range(1, 9))
+def test_every_level_plays_a_legal_move(level):
+    game = Game("russian-giveaway")
+    engine = Engine(level=level, seed=3)
+    for _ in range(4):
+        result = engine.play(game, Limit(time=0.2))
+        assert result.move in game.position.legal_moves()
+        game.play(result.move)
+
+
+def test_a_level_with_a_seed_is_reproducible():
+    pos = get_variant("russian-giveaway").start_position()
+    first = [Engine(level=2, seed=11).play(pos).move for _ in range(3)]
+    again = [Engine(level=2, seed=11).play(pos).move for _ in range(3)]
+    assert first == again
+
+
+def test_time_manager_spends_a_share_of_the_clock_plus_the_increment():
+    assert 1.5 < time_for_move(60, 0) < 2.5
+    assert time_for_move(60, 2) > time_for_move(60, 0)
+    assert time_for_move(1, 0) <= 0.25
+    assert time_for_move(10, 0, moves_to_go=1) > 5
+    assert time_for_move(0, 0) > 0
+
+
+def test_pool_wrapper_returns_a_legal_move_without_blocking_the_event_loop():
+    async def main():
+        game = Game("russian-giveaway")
+        ticks = 0
+
+        async def ticker():
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        task = asyncio.create_task(ticker())
+        async with AsyncEngine(workers=1) as engine:
+            result = await engine.play(game, Limit(time=0.5))
+            lines = await engine.analyse(game.position, Limit(depth=3))
+        task.cancel()
+        return game, result, lines, ticks
+
+    game, result, lines, ticks = asyncio.run(main())
+    assert result.move in game.position.legal_moves()
+    assert [line.depth for line in lines] == [1, 2, 3]
+    assert ticks >= 10  # the loop kept running while the worker thought
+
+
+# ------------------------------------------------------------------------------------------------
+# Hub protocol
+
+
+@pytest.mark.parametrize("key", ["russian-giveaway", "international"])
+def test_hub_positions_and_moves_round_trip(key):
+    variant = get_variant(key)
+    pos = variant.start_position()
+    assert parse_hub_position(hub_position(pos), variant) == pos
+    for move in pos.legal_moves():
+        assert parse_hub_move(pos, hub_move(move, variant)) is move
+
+
+def test_hub_capture_move_lists_the_captured_squares():
+    variant = get_variant("russian")
+    pos = Position.from_fen("W:WKb2:Bb4,c3,b6,e7", variant)  # RULES.md §7, Turkish strike
+    texts = sorted(hub_move(m, variant) for m in pos.legal_moves())
+    # b2:d4:a7 takes c3 (22) and b6 (9); b2:f6:d8:a5 takes c3, e7 (7), b6: start, end, captured squares.
+    assert texts == ["25x13x7x9x22", "25x5x9x22"]
+    for move in pos.legal_moves():
+        assert parse_hub_move(pos, hub_move(move, variant)) is move
+
+
+def test_hub_session_answers_the_handshake_and_plays_a_move():
+    out: list[str] = []
+    session = HubSession(out.append)
+    for line in ("hub", "init", "ping", "set-param name=variant value=russian-giveaway",
+                 'pos moves="22-18"', "level depth=3", "go think"):
+        session.handle(line)
+    session.wait()
+    assert out[0].startswith("id name=Shashki")
+    assert out[1].startswith("param name=variant")
+    assert out[2:5] == ["wait", "ready", "pong"]
+    assert any(line.startswith("info depth=3") for line in out)
+    done = out[-1]
+    assert done.startswith("done move=")
+    pos = get_variant("russian-giveaway").start_position()
+    pos = pos.play(parse_hub_move(pos, "22-18"))
+    parse_hub_move(pos, done.split()[1].split("=")[1])  # a legal move of the position sent
+
+
+def test_hub_unknown_command_is_an_error_not_a_crash():
+    stdin = io.StringIO("hub\nfrobnicate\npos pos=Wxyz\nping\nquit\n")
+    stdout = io.StringIO()
+    run(stdin, stdout)
+    lines = stdout.getvalue().splitlines()
+    assert sum(line.startswith("error") for line in lines) == 2
+    assert lines[-1] == "pong"
+
+
+@pytest.fixture
+def hub_command(tmp_path: Path) -> str:
+    # pydraughts resolves the command's real path (a venv's python would lose its venv), so a script.
+    script = tmp_path / "shashki-hub"
+    root = Path(__file__).resolve().parents[2]
+    script.write_text(f'#!/bin/sh\ncd "{root}"\nexec "{sys.executable}" -m shashki.engine.hub\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return str(script)
+
+
+@pytest.mark.parametrize(
+    ("board_variant", "hub_variant"), [("standard", "normal"), ("antidraughts", "losing")]
+)
+def test_hub_session_with_pydraughts_plays_a_game(hub_command, board_variant, hub_variant):
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import HubEngine
+    from draughts.engine import Limit as HubLimit
+
+    engine = HubEngine([hub_command])
+    try:
+        assert engine.id["name"] == "Shashki"
+        assert "normal" in engine.variants
+        engine.setoption("variant", hub_variant)
+        engine.init()
+        engine.ping()
+        board = draughts.Board(variant=board_variant)
+        plies = 0
+        while not board.is_over() and plies < 24:
+            result = engine.play(board, HubLimit(nodes=400), ponder=False)
+            legal = [m.hub_move for m in board.legal_moves()]
+            assert result.move.hub_move in legal
+            board.push(result.move)
+            plies += 1
+        assert plies == 24 or board.is_over()
+        assert "depth" in engine.info
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)
+    assert os.path.exists(hub_command)
