@@ -3,6 +3,11 @@
     shashki perft DEPTH [--variant KEY] [--fen FEN] [--all-paths] [--divide] [--bulk]
     shashki moves [--variant KEY] [--fen FEN] [--json] [--batch]
     shashki pdn check FILE|-  [--variant KEY]
+    shashki serve [--host 127.0.0.1] [--port 8000] [--data DIR]
+    shashki play [--variant KEY] [--level N] [--color white|black]
+    shashki analyse [--variant KEY] [--fen FEN] [--depth D | --time S]
+    shashki hub
+    shashki tablebase build [--pieces N]
     shashki demo
 
 The default variant everywhere is russian-giveaway. Mistakes in how the command is called (an unknown
@@ -24,9 +29,10 @@ from typing import IO
 
 import typer
 
+from shashki.clitools import FEN_HELP, VARIANT_HELP, CliError, board_text, position_of, variant_of
 from shashki.rules.errors import FenError, PdnError
-from shashki.rules.position import Move, Position
-from shashki.rules.variant import DEFAULT_VARIANT_KEY, UnknownVariant, Variant, get_variant
+from shashki.rules.position import Move
+from shashki.rules.variant import DEFAULT_VARIANT_KEY, Variant
 
 app = typer.Typer(
     name="shashki",
@@ -39,39 +45,26 @@ app = typer.Typer(
 pdn_app = typer.Typer(help="Read and check PDN game files.", no_args_is_help=True, rich_markup_mode=None)
 app.add_typer(pdn_app, name="pdn")
 
-VARIANT_HELP = "Variant key (russian-giveaway, russian, brazilian, international, english, italian, pool, "
-VARIANT_HELP += "<key>-giveaway)."
-FEN_HELP = "Start from this position (PDN FEN, e.g. W:W21,22,K5:B1,2; a1-h8 squares on 8x8)."
+
+def _register_engine_commands() -> None:
+    # The computer player's commands live with it (shashki/engine/cli.py).
+    from shashki.engine import cli as engine_cli
+
+    app.command("play")(engine_cli.play)
+    app.command("analyse")(engine_cli.analyse)
+    app.command("hub")(engine_cli.hub)
+    app.add_typer(engine_cli.tablebase_app, name="tablebase")
+
+
+_register_engine_commands()
 
 
 # Click's exception classes, found through typer (which may bundle its own copy of click).
 _ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
-class CliError(Exception):
-    """A mistake in how the command was called: printed as one `error:` line, exit code 2."""
-
-    exit_code = 2
-
-
 # ------------------------------------------------------------------------------------------------
 # Shared helpers
-
-
-def _variant(key: str | None) -> Variant:
-    try:
-        return get_variant(key)
-    except UnknownVariant as exc:
-        raise CliError(str(exc)) from None
-
-
-def _position(variant: Variant, fen: str | None) -> Position:
-    if fen is None:
-        return variant.start_position()
-    try:
-        return Position.from_fen(fen, variant)
-    except FenError as exc:
-        raise CliError(f"bad FEN {fen!r}: {exc.message}") from None
 
 
 def _labels(variant: Variant) -> dict[int, str]:
@@ -123,8 +116,8 @@ def perft(
         raise CliError(f"depth must be a whole number of plies, 1 or more, not {depth!r}") from None
     if max_depth < 1:
         raise CliError(f"depth must be 1 or more, not {max_depth}")
-    v = _variant(variant)
-    pos = _position(v, fen)
+    v = variant_of(variant)
+    pos = position_of(v, fen)
     out = sys.stdout
     if divide:
         for move_text, count in perft_module.divide(pos, max_depth, all_paths=all_paths, bulk=bulk):
@@ -152,13 +145,13 @@ def moves(
                                'of moves (or {"error": ...}) per line.'),
 ) -> None:
     """The legal moves of a position (the start by default), one per line in the variant's notation."""
-    v = _variant(variant)
+    v = variant_of(variant)
     if batch:
         if fen is not None:
             raise CliError("--batch reads its positions from stdin; leave out --fen")
         _moves_batch(v, sys.stdin, sys.stdout)
         return
-    pos = _position(v, fen)
+    pos = position_of(v, fen)
     legal = _sorted_moves(v, pos.legal_moves())
     if as_json:
         labels = _labels(v)
@@ -256,7 +249,7 @@ def pdn_check(
     """
     from shashki.rules.pdn import IllegalPdnMove, iter_games
 
-    default = _variant(variant).key
+    default = variant_of(variant).key
     if file == "-":
         stream: IO[str] = sys.stdin
     else:
@@ -328,55 +321,22 @@ def demo() -> None:
     game = Game(DEFAULT_VARIANT_KEY)
     v = game.variant
     console.print(f"[bold]{v.name}[/bold]: the side left without a move wins.\n")
-    console.print(_board(game.position))
+    console.print(board_text(game.position))
     for text in ("c3-d4", "f6-e5", "d4:f6", "g7:e5"):
         move = game.play(text)
         who = "Black" if game.position.white_to_move else "White"
         console.print(f"\n[bold]{who}[/bold] plays {move.notation(v)}")
-        console.print(_board(game.position))
+        console.print(board_text(game.position))
     legal = ", ".join(m.notation(v) for m in _sorted_moves(v, game.legal_moves()))
     console.print(f"\nLegal moves for {game.position.side_to_move.value}: {legal}")
 
     end = Game(DEFAULT_VARIANT_KEY, "W:WKg1:BKe5")
     console.print("\nA giveaway ending: White gives away its last king.")
-    console.print(_board(end.position))
+    console.print(board_text(end.position))
     for text in ("g1-d4", "e5:c3"):
         end.play(text)
     console.print(f"\nAfter g1-d4 e5:c3 White has no piece left: {end.outcome.result} ({end.outcome.reason})")
-    console.print(_board(end.position))
-
-
-def _board(pos: Position):
-    """The board as rich text, White at the bottom, with file letters and rank numbers."""
-    from rich.text import Text
-
-    board = pos.board
-    size = board.size
-    at: dict[tuple[int, int], int] = {}
-    for bit, row in board.rows.items():
-        col = board.cols[bit]
-        at[(row, size - 1 - col if board.mirrored else col)] = bit
-    text = Text()
-    for row in range(size):
-        text.append(f"{size - row:>2} ")
-        for col in range(size):
-            bit = at.get((row, col))
-            if bit is None:
-                text.append("   ", style="on grey70")
-                continue
-            piece = pos.piece_at(bit)
-            if piece is None:
-                text.append(" · ", style="grey50 on grey35")
-                continue
-            color, king = piece
-            # Distinct glyphs as well as colours, so the board reads without colour too.
-            if color.value == "white":
-                text.append(" ◎ " if king else " ○ ", style="bold bright_white on grey35")
-            else:
-                text.append(" ◉ " if king else " ● ", style="bold black on grey35")
-        text.append("\n")
-    text.append("   " + "".join(f" {chr(ord('a') + c)} " for c in range(size)))
-    return text
+    console.print(board_text(end.position))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ They are plain typer command functions (and a `tablebase` sub-app); `shashki/cli
     app.command("hub")(engine_cli.hub)
     app.add_typer(engine_cli.tablebase_app, name="tablebase")
 
-Mistakes in how they are called raise `typer.BadParameter` (one `error:` line, exit code 2).
+Mistakes in how they are called raise `CliError` (one `error:` line, exit code 2).
 """
 
 from __future__ import annotations
@@ -17,30 +17,12 @@ import sys
 
 import typer
 
+from shashki.clitools import FEN_HELP, VARIANT_HELP, CliError, board_text, position_of, variant_of
 from shashki.engine.engine import Engine
 from shashki.engine.search import WIN_BOUND, Limit, Line
-from shashki.rules.errors import FenError, IllegalMove
+from shashki.rules.errors import IllegalMove
 from shashki.rules.position import Position
-from shashki.rules.variant import DEFAULT_VARIANT_KEY, UnknownVariant, Variant, get_variant
-
-VARIANT_HELP = "Variant key (russian-giveaway, russian, international, ..., <key>-giveaway)."
-FEN_HELP = "Start from this position (PDN FEN, e.g. W:W21,22,K5:B1,2; a1-h8 squares on 8x8)."
-
-
-def _variant(key: str) -> Variant:
-    try:
-        return get_variant(key)
-    except UnknownVariant as exc:
-        raise typer.BadParameter(str(exc)) from None
-
-
-def _position(variant: Variant, fen: str | None) -> Position:
-    if fen is None:
-        return variant.start_position()
-    try:
-        return Position.from_fen(fen, variant)
-    except FenError as exc:
-        raise typer.BadParameter(f"bad FEN {fen!r}: {exc.message}") from None
+from shashki.rules.variant import DEFAULT_VARIANT_KEY
 
 
 def format_score(score: int) -> str:
@@ -78,9 +60,9 @@ def analyse(
 ) -> None:
     """Analyse a position: one line per iteration (depth, score, nodes, nodes/s, best line)."""
     if depth is not None and seconds is not None:
-        raise typer.BadParameter("give --depth or --time, not both")
-    v = _variant(variant)
-    pos = _position(v, fen)
+        raise CliError("give --depth or --time, not both")
+    v = variant_of(variant)
+    pos = position_of(v, fen)
     if not pos.legal_moves():
         side = pos.side_to_move.value
         result = "wins" if v.giveaway else "loses"
@@ -111,13 +93,13 @@ def play(
     from shashki.rules.game import Game
 
     if color not in ("white", "black"):
-        raise typer.BadParameter(f"--color must be white or black, not {color!r}")
-    v = _variant(variant)
-    game = Game(v, _position(v, fen))
+        raise CliError(f"--color must be white or black, not {color!r}")
+    v = variant_of(variant)
+    game = Game(v, position_of(v, fen))
     engine = Engine(level=level)
     console = Console(highlight=False)
     console.print(f"[bold]{v.name}[/bold], level {level}; you play {color}.")
-    console.print(_board(game.position))
+    console.print(board_text(game.position))
     while not game.is_over:
         pos = game.position
         if pos.side_to_move.value == color:
@@ -140,17 +122,9 @@ def play(
             result = engine.play(game, Limit(time=seconds))
             move = game.play(result.move)
             console.print(f"The engine plays [bold]{move.notation(v)}[/bold] ({format_score(result.score)})")
-        console.print(_board(game.position))
+        console.print(board_text(game.position))
     outcome = game.outcome
     console.print(f"Game over: {outcome.result} ({outcome.reason})")
-
-
-def _board(pos: Position):
-    try:
-        from shashki.cli import _board as draw  # the board drawing of the command line
-    except ImportError:
-        return str(pos)
-    return draw(pos)
 
 
 tablebase_app = typer.Typer(help="Endgame tables for Russian giveaway.", no_args_is_help=True,

@@ -1,16 +1,11 @@
-"""The engine's commands (registered in shashki/cli.py by the lead): analyse, play, hub."""
+"""The engine's commands of `shashki`: analyse, play, hub, tablebase build."""
 
 from __future__ import annotations
 
-import typer
 from typer.testing import CliRunner
 
-from shashki.engine import cli as engine_cli
+from shashki.cli import app, main
 
-app = typer.Typer()
-app.command("analyse")(engine_cli.analyse)
-app.command("play")(engine_cli.play)
-app.command("hub")(engine_cli.hub)
 runner = CliRunner()
 
 
@@ -29,9 +24,12 @@ def test_analyse_reports_a_forced_win_in_giveaway():
     assert "win in 2" in result.output and "pv g1-d4 e5:c3" in result.output
 
 
-def test_analyse_refuses_a_bad_fen_and_both_limits():
-    assert runner.invoke(app, ["analyse", "--fen", "X:nonsense"]).exit_code == 2
-    assert runner.invoke(app, ["analyse", "--depth", "2", "--time", "1"]).exit_code == 2
+def test_analyse_refuses_a_bad_fen_and_both_limits_in_one_line(capsys):
+    assert main(["analyse", "--fen", "X:nonsense"]) == 2
+    assert capsys.readouterr().err.startswith("error: bad FEN 'X:nonsense'")
+    assert main(["analyse", "--depth", "2", "--time", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: give --depth or --time") and err.count("\n") == 1
 
 
 def test_play_refuses_an_illegal_move_with_the_reason_and_ends_with_the_result():
@@ -50,10 +48,7 @@ def test_hub_command_speaks_the_protocol():
 
 def test_tablebase_build_writes_the_tables_to_the_data_directory(tmp_path, monkeypatch):
     monkeypatch.setenv("SHASHKI_DATA", str(tmp_path))
-    tb_app = typer.Typer()
-    tb_app.command("hub")(engine_cli.hub)
-    tb_app.add_typer(engine_cli.tablebase_app, name="tablebase")
-    result = runner.invoke(tb_app, ["tablebase", "build", "--pieces", "2", "--rebuild"])
+    result = runner.invoke(app, ["tablebase", "build", "--pieces", "2", "--rebuild"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tablebases" / "russian-giveaway-2.bin").stat().st_size == 15872
     assert "16,128 entries" in result.output
