@@ -400,7 +400,8 @@ def test_a_board_seek_stays_open_until_paired_and_closing_it_withdraws_the_seek(
     )
     mine = [s for s in listed if s["user"]["username"] == seeker.name][0]
     assert mine["variant"] == "russian" and mine["time_control"] == BLITZ
-    game = other.post("/api/seeks", {"variant": "russian", "time_control": BLITZ}).json()["game"]
+    # Accept this very seek (another test's open seek with the same terms could pair first otherwise).
+    game = other.post(f"/api/seeks/{mine['id']}/accept").json()["game"]
     assert game is not None
     assert finished.wait(10), "the seek's stream ends once its game starts"
     assert events.until("gameStart")["game"]["id"] == game["id"]

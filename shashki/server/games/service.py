@@ -404,6 +404,19 @@ class GameService:
 
     # -- player actions -----------------------------------------------------------------------------
 
+    @contextlib.asynccontextmanager
+    async def _seated(self, user_id: int, game_id: str, *, flag: bool = True):
+        """A player's action on a live game: under the game's lock, brought up to date from the database,
+        after the flag check (unless `flag` is False), refused if the game is over. Yields (game, colour)."""
+        live = await self.live(game_id)
+        color = self._seat(live, user_id)
+        async with live.lock:
+            await self._refresh(live)
+            if flag:
+                await self._check_flag_locked(live)
+            self._require_live(live)
+            yield live, color
+
     def _seat(self, live: LiveGame, user_id: int) -> str:
         color = live.color_of(user_id)
         if color is None:
@@ -421,12 +434,7 @@ class GameService:
 
         Returns the new state once the move is committed. Refused moves change nothing.
         """
-        live = await self.live(game_id)
-        color = self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            await self._check_flag_locked(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id) as (live, color):
             if ply is not None and ply != live.record.ply:
                 if ply < live.record.ply:
                     raise Conflict(
@@ -481,12 +489,7 @@ class GameService:
 
     async def offer_draw(self, user_id: int, game_id: str) -> dict:
         """Offer a draw; offering when the opponent already offered is accepting."""
-        live = await self.live(game_id)
-        color = self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            await self._check_flag_locked(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id) as (live, color):
             offer = live.record.draw_offer
             if offer == other(color):
                 await self._commit(live, self._finished(result="1/2-1/2", winner=None, reason="agreement"))
@@ -498,35 +501,21 @@ class GameService:
         return self.state(live)
 
     async def accept_draw(self, user_id: int, game_id: str) -> dict:
-        live = await self.live(game_id)
-        color = self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            await self._check_flag_locked(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id) as (live, color):
             if live.record.draw_offer != other(color):
                 raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
             await self._commit(live, self._finished(result="1/2-1/2", winner=None, reason="agreement"))
         return self.state(live)
 
     async def decline_draw(self, user_id: int, game_id: str) -> dict:
-        live = await self.live(game_id)
-        color = self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id, flag=False) as (live, color):
             if live.record.draw_offer != other(color):
                 raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
             await self._commit(live, {"draw_offer": None})
         return self.state(live)
 
     async def resign(self, user_id: int, game_id: str) -> dict:
-        live = await self.live(game_id)
-        color = self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            await self._check_flag_locked(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id) as (live, color):
             winner = other(color)
             await self._commit(
                 live, self._finished(result=win_result(winner), winner=winner, reason="resignation")
@@ -535,11 +524,7 @@ class GameService:
 
     async def abort(self, user_id: int, game_id: str) -> dict:
         """Call the game off, which either player may do until each side has made a move."""
-        live = await self.live(game_id)
-        self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id, flag=False) as (live, _):
             if live.record.ply >= 2:
                 raise Conflict("too_late_to_abort", "Both sides have moved: resign or offer a draw instead.")
             await self._commit(
@@ -549,12 +534,7 @@ class GameService:
 
     async def claim_victory(self, user_id: int, game_id: str) -> dict:
         """Win a game whose opponent has been disconnected for the claim delay while it is their turn."""
-        live = await self.live(game_id)
-        color = self._seat(live, user_id)
-        async with live.lock:
-            await self._refresh(live)
-            await self._check_flag_locked(live)
-            self._require_live(live)
+        async with self._seated(user_id, game_id) as (live, color):
             opponent = other(color)
             if live.side_to_move != opponent or live.is_computer(opponent):
                 raise Conflict(
