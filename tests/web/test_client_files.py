@@ -18,13 +18,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from game_lines import GIVEAWAY_WIN_FOR_WHITE  # tests/game_lines.py
 from server.helpers import Player
 
 from shashki.rules import VARIANTS, DrawRule, Game, Precedence, PromotionInCapture
 from shashki.rules import game as rules_game
 from shashki.server.lobby.service import DECLINE_REASONS
-
-from .helpers import GIVEAWAY_WIN_FOR_WHITE
 
 WEB = Path(__file__).resolve().parents[2] / "shashki" / "web"
 LANGUAGES = ("en", "ru", "vi")

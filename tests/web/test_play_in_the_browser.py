@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import httpx
 import pytest
+from game_lines import GIVEAWAY_WIN_FOR_WHITE  # tests/game_lines.py
 
 from .helpers import (
     DESKTOP,
-    GIVEAWAY_WIN_FOR_WHITE,
     PHONE,
     click_square,
     game_id,
