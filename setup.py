@@ -16,7 +16,8 @@ if os.environ.get("SHASHKI_PURE_PYTHON") != "1":
     try:
         from mypyc.build import mypycify
 
-        ext_modules = mypycify(["--follow-imports=silent", "--ignore-missing-imports", *COMPILED], opt_level="3")
+        options = ["--follow-imports=silent", "--ignore-missing-imports"]
+        ext_modules = mypycify([*options, *COMPILED], opt_level="3")
         for ext in ext_modules:
             ext.optional = True  # a failed compilation falls back to the pure-Python module
     except Exception as exc:  # no mypyc, no compiler: the pure-Python module is used
