@@ -238,3 +238,22 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     alice.click("#claim-victory")
     alice.wait_for_selector("#result:not([hidden])")
     assert "White wins — Black left the game" in alice.locator("#result").inner_text()
+
+
+def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
+    alice_name, bob_name = new_name("alice"), new_name("bob")
+    alice, bob = pages("/"), pages("/")
+    register(alice, alice_name)
+    register(bob, bob_name)
+    challenge(alice, bob_name)
+    bob.locator("#challenges-in button.accept-challenge").first.click()
+    gid = game_id(bob)
+    assert game_id(alice) == gid
+    assert alice.locator("#spectators").is_hidden()  # nobody watching: nothing shown
+    watcher = pages(f"/game/{gid}")  # not logged in: a spectator
+    alice.wait_for_selector("#spectators:has-text('1 watching')")
+    wait_for_turn(alice)
+    play_by_clicking(alice, "c3-d4")
+    wait_for_ply(watcher, 1)  # the spectator sees the move live
+    watcher.context.close()
+    alice.wait_for_selector("#spectators", state="hidden")

@@ -171,8 +171,9 @@ export async function mount(container, { id }) {
   }
 
   function showSpectators(count) {
-    el.spectators.hidden = false;
-    el.spectators.textContent = t("game.spectators", { count });
+    // Shown only while somebody watches: "10+0 · Rated · 2 watching".
+    el.spectators.hidden = count < 1;
+    el.spectators.textContent = count < 1 ? "" : ` · ${t("game.spectators", { count })}`;
   }
 
   // -- state -----------------------------------------------------------------------------------------
@@ -231,7 +232,7 @@ export async function mount(container, { id }) {
     document.title = `Shashki — ${playerLabel(game.white)} – ${playerLabel(game.black)}`;
     const lines = [
       h("p", {}, h("a", { href: `/rules/${game.variant}` }, variantName(game.variant)), game.double_diagonal ? ` · ${t("terms.doubleDiagonal")}` : ""),
-      h("p", {}, timeControlLabel(game.clocks), " · ", t(game.rated ? "terms.rated" : "terms.casual"), " ", el.spectators),
+      h("p", {}, timeControlLabel(game.clocks), " · ", t(game.rated ? "terms.rated" : "terms.casual"), el.spectators),
       game.white.computer || game.black.computer
         ? h("p", { class: "muted" }, t("game.computerNote", { engine: (game.white.engine || game.black.engine || "").toString() }))
         : null,
