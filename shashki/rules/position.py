@@ -12,7 +12,7 @@ variant's `board` turns them into numbers and names.
 >>> len(pos.legal_moves())
 7
 >>> pos.play(pos.parse_move("c3-d4")).fen()
-'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'
+'B:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12'
 """
 
 from __future__ import annotations

@@ -3,12 +3,17 @@ exports: variant keys, speed names, game status names, user objects and move str
 
 Move strings are lidraughts' "UCI" form of a move: the square numbers of the variant's numbering, two
 digits each, concatenated — the start square, then every square the piece lands on. A simple move is
-`3227`; a capture jumping from 42 over 37 and 28 to 31 and 22 is `423122`.
+`3227`; a capture jumping from 42 over 37 and 28 to 31 and 22 is `423122`. In a game's `moves` a capture
+is listed jump by jump, one entry per jump (`4231 3122`), as lidraughts lists them and as its clients
+(lidraughts-bot) read them: each entry is then four digits.
 
 >>> from shashki.rules import Game
 >>> game = Game("russian-giveaway")
 >>> [move_string(game.variant, game.play(text)) for text in ("c3-d4", "f6-e5", "d4:f6")]
 ['2218', '1115', '1811']
+>>> game = Game("russian-giveaway", "B:W17,18:B15")
+>>> jump_strings(game.variant, game.play("e5:c3:a5"))
+['1522', '2213']
 >>> variant_json("international"), variant_key("standard")
 ({'key': 'standard', 'name': 'Standard', 'short': 'Std'}, 'international')
 """
@@ -83,6 +88,12 @@ def user_json(user, rating: dict | None = None) -> dict:
 def move_string(variant, move) -> str:
     """A move in lidraughts' form: every square of its path, two digits each."""
     return "".join(f"{variant.board.number(bit):02d}" for bit in move.path)
+
+
+def jump_strings(variant, move) -> list[str]:
+    """A move as a game's `moves` lists it: one four-digit entry per step (a capture jump by jump)."""
+    numbers = [variant.board.number(bit) for bit in move.path]
+    return [f"{a:02d}{b:02d}" for a, b in zip(numbers, numbers[1:], strict=False)]
 
 
 def squares_of(variant, text: str) -> list[int]:

@@ -28,6 +28,7 @@ from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService, LiveGame, new_rules_game, other
 from shashki.server.lidraughts import (
     NO_CLOCK_MS,
+    jump_strings,
     move_string,
     speed_title,
     squares_of,
@@ -50,16 +51,21 @@ CHALLENGE_STATUS = {
 
 
 class MoveStrings:
-    """A game's moves as lidraughts' move strings, kept up to date from the notations of its states."""
+    """A game's moves as lidraughts lists them (captures jump by jump, `jump_strings`), kept up to date
+    from the notations of its states."""
 
     def __init__(self, variant: str, double_diagonal: bool, fen: str | None) -> None:
         self.game = new_rules_game(variant, double_diagonal, fen)
         self.strings: list[str] = []
+        self.played = 0  # moves read so far (a capture adds one string per jump)
+        self.last = ""  # the last move whole (lidraughts' `lastMove`)
 
     def update(self, notations: list[str]) -> list[str]:
-        for notation in notations[len(self.strings) :]:
+        for notation in notations[self.played :]:
             move = self.game.play(notation)
-            self.strings.append(move_string(self.game.variant, move))
+            self.strings.extend(jump_strings(self.game.variant, move))
+            self.last = move_string(self.game.variant, move)
+            self.played += 1
         return self.strings
 
 
@@ -271,7 +277,8 @@ class BotApi:
         color = live.color_of(user_id) or "white"
         opponent_id = r.black_id if color == "white" else r.white_id
         speed = speed_of(r.clock_initial_ms, r.clock_increment_ms)
-        strings = MoveStrings(r.variant, r.double_diagonal, r.initial_fen).update(state["moves"])
+        moves = MoveStrings(r.variant, r.double_diagonal, r.initial_fen)
+        moves.update(state["moves"])
         if opponent_id is None:
             opponent = {"id": None, "username": f"Computer level {r.computer_level}", "ai": r.computer_level}
         else:
@@ -286,9 +293,9 @@ class BotApi:
             "fullId": r.id,
             "color": color,
             "fen": state["fen"],
-            "hasMoved": len(strings) > (0 if color == "white" else 1),
+            "hasMoved": moves.played > (0 if color == "white" else 1),
             "isMyTurn": state["status"] == "started" and state["side_to_move"] == color,
-            "lastMove": strings[-1] if strings else "",
+            "lastMove": moves.last,
             "opponent": opponent,
             "perf": speed,
             "rated": r.rated,
