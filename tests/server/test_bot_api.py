@@ -417,13 +417,14 @@ def test_a_board_seek_stays_open_until_paired_and_closing_it_withdraws_the_seek(
     listed = eventually(
         lambda: other.http.get("/api/seeks").json()["seeks"],
         lambda seeks: any(s["user"]["username"] == seeker.name for s in seeks),
+        timeout=15,
     )
     mine = [s for s in listed if s["user"]["username"] == seeker.name][0]
     assert mine["variant"] == "russian" and mine["time_control"] == BLITZ
     # Accept this very seek (another test's open seek with the same terms could pair first otherwise).
     game = other.post(f"/api/seeks/{mine['id']}/accept").json()["game"]
     assert game is not None
-    assert finished.wait(10), "the seek's stream ends once its game starts"
+    assert finished.wait(20), "the seek's stream ends once its game starts"
     assert events.until("gameStart")["game"]["id"] == game["id"]
 
     # Closing the stream first withdraws the seek.
@@ -431,11 +432,13 @@ def test_a_board_seek_stays_open_until_paired_and_closing_it_withdraws_the_seek(
     eventually(
         lambda: other.http.get("/api/seeks").json()["seeks"],
         lambda seeks: any(s["user"]["username"] == seeker.name for s in seeks),
+        timeout=15,
     )
     seek_stream.close()
     gone = eventually(
         lambda: other.http.get("/api/seeks").json()["seeks"],
         lambda seeks: all(s["user"]["username"] != seeker.name for s in seeks),
+        timeout=15,
     )
     assert all(s["user"]["username"] != seeker.name for s in gone)
     events.close()

@@ -260,7 +260,12 @@ class GameService:
             live = self._live.get(game_id)
             if live is None:
                 live = await self._load(game_id)
-                self._live[game_id] = live
+                # Only games in play are kept: a finished one is read afresh when asked for, so the
+                # cache does not grow with the history of every game looked at.
+                if live.is_live:
+                    self._live[game_id] = live
+        if not live.is_live:
+            self._loading.pop(game_id, None)
         return live
 
     async def _load(self, game_id: str) -> LiveGame:
