@@ -100,8 +100,29 @@ def parse_move(pos: Position, text: str) -> Move:
     """The legal move of `pos` that `text` names; IllegalMove with the reason when there is none."""
     if not isinstance(text, str):
         raise IllegalMove("malformed", "A move must be text such as c3-d4.")
+    return move_by_path(pos, split_squares(pos.variant, text), text.strip())
+
+
+def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> Move:
+    """The legal move of `pos` whose route the squares (bits, as in `Move.path`) name: the whole route,
+    or its start and end when that names one move, or its start, end and some landing squares in order.
+
+    The one move resolver: typed notation (`parse_move`), the Bot API's square numbers and the Hub
+    protocol all come here. IllegalMove with the reason (and `text`, or the squares in the variant's
+    notation, in the message) when the squares name no legal move or several.
+
+    >>> from shashki.rules import get_variant
+    >>> pos = get_variant("russian").start_position()
+    >>> board = pos.board
+    >>> pos.move_by_path([board.by_name["c3"], board.by_name["d4"]]).notation(pos.variant)
+    'c3-d4'
+    """
     variant = pos.variant
-    squares = split_squares(variant, text)
+    squares = list(squares)
+    if len(squares) < 2:
+        raise IllegalMove("malformed", "A move needs at least two squares: where from and where to.")
+    if text is None:
+        text = "-".join(square_label(variant, b) for b in squares)
     legal = pos.legal_moves()
     start, end = squares[0], squares[-1]
     label = lambda b: square_label(variant, b)  # noqa: E731
@@ -128,10 +149,10 @@ def parse_move(pos: Position, text: str) -> Move:
         options.sort(key=lambda m: m.notation(variant))
         raise IllegalMove(
             "ambiguous",
-            f"{text.strip()} could mean several moves: {', '.join(fmt(options))}. Give every landing square.",
+            f"{text} could mean several moves: {', '.join(fmt(options))}. Give every landing square.",
             fmt(options),
         )
-    raise _explain(pos, squares, text.strip(), legal, label, fmt)
+    raise _explain(pos, squares, text, legal, label, fmt)
 
 
 def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], label, fmt) -> IllegalMove:

@@ -470,6 +470,16 @@ class Position:
 
         return parse_move(self, text)
 
+    def move_by_path(self, squares: list[int]) -> Move:
+        """The legal move whose route the squares (bits, as in `Move.path`) name; raises IllegalMove.
+
+        The one resolver of moves given as squares (the Bot API's numbers, the Hub protocol's paths):
+        `shashki.rules.notation.move_by_path`.
+        """
+        from shashki.rules.notation import move_by_path
+
+        return move_by_path(self, squares)
+
     def notation(self, move: Move) -> str:
         return move.notation(self.variant)
 
