@@ -263,7 +263,10 @@ def _three_against_lone_king(
     on when one of them steps onto it (and cannot be started again by stepping off and on, which would
     let the side that must win stretch its five moves). When the lone king leaves the diagonal the rule
     stops applying; when it comes back, the count starts again.
-    FMJD 6.3 (16 moves, `each_side`): "after the two players have each played 16 moves".
+    FMJD 6.3 (16 moves, `each_side`) counts the moves of both players; its Dutch text (KNDB): "beide
+    spelers zestien zetten hebben gespeeld nadat een stand is ontstaan van één dam tegen drie stukken
+    waaronder een dam". (The Russian Ministry of Sport's text for 100 squares says "своим 16-м ходом",
+    by the stronger side's 16th move; for FMJD's own game we follow FMJD.)
     """
     lone = material.against_lone_king()
     if lone is None or lone[1] != 3 or lone[2] < 1:
