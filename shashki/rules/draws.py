@@ -203,7 +203,11 @@ class Ending(DrawCounter):
 
 def _plies(moves: int, side: bool | None, white_to_move: bool) -> int:
     """Plies from the position where a count starts to the last move it allows: N moves of each side
-    (`side` None) take 2N; N moves of one side take 2N - 1 if that side is to move there, else 2N."""
+    (`side` None) take 2N; N moves of one side take 2N - 1 if that side is to move there, else 2N.
+
+    >>> _plies(15, True, white_to_move=True), _plies(15, True, white_to_move=False), _plies(15, None, True)
+    (29, 30, 30)
+    """
     if side is None or side != white_to_move:
         return 2 * moves
     return 2 * moves - 1
@@ -220,11 +224,13 @@ def _kings_against_lone_king(position: Position, material: Material, *, moves: i
 
     The side with the kings must win, so its moves are counted. The rule names kings only, where the
     neighbouring articles list men whenever they count them (7.2.7: "three pieces (two kings and a
-    man, a king and two men, three kings)"); the federation's text (the Ukrainian federation's, with
-    the FMJD-64 wording) reads: "гравець, маючи три дамки проти однієї дамки суперника своїм 15
-    ходом (вважаючи з моменту встановлення співвідношення сил) не візьме дамку суперника". So three
-    kings and a man against a lone king is not this ending (7.2.6 counts it, both sides having kings);
-    when the man is crowned, the balance of forces is established and the 15 moves start.
+    man, a king and two men, three kings)"). The rule as published in Ukrainian (shashky.in.ua,
+    "Різноманітні види нічиєї", item 4) reads: "гравець, маючи три дамки проти однієї дамки суперника
+    своїм 15 ходом (вважаючи з моменту встановлення співвідношення сил) не візьме дамку суперника"
+    (a player having three kings against one king, by his 15th move counting from the moment the
+    balance of forces is established, does not capture it). So three kings and a man against a lone
+    king is not this ending (7.2.6 counts it, both sides having kings); when the man is crowned, the
+    balance of forces is established and the 15 moves start.
     """
     lone = material.against_lone_king()
     if lone is None or lone[2] < 3 or lone[1] != lone[2]:
@@ -256,12 +262,13 @@ def _three_against_lone_king(
 ) -> Configuration:
     """Three pieces, at least one a king, against a lone king.
 
-    FMJD-64 7.2.7 (`lone_king_squares` = the long diagonal a1-h8, 5 moves of the stronger side):
-    "three pieces (two kings and a man, a king and two men, three kings) against a lone king of the
-    opponent standing on the long diagonal" ("находящейся на большой дороге"). The text places the lone
-    king and nothing else, so the stronger side's pieces may stand on the diagonal too: the count goes
-    on when one of them steps onto it (and cannot be started again by stepping off and on, which would
-    let the side that must win stretch its five moves). When the lone king leaves the diagonal the rule
+    FMJD-64 7.2.7 (`lone_king_squares` = the long diagonal a1-h8, 5 moves of the stronger side), as
+    RULES.md §4 gives it: "three pieces (incl. a king) against a lone king on the long diagonal a1-h8
+    not won in 5 moves" (the federation's text lists the three pieces: two kings and a man, a king and
+    two men, three kings). The rule places the lone king and nothing else, so the stronger side's
+    pieces may stand on the diagonal too: the count goes on when one of them steps onto it (and is not
+    started again by stepping off and on, which would let the side that must win stretch its five
+    moves at will; pydraughts reads it the other way). When the lone king leaves the diagonal the rule
     stops applying; when it comes back, the count starts again.
     FMJD 6.3 (16 moves, `each_side`) counts the moves of both players; its Dutch text (KNDB): "beide
     spelers zestien zetten hebben gespeeld nadat een stand is ontstaan van één dam tegen drie stukken

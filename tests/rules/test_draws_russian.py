@@ -184,8 +184,8 @@ def test_long_diagonal_5_draws_after_the_5th_move_of_the_three_pieces(three_to_m
 
 def test_long_diagonal_5_count_goes_on_when_a_piece_of_the_stronger_side_steps_onto_the_diagonal():
     # Issue 17: White's capture f8:d6 makes three kings against the king on h8, Black to move. White's
-    # 5th move b8-e5 puts a white king on the long diagonal too; the text places the lone king only
-    # ("находящейся на большой дороге"), so the ending is still 7.2.7's and is drawn there.
+    # 5th move b8-e5 puts a white king on the long diagonal too; the rule places the lone king only
+    # ("against a lone king on the long diagonal", RULES.md §4), so the ending is still 7.2.7's.
     rule = DrawRule.LONG_DIAGONAL_5
     moves = [
         "f8:d6", "h8-c3", "d6-c7", "c3-b2", "c7-g3", "b2-g7", "g3-f4", "g7-h8", "f4-g5", "h8-g7", "b8-e5",
