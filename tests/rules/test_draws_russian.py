@@ -132,10 +132,12 @@ def test_no_progress_30_60_draws_after_30_moves_each_with_4_or_5_pieces(side):
     assert game.ply == plies_for(30, None)
 
 
-def test_no_progress_30_60_draws_after_60_moves_each_with_6_or_7_pieces():
+@pytest.mark.parametrize("side", ["W", "B"])
+def test_no_progress_30_60_draws_after_60_moves_each_with_6_or_7_pieces(side):
     rule = DrawRule.NO_PROGRESS_30_60
-    game = Game("russian", "W:WKe1,a3,c3:BKd8,h6,f6,f8")
-    for plies in (25, 24, 25, 24):  # men of both sides take turns to move
+    game = Game("russian", f"{side}:WKe1,a3,c3:BKd8,h6,f6,f8")
+    # Men of both sides take turns to move (the side to move first decides which man moves when).
+    for plies in (25, 24, 25, 24) if side == "W" else (24, 25, 24, 25):
         wander(game, plies, rule, goal=can_advance)
         advance_man(game, rule)
     play_out(game, 18, rule)
