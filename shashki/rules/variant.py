@@ -209,9 +209,9 @@ _BASE: tuple[Variant, ...] = (
         promotion_in_capture=PromotionInCapture.CONTINUE_AS_MAN,
         men_capture_kings=True,
         result=Result.NORMAL,
-        # RULES.md §4 and the Brazilian confederation (CBD, Regras Oficiais, item 16): threefold and 20
-        # successive king moves without a capture or a man move. The CBD text has no endgame counts,
-        # so FMJD-64's 7.2.4-7.2.8 do not apply: the national federation's rules decide.
+        # RULES.md §4: threefold repetition, and the Brazilian confederation's (CBD, Regras Oficiais,
+        # item 16) 20 successive king moves without a capture or a man move. The CBD text has no
+        # endgame counts, so FMJD-64's 7.2.4-7.2.8 do not apply: the national federation decides.
         draw_rules=(DrawRule.THREEFOLD, DrawRule.KING_MOVES_20),
         game_type=26,
         algebraic=True,
