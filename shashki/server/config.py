@@ -37,7 +37,6 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX,
         env_ignore_empty=True,  # `SHASHKI_ENGINE=` means the default, as an unset variable
-        populate_by_name=True,  # Settings(data_dir=...) as well as SHASHKI_DATA
         extra="ignore",
     )
 
@@ -77,6 +76,9 @@ class Settings(BaseSettings):
     stream_keepalive_seconds: float = 6.0
 
     def __init__(self, **values: Any) -> None:
+        # Arguments by field name (Settings(data_dir=...)); the three fields named by their own variable
+        # take that name as alias, and pydantic's `populate_by_name` would also read SHASHKI_DATA_DIR & co.
+        values = {_ALIASES.get(name, name): value for name, value in values.items()}
         try:
             super().__init__(**values)
         except ValidationError as error:
@@ -99,6 +101,13 @@ class Settings(BaseSettings):
         return cls(data_dir=Path(data_dir)) if data_dir else cls()
 
 
+_ALIASES = {
+    name: field.validation_alias
+    for name, field in Settings.model_fields.items()
+    if isinstance(field.validation_alias, str)
+}
+
+
 def variable(field: str) -> str:
     """The environment variable a field is read from."""
     alias = Settings.model_fields[field].validation_alias
@@ -110,7 +119,7 @@ def _describe(error: dict, values: dict) -> str:
     field = next((name for name in Settings.model_fields if loc in (name, variable(name))), None)
     if field is None:
         where = loc
-    elif field in values or variable(field) in values:
+    elif variable(field) in values if field in _ALIASES else field in values:
         where = f"{field} (argument)"
     else:
         where = variable(field)

@@ -65,6 +65,17 @@ def test_the_data_option_wins_over_the_variable_and_an_empty_variable_is_unset(m
     assert settings.database_url is None and settings.login_attempts == 10
 
 
+def test_the_three_fields_with_a_name_of_their_own_are_read_by_that_name_only(monkeypatch):
+    monkeypatch.setenv("SHASHKI_DATA_DIR", "/not/this")
+    monkeypatch.setenv("SHASHKI_DATABASE_URL", "postgresql://not/this")
+    monkeypatch.setenv("SHASHKI_REDIS_URL", "redis://not-this")
+    settings = Settings.from_env()
+    assert settings.data_dir == Path("data")
+    assert settings.database_url is None and settings.redis_url is None
+    # As arguments they go by their field names.
+    assert Settings(data_dir="/d", redis_url="redis://r").data_dir == Path("/d")
+
+
 @pytest.mark.parametrize(
     ("variable", "value"),
     [
