@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError
+from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ENV_PREFIX = "SHASHKI_"
@@ -114,7 +115,7 @@ def variable(field: str) -> str:
     return alias if isinstance(alias, str) else ENV_PREFIX + field.upper()
 
 
-def _describe(error: dict, values: dict) -> str:
+def _describe(error: ErrorDetails, values: dict[str, Any]) -> str:
     loc = str(error["loc"][0]) if error["loc"] else ""
     field = next((name for name in Settings.model_fields if loc in (name, variable(name))), None)
     if field is None:
