@@ -50,18 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         db = await Database(settings.sqlalchemy_url).open()
         bus = make_bus(settings.redis_url)
-        game_service = GameService(
-            db,
-            bus,
-            disconnect_claim_seconds=settings.disconnect_claim_seconds,
-            max_lag_compensation_ms=settings.max_lag_compensation_ms,
-            computer_delay_seconds=settings.computer_delay_seconds,
-            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
-        )
-        app.state.settings = settings
-        app.state.db = db
-        app.state.bus = bus
-        app.state.accounts = AccountService(
+        accounts_service = AccountService(
             db,
             login_attempts=settings.login_attempts,
             registrations=settings.registrations,
@@ -70,6 +59,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             argon2_memory_kib=settings.argon2_memory_kib,
             argon2_time_cost=settings.argon2_time_cost,
         )
+        game_service = GameService(
+            db,
+            bus,
+            disconnect_claim_seconds=settings.disconnect_claim_seconds,
+            max_lag_compensation_ms=settings.max_lag_compensation_ms,
+            computer_delay_seconds=settings.computer_delay_seconds,
+            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
+            accounts=accounts_service,
+        )
+        app.state.settings = settings
+        app.state.db = db
+        app.state.bus = bus
+        app.state.accounts = accounts_service
         app.state.games = game_service
         app.state.lobby = LobbyService(db, bus, game_service)
         # Ratings move inside the transaction that records a rated game's end.

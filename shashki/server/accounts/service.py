@@ -17,9 +17,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import func, or_, select, update
 
+from shashki.server.accounts.models import ApiToken, Session, User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized
+from shashki.server.games.models import GameRecord
 from shashki.server.storage import Database
-from shashki.server.storage.models import ApiToken, GameRecord, Session, User, utcnow
+from shashki.server.storage.base import utcnow
 
 # What a personal API token may do. A browser session may do everything its owner may.
 SCOPES = {

@@ -25,11 +25,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from sqlalchemy import select
 
+from shashki.rules import Color
+from shashki.server.accounts.models import User
 from shashki.server.accounts.service import RateLimiter
+from shashki.server.chat.models import ChatLine, ChatSetting
 from shashki.server.errors import Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
+from shashki.server.games.models import GameRecord
 from shashki.server.storage import Database
-from shashki.server.storage.models import ChatLine, ChatSetting, GameRecord, User, utcnow
+from shashki.server.storage.base import utcnow
 
 ROOMS = ("player", "spectator")
 SPECTATOR_MODES = ("show", "hide", "close")
@@ -46,14 +50,8 @@ def clean(text: str) -> str:
     return "".join(" " if unicodedata.category(c).startswith("C") else c for c in text or "").strip()
 
 
-def seat(record: GameRecord, user_id: int | None) -> str | None:
-    if user_id is None:
-        return None
-    if record.white_id == user_id:
-        return "white"
-    if record.black_id == user_id:
-        return "black"
-    return None
+def seat(record: GameRecord, user_id: int | None) -> Color | None:
+    return record.color_of(user_id)
 
 
 class ChatService:
@@ -133,7 +131,9 @@ class ChatService:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    async def visible_to(self, game_id: str, user_id: int | None, color: str | None, room: str) -> bool:
+    async def visible_to(
+        self, game_id: str, user_id: int | None, color: Color | str | None, room: str
+    ) -> bool:
         """Whether a listener (a player of `color`, or a spectator: color None) sees lines of `room`."""
         if room == "player":
             return color is not None

@@ -10,11 +10,24 @@ that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays
 from __future__ import annotations
 
 import random
+from typing import Any, Protocol
 
-from shashki.rules.game import Game
-from shashki.rules.position import Move
+from shashki.engine.levels import LEVELS
+from shashki.rules import Game, Move
 
-LEVELS = range(1, 9)
+__all__ = ["LEVELS", "EngineOpponent", "Opponent", "RandomOpponent", "make_opponent"]
+
+
+class Opponent(Protocol):
+    """What the server needs of a computer player: a move for a game at a level, within its clock."""
+
+    name: str
+
+    async def choose(
+        self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
+    ) -> Move | None: ...
+
+    async def close(self) -> None: ...
 
 
 class EngineOpponent:
@@ -25,7 +38,7 @@ class EngineOpponent:
     def __init__(self, workers: int = 1, untimed_seconds: float = 1.0) -> None:
         self.workers = workers
         self.untimed_seconds = untimed_seconds
-        self._engine = None
+        self._engine: Any = None
 
     async def choose(
         self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0

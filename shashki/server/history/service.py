@@ -13,7 +13,10 @@ from dataclasses import dataclass
 
 from sqlalchemy import and_, case, func, or_, select
 
+from shashki.rules import Color
+from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
+from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
 from shashki.server.games.service import GameService
 from shashki.server.history.export import game_json, pdn
 from shashki.server.lidraughts import variant_key
@@ -22,7 +25,6 @@ from shashki.server.ratings.service import check_speed
 from shashki.server.ratings.speed import LIMITS as SPEED_LIMITS
 from shashki.server.ratings.speed import speed_of
 from shashki.server.storage import Database
-from shashki.server.storage.models import GameRecord, MoveRecord, User
 
 RESULTS = ("win", "loss", "draw")
 COUNTS = ("all", "rated", "win", "loss", "draw", "playing")
@@ -59,15 +61,15 @@ class GameFilter:
 def _won(user_id: int):
     # Written without negation: a player id is NULL for the computer, and NOT NULL is not true.
     return or_(
-        and_(GameRecord.white_id == user_id, GameRecord.winner == "white"),
-        and_(GameRecord.black_id == user_id, GameRecord.winner == "black"),
+        and_(GameRecord.white_id == user_id, GameRecord.winner == Color.WHITE),
+        and_(GameRecord.black_id == user_id, GameRecord.winner == Color.BLACK),
     )
 
 
 def _lost(user_id: int):
     return or_(
-        and_(GameRecord.white_id == user_id, GameRecord.winner == "black"),
-        and_(GameRecord.black_id == user_id, GameRecord.winner == "white"),
+        and_(GameRecord.white_id == user_id, GameRecord.winner == Color.BLACK),
+        and_(GameRecord.black_id == user_id, GameRecord.winner == Color.WHITE),
     )
 
 
@@ -91,7 +93,7 @@ class HistoryService:
         user = await user_or_404(self.db, username)
         mine = or_(GameRecord.white_id == user.id, GameRecord.black_id == user.id)
         won, lost = _won(user.id), _lost(user.id)
-        finished = GameRecord.status == "finished"
+        finished = GameRecord.status == GameStatus.FINISHED
 
         def count(condition):
             return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
@@ -105,13 +107,15 @@ class HistoryService:
                         count(and_(finished, won)),
                         count(and_(finished, lost)),
                         count(and_(finished, GameRecord.winner.is_(None))),
-                        count(GameRecord.status == "started"),
+                        count(GameRecord.status == GameStatus.STARTED),
                     ).where(mine)
                 )
             ).one()
             playing = list(
                 await s.scalars(
-                    select(GameRecord.id).where(mine, GameRecord.status == "started").order_by(GameRecord.id)
+                    select(GameRecord.id)
+                    .where(mine, GameRecord.status == GameStatus.STARTED)
+                    .order_by(GameRecord.id)
                 )
             )
         return {
@@ -137,7 +141,7 @@ class HistoryService:
             mine = GameRecord.black_id == user.id
         query = select(GameRecord).where(mine)
         if f.finished_only:
-            query = query.where(GameRecord.status == "finished")
+            query = query.where(GameRecord.status == GameStatus.FINISHED)
         if f.variant:
             query = query.where(GameRecord.variant == f.variant)
         if f.rated is not None:
@@ -147,7 +151,7 @@ class HistoryService:
         if vs is not None:
             query = query.where(or_(GameRecord.white_id == vs.id, GameRecord.black_id == vs.id))
         if f.result:
-            query = query.where(GameRecord.status == "finished")
+            query = query.where(GameRecord.status == GameStatus.FINISHED)
             if f.result == "win":
                 query = query.where(_won(user.id))
             elif f.result == "loss":
@@ -241,7 +245,7 @@ class HistoryService:
         still an HTTP error; the games follow in batches of `EXPORT_BATCH`.
         """
         user = await user_or_404(self.db, username)
-        query = self._query(user, f, await self._vs(f)).where(GameRecord.status != "aborted")
+        query = self._query(user, f, await self._vs(f)).where(GameRecord.status != GameStatus.ABORTED)
 
         async def chunks() -> AsyncIterator[str]:
             sent = 0
@@ -275,7 +279,7 @@ class HistoryService:
 
     async def now_playing(self, *, variant: str | None = None, limit: int = 30) -> list[dict]:
         """Games in progress, those with the latest moves first, as their live states."""
-        query = select(GameRecord.id).where(GameRecord.status == "started")
+        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
         if variant:
             query = query.where(GameRecord.variant == variant_key(variant))
         async with self.db.session() as s:

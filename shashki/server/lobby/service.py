@@ -11,13 +11,15 @@ from dataclasses import dataclass
 
 from sqlalchemy import or_, select, update
 
-from shashki.rules import Position, RulesError, UnknownVariant, get_variant
+from shashki.engine.levels import LEVELS
+from shashki.rules import Color, Position, RulesError, UnknownVariant, get_variant
+from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
-from shashki.server.games.computer import LEVELS
-from shashki.server.games.service import BLACK, WHITE, GameService
+from shashki.server.games.service import GameService
+from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.storage import Database
-from shashki.server.storage.models import Challenge, Seek, User, utcnow
+from shashki.server.storage.base import utcnow
 
 COLORS = ("white", "black", "random")
 # Why a challenge was declined (the names lichess uses, so bots written for it understand them).
@@ -88,9 +90,8 @@ def check_color(color: str) -> str:
 
 def seats(first_id: int | None, first_color: str, second_id: int | None) -> tuple[int | None, int | None]:
     """(white, black) for a player who asked for `first_color` and their opponent."""
-    if first_color == "random":
-        first_color = random.choice((WHITE, BLACK))
-    return (first_id, second_id) if first_color == WHITE else (second_id, first_id)
+    color = random.choice((Color.WHITE, Color.BLACK)) if first_color == "random" else Color(first_color)
+    return (first_id, second_id) if color is Color.WHITE else (second_id, first_id)
 
 
 def _same_terms(a, b) -> bool:

@@ -14,15 +14,20 @@ with clocks, from the start position, that both sides agreed to rate. An aborted
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from shashki.rules import Color, Outcome
+from shashki.rules.game import ABORTED
+from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid
+from shashki.server.games.models import GameRecord
 from shashki.server.ratings import glicko2
+from shashki.server.ratings.models import PlayerRating, RatingHistory
 from shashki.server.ratings.speed import SPEEDS, speed_of
 from shashki.server.storage import Database
-from shashki.server.storage.models import GameRecord, PlayerRating, RatingHistory, User, utcnow
 
 PROVISIONAL_GAMES = 10
 TAU = glicko2.DEFAULT_TAU
@@ -64,10 +69,13 @@ class RatingService:
 
     # -- the update, inside the game service's transaction ----------------------------------------------
 
-    async def on_game_end(self, s: AsyncSession, record: GameRecord, changes: dict) -> dict:
-        """Rate a rated game that ends now; returns the game columns to record (ratings and changes)."""
+    async def on_game_end(
+        self, s: AsyncSession, record: GameRecord, outcome: Outcome, now: datetime
+    ) -> dict[str, Any]:
+        """Rate a rated game that ends now with `outcome`; returns the game columns to record (the
+        ratings before the game and their changes). An aborted game is not rated."""
         if (
-            changes.get("status") != "finished"
+            outcome.reason == ABORTED
             or not record.rated
             or record.white_id is None
             or record.black_id is None
@@ -75,11 +83,10 @@ class RatingService:
         ):
             return {}
         speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
-        now = changes.get("finished_at") or utcnow()
         white = await self._locked_row(s, record.white_id, record.variant, speed, now)
         black = await self._locked_row(s, record.black_id, record.variant, speed, now)
-        winner = changes.get("winner")
-        white_score = 1.0 if winner == "white" else 0.0 if winner == "black" else 0.5
+        winner = outcome.winner
+        white_score = 1.0 if winner is Color.WHITE else 0.0 if winner is Color.BLACK else 0.5
         before = {"white": self._rating(white), "black": self._rating(black)}
         after = {
             "white": glicko2.rate(before["white"], [(before["black"], white_score)], tau=self.tau),
