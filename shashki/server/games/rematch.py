@@ -20,6 +20,7 @@ from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameStatus
 from shashki.server.games.service import GameService
+from shashki.server.games.terms import GameTerms
 
 
 class RematchService:
@@ -97,15 +98,7 @@ class RematchService:
     async def _start(self, live: LiveGame, user_id: int) -> dict[str, Any]:
         r = live.record
         new = await self.games.create(
-            white_id=r.black_id,
-            black_id=r.white_id,
-            variant=r.variant,
-            double_diagonal=r.double_diagonal,
-            clock_initial_ms=r.clock_initial_ms,
-            clock_increment_ms=r.clock_increment_ms,
-            rated=r.rated,
-            computer_level=r.computer_level,
-            initial_fen=r.initial_fen,
+            white_id=r.black_id, black_id=r.white_id, terms=GameTerms.of(r), computer_level=r.computer_level
         )
         try:
             await self.store.commit(live, {"rematch_offer": None, "rematch_id": new.id})

@@ -17,7 +17,7 @@ import string
 from datetime import datetime
 from typing import Any
 
-from shashki.rules import Color, Move, RulesError, get_variant
+from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Invalid
 from shashki.server.events import EventBus
@@ -29,6 +29,7 @@ from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.presence import Presence
 from shashki.server.games.replay import new_game
 from shashki.server.games.store import EndHook, GameStore
+from shashki.server.games.terms import GameTerms
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 
@@ -111,39 +112,39 @@ class GameService:
         *,
         white_id: int | None,
         black_id: int | None,
-        variant: str = "russian-giveaway",
+        terms: GameTerms | None = None,
+        computer_level: int | None = None,
+        variant: str = DEFAULT_VARIANT_KEY,
         double_diagonal: bool = False,
         clock_initial_ms: int | None = None,
         clock_increment_ms: int = 0,
         rated: bool = False,
-        computer_level: int | None = None,
         initial_fen: str | None = None,
     ) -> LiveGame:
-        """Start a game between two accounts, or an account and the computer (the player id left None)."""
-        key = get_variant(variant).key
-        if double_diagonal and key != "russian-giveaway":
-            raise Invalid("bad_option", "The double-diagonal option belongs to Russian giveaway.")
+        """Start a game between two accounts, or an account and the computer (the player id left None),
+        on `terms` (or on the terms given one by one)."""
+        if terms is None:
+            terms = GameTerms(
+                variant, double_diagonal, clock_initial_ms, clock_increment_ms, rated, initial_fen
+            )
+        terms = terms.checked()
         try:
-            first = new_game(key, double_diagonal, initial_fen)
+            first = new_game(terms.variant, terms.double_diagonal, terms.initial_fen)
         except RulesError as e:
             raise Invalid(e.code, e.message) from None
         if first.is_over:
             raise Invalid("game_over", "That position has no game left to play.")
+        # Rated games are between two accounts, with clocks (a speed to rate), from the start position.
+        rated = terms.rated and computer_level is None and terms.is_timed and terms.initial_fen is None
         now = utcnow()
         record = GameRecord(
             id="".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(8)),
-            variant=key,
-            double_diagonal=double_diagonal,
+            **terms.columns() | {"rated": rated},
             white_id=white_id,
             black_id=black_id,
             computer_level=computer_level,
-            initial_fen=initial_fen,
-            # Rated games are between two accounts, with clocks (a speed to rate), from the start position.
-            rated=rated and computer_level is None and clock_initial_ms is not None and initial_fen is None,
-            clock_initial_ms=clock_initial_ms,
-            clock_increment_ms=clock_increment_ms if clock_initial_ms is not None else 0,
-            white_ms=clock_initial_ms,
-            black_ms=clock_initial_ms,
+            white_ms=terms.clock_initial_ms,
+            black_ms=terms.clock_initial_ms,
             turn_started_at=now,
             ply=0,
             version=1,
