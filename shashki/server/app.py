@@ -72,13 +72,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.bus = bus
         app.state.accounts = accounts_service
+        # An account may become a bot only before it has played: the games say whether it has.
+        accounts_service.games_played = game_service.games_played
         app.state.games = game_service
-        app.state.lobby = LobbyService(db, bus, game_service)
+        app.state.lobby = LobbyService(db, bus, game_service, accounts_service)
         # Ratings move inside the transaction that records a rated game's end.
-        app.state.ratings = RatingService(db)
+        app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
-        app.state.history = HistoryService(db, game_service, app.state.ratings)
-        app.state.chat = ChatService(db, bus, lines=settings.chat_lines, window=settings.chat_window_seconds)
+        app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
+        app.state.chat = ChatService(
+            db,
+            bus,
+            game_service,
+            accounts_service,
+            lines=settings.chat_lines,
+            window=settings.chat_window_seconds,
+        )
         app.state.rematch = RematchService(game_service, bus)
         app.state.bots = BotApi(
             db,

@@ -27,11 +27,12 @@ from sqlalchemy import select
 
 from shashki.rules import Color
 from shashki.server.accounts.models import User
-from shashki.server.accounts.service import RateLimiter
+from shashki.server.accounts.service import AccountService, RateLimiter
 from shashki.server.chat.models import ChatLine, ChatSetting
-from shashki.server.errors import Forbidden, Invalid, NotFound
+from shashki.server.errors import Forbidden, Invalid
 from shashki.server.events import EventBus
 from shashki.server.games.models import GameRecord
+from shashki.server.games.service import GameService
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 
@@ -55,17 +56,24 @@ def seat(record: GameRecord, user_id: int | None) -> Color | None:
 
 
 class ChatService:
-    def __init__(self, db: Database, bus: EventBus, *, lines: int = 5, window: float = 10.0) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bus: EventBus,
+        games: GameService,
+        accounts: AccountService,
+        *,
+        lines: int = 5,
+        window: float = 10.0,
+    ) -> None:
         self.db = db
         self.bus = bus
+        self.games = games
+        self.accounts = accounts
         self.limiter = RateLimiter(lines, window)
 
     async def _game(self, game_id: str) -> GameRecord:
-        async with self.db.session() as s:
-            record = await s.get(GameRecord, game_id)
-        if record is None:
-            raise NotFound("no_such_game", f"There is no game {game_id!r}.")
-        return record
+        return await self.games.record(game_id)
 
     async def _settings(self, game_id: str) -> dict[int, str]:
         async with self.db.session() as s:
@@ -151,20 +159,18 @@ class ChatService:
         settings = await self._settings(game_id)
         rooms = [room for room in ROOMS if await self.visible_to(game_id, user_id, color, room)]
         async with self.db.session() as s:
-            rows = []
+            rows: list[ChatLine] = []
             for room in rooms:
-                rows += (
-                    await s.execute(
-                        select(ChatLine, User)
-                        .join(User, User.id == ChatLine.user_id)
-                        .where(ChatLine.game_id == game_id, ChatLine.room == room)
-                        .order_by(ChatLine.id.desc())
-                        .limit(HISTORY)
-                    )
-                ).all()
-        rows.sort(key=lambda row: row[0].id)
+                rows += await s.scalars(
+                    select(ChatLine)
+                    .where(ChatLine.game_id == game_id, ChatLine.room == room)
+                    .order_by(ChatLine.id.desc())
+                    .limit(HISTORY)
+                )
+        rows.sort(key=lambda line: line.id)
+        authors = await self.accounts.users_by_id({line.user_id for line in rows})
         return {
-            "lines": [self._line_json(line, author) for line, author in rows],
+            "lines": [self._line_json(line, authors[line.user_id]) for line in rows],
             "rooms": rooms,
             "spectators": settings.get(user_id, "show") if color else None,
             "spectators_closed": "close" in settings.values(),

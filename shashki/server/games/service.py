@@ -156,6 +156,14 @@ class GameService:
     async def live(self, game_id: str) -> LiveGame:
         return await self.store.live(game_id)
 
+    async def record(self, game_id: str) -> GameRecord:
+        """The game's stored record: who plays it, on what terms, how it stands (no replay)."""
+        return await self.store.record(game_id)
+
+    async def games_played(self, user_id: int) -> int:
+        """How many games the account has played (or plays)."""
+        return await self.store.count_of_player(user_id)
+
     async def ongoing(self, user_id: int) -> list[dict[str, Any]]:
         """The states of the user's games in play."""
         return [self.state(await self.store.live(i)) for i in await self.store.started_ids(user_id)]

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -100,6 +100,24 @@ class GameStore:
         if not live.is_live:
             self._loading.pop(game_id, None)
         return live
+
+    async def record(self, game_id: str) -> GameRecord:
+        """The game's stored record (the cached copy of a game in play), without replaying its moves."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live.record
+        async with self.db.session() as s:
+            record = await s.get(GameRecord, game_id)
+        if record is None:
+            raise NotFound("no_such_game", f"There is no game {game_id!r}.")
+        return record
+
+    async def count_of_player(self, user_id: int) -> int:
+        """How many games an account has played or plays (any status)."""
+        mine = or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
+        query = select(func.count()).select_from(GameRecord).where(mine)
+        async with self.db.session() as s:
+            return int(await s.scalar(query) or 0)
 
     async def _load(self, game_id: str) -> LiveGame:
         async with self.db.session() as s:

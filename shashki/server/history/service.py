@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import and_, case, func, or_, select
 
 from shashki.rules import Color
+from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
@@ -73,24 +74,30 @@ def _lost(user_id: int):
     )
 
 
-async def user_or_404(db: Database, username: str) -> User:
-    async with db.session() as s:
-        user = await s.scalar(select(User).where(User.username_key == username.lower()))
-    if user is None:
-        raise NotFound("no_such_user", f"There is no player {username!r}.")
-    return user
-
-
 class HistoryService:
-    def __init__(self, db: Database, games: GameService, ratings: RatingService) -> None:
+    def __init__(
+        self,
+        db: Database,
+        games: GameService,
+        ratings: RatingService,
+        accounts: AccountService | None = None,
+    ) -> None:
         self.db = db
         self.games = games
         self.ratings = ratings
+        self.accounts = accounts or games.accounts
+
+    async def player(self, username: str) -> User:
+        """The account of `username`, or NotFound."""
+        user = await self.accounts.user_by_name(username)
+        if user is None:
+            raise NotFound("no_such_user", f"There is no player {username!r}.")
+        return user
 
     # -- profiles ---------------------------------------------------------------------------------
 
     async def profile(self, username: str) -> dict:
-        user = await user_or_404(self.db, username)
+        user = await self.player(username)
         mine = or_(GameRecord.white_id == user.id, GameRecord.black_id == user.id)
         won, lost = _won(user.id), _lost(user.id)
         finished = GameRecord.status == GameStatus.FINISHED
@@ -176,13 +183,13 @@ class HistoryService:
         return conditions
 
     async def _vs(self, f: GameFilter) -> User | None:
-        return await user_or_404(self.db, f.vs) if f.vs else None
+        return await self.player(f.vs) if f.vs else None
 
     async def games_page(self, username: str, f: GameFilter, *, page: int = 1, per_page: int = 20) -> dict:
         """One page of a player's games, newest first, as lidraughts' GameJson with their moves."""
         if page < 1 or not 1 <= per_page <= MAX_PER_PAGE:
             raise Invalid("bad_page", f"Pages count from 1, with 1 to {MAX_PER_PAGE} games each.")
-        user = await user_or_404(self.db, username)
+        user = await self.player(username)
         query = self._query(user, f, await self._vs(f))
         async with self.db.session() as s:
             total = await s.scalar(select(func.count()).select_from(query.subquery()))
@@ -216,7 +223,7 @@ class HistoryService:
                 .order_by(MoveRecord.game_id, MoveRecord.ply)
             ):
                 moves[game_id].append(notation)
-            users = {u.id: u for u in await s.scalars(select(User).where(User.id.in_(user_ids)))}
+        users = await self.accounts.users_by_id(user_ids)
         return [(r, moves[r.id], users) for r in records]
 
     # -- exports ----------------------------------------------------------------------------------
@@ -244,7 +251,7 @@ class HistoryService:
         The checks (the player exists, the filter) are made before the first chunk, so that an error is
         still an HTTP error; the games follow in batches of `EXPORT_BATCH`.
         """
-        user = await user_or_404(self.db, username)
+        user = await self.player(username)
         query = self._query(user, f, await self._vs(f)).where(GameRecord.status != GameStatus.ABORTED)
 
         async def chunks() -> AsyncIterator[str]:

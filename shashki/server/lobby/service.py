@@ -13,6 +13,7 @@ from sqlalchemy import or_, select, update
 
 from shashki.engine.levels import LEVELS
 from shashki.rules import DEFAULT_VARIANT_KEY, Color
+from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
@@ -100,10 +101,13 @@ def _colors_fit(a: str, b: str) -> bool:
 
 
 class LobbyService:
-    def __init__(self, db: Database, bus: EventBus, games: GameService) -> None:
+    def __init__(
+        self, db: Database, bus: EventBus, games: GameService, accounts: AccountService | None = None
+    ) -> None:
         self.db = db
         self.bus = bus
         self.games = games
+        self.accounts = accounts or games.accounts
 
     # -- seeks and quick pairing --------------------------------------------------------------------
 
@@ -199,19 +203,17 @@ class LobbyService:
 
     async def list_seeks(self) -> list[dict]:
         async with self.db.session() as s:
-            rows = (
-                await s.execute(
-                    select(Seek, User.username, User.is_bot)
-                    .join(User, User.id == Seek.user_id)
-                    .where(Seek.status == "open")
-                    .order_by(Seek.id)
-                )
-            ).all()
-        return [self._seek_row(seek, name, bot) for seek, name, bot in rows]
+            seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
+        users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
+        # A seek whose account is gone (deleted with it) is not listed.
+        return [
+            self._seek_row(seek, users[seek.user_id].username, users[seek.user_id].is_bot)
+            for seek in seeks
+            if seek.user_id in users
+        ]
 
     async def _seek_json(self, seek: Seek) -> dict:
-        async with self.db.session() as s:
-            user = await s.get(User, seek.user_id)
+        user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
         return self._seek_row(seek, user.username, user.is_bot)
 
     @staticmethod
@@ -247,12 +249,12 @@ class LobbyService:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated, initial_fen)
         terms = terms.checked()
         terms = replace(terms, rated=terms.rated and terms.initial_fen is None)
+        dest = await self.accounts.user_by_name(dest_username)
+        if dest is None:
+            raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
+        if dest.id == user.id:
+            raise Invalid("self_challenge", "You cannot challenge yourself.")
         async with self.db.session() as s:
-            dest = await s.scalar(select(User).where(User.username_key == dest_username.lower()))
-            if dest is None:
-                raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
-            if dest.id == user.id:
-                raise Invalid("self_challenge", "You cannot challenge yourself.")
             challenge = Challenge(
                 challenger_id=user.id,
                 dest_user_id=dest.id,
@@ -279,14 +281,9 @@ class LobbyService:
                     .order_by(Challenge.id)
                 )
             )
-            users = {
-                u.id: u
-                for u in await s.scalars(
-                    select(User).where(
-                        User.id.in_({c.challenger_id for c in rows} | {c.dest_user_id for c in rows})
-                    )
-                )
-            }
+        users = await self.accounts.users_by_id(
+            {c.challenger_id for c in rows} | {c.dest_user_id for c in rows}
+        )
         out = [self._challenge_json(c, users[c.challenger_id], users[c.dest_user_id]) for c in rows]
         return {
             "in": [c for c in out if c["dest"]["id"] == user.id],

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color, Outcome
 from shashki.rules.game import ABORTED
-from shashki.server.accounts.models import User
+from shashki.server.accounts import AccountService
 from shashki.server.errors import Invalid
 from shashki.server.games.models import GameRecord
 from shashki.server.ratings import glicko2
@@ -63,8 +63,9 @@ def check_speed(speed: str) -> str:
 
 
 class RatingService:
-    def __init__(self, db: Database, *, tau: float = TAU) -> None:
+    def __init__(self, db: Database, accounts: AccountService | None = None, *, tau: float = TAU) -> None:
         self.db = db
+        self.accounts = accounts or AccountService(db)
         self.tau = tau
 
     # -- the update, inside the game service's transaction ----------------------------------------------
@@ -195,10 +196,9 @@ class RatingService:
         """The best established (not provisional) ratings of one variant and speed."""
         check_speed(speed)
         async with self.db.session() as s:
-            rows = (
-                await s.execute(
-                    select(PlayerRating, User.username, User.is_bot)
-                    .join(User, User.id == PlayerRating.user_id)
+            rows = list(
+                await s.scalars(
+                    select(PlayerRating)
                     .where(
                         PlayerRating.variant == variant,
                         PlayerRating.speed == speed,
@@ -207,14 +207,19 @@ class RatingService:
                     .order_by(PlayerRating.rating.desc(), PlayerRating.id)
                     .limit(limit)
                 )
-            ).all()
+            )
+        users = await self.accounts.users_by_id({row.user_id for row in rows})
         return [
             {
                 "rank": rank,
-                "user": {"id": row.user_id, "username": name, "bot": bot},
+                "user": {
+                    "id": row.user_id,
+                    "username": users[row.user_id].username,
+                    "bot": users[row.user_id].is_bot,
+                },
                 **rating_json(row, variant, speed),
             }
-            for rank, (row, name, bot) in enumerate(rows, 1)
+            for rank, row in enumerate(rows, 1)
         ]
 
     async def history(
