@@ -10,10 +10,13 @@ that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from shashki.engine.levels import LEVELS
 from shashki.rules import Game, Move
+
+if TYPE_CHECKING:
+    from shashki.engine import AsyncEngine
 
 __all__ = ["LEVELS", "EngineOpponent", "Opponent", "RandomOpponent", "make_opponent"]
 
@@ -38,7 +41,7 @@ class EngineOpponent:
     def __init__(self, workers: int = 1, untimed_seconds: float = 1.0) -> None:
         self.workers = workers
         self.untimed_seconds = untimed_seconds
-        self._engine: Any = None
+        self._engine: AsyncEngine | None = None
 
     async def choose(
         self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
@@ -52,7 +55,8 @@ class EngineOpponent:
         else:
             limit = Limit(time=time_for_move(remaining_ms / 1000, increment_ms / 1000))
         result = await self._engine.play(game, limit, level=level)
-        return result.move
+        move: Move | None = result.move
+        return move
 
     async def close(self) -> None:
         if self._engine is not None:

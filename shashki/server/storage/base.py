@@ -39,9 +39,10 @@ class UtcDateTime(TypeDecorator[datetime]):
         return value
 
     def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        return value
+        if value is None:
+            return None
+        moment: datetime = value
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def utcnow() -> datetime:
