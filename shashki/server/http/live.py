@@ -85,7 +85,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await send(service_error_body(error) | {"type": "error"})
         await websocket.close(code=4404)
         return
-    color = live.color_of(actor.id) if actor else None
+    color = live.seat(actor.id) if actor else None
     last_seq = 0
 
     async def send_state(resync: bool = False) -> None:

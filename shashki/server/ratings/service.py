@@ -88,12 +88,13 @@ class RatingService:
         black = await self._locked_row(s, record.black_id, record.variant, speed, now)
         winner = outcome.winner
         white_score = 1.0 if winner is Color.WHITE else 0.0 if winner is Color.BLACK else 0.5
-        before = {"white": self._rating(white), "black": self._rating(black)}
+        W, B = Color.WHITE, Color.BLACK
+        before = {W: self._rating(white), B: self._rating(black)}
         after = {
-            "white": glicko2.rate(before["white"], [(before["black"], white_score)], tau=self.tau),
-            "black": glicko2.rate(before["black"], [(before["white"], 1 - white_score)], tau=self.tau),
+            W: glicko2.rate(before[W], [(before[B], white_score)], tau=self.tau),
+            B: glicko2.rate(before[B], [(before[W], 1 - white_score)], tau=self.tau),
         }
-        for row, new in ((white, after["white"]), (black, after["black"])):
+        for row, new in ((white, after[W]), (black, after[B])):
             await s.execute(
                 update(PlayerRating)
                 .where(PlayerRating.id == row.id)
@@ -118,8 +119,8 @@ class RatingService:
                 )
             )
         return {
-            f"{color}_{field}": value
-            for color in ("white", "black")
+            f"{color.value}_{field}": value  # the columns white_rating, black_rating_diff, ...
+            for color in (W, B)
             for field, value in (
                 ("rating", round(before[color].rating)),
                 ("rating_diff", round(after[color].rating) - round(before[color].rating)),
