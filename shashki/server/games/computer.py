@@ -12,13 +12,10 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Protocol
 
-from shashki.engine.levels import LEVELS
 from shashki.rules import Game, Move
 
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
-
-__all__ = ["LEVELS", "EngineOpponent", "Opponent", "RandomOpponent", "make_opponent"]
 
 
 class Opponent(Protocol):

@@ -19,8 +19,9 @@ from typing import Any, Protocol
 from shashki.rules import DEFAULT_VARIANT_KEY, Position, RulesError, UnknownVariant, get_variant
 from shashki.server.errors import Invalid
 
-# The option of the variant that has it (RULES.md §3: the double-diagonal draw rule of Russian giveaway).
-DOUBLE_DIAGONAL_VARIANT = "russian-giveaway"
+# The rules say which variant offers which option (`Variant.options`; RULES.md §3: the double-diagonal
+# draw rule of Russian giveaway); the terms only check that the one asked for is offered.
+DOUBLE_DIAGONAL = "double-diagonal"
 
 
 class HasTerms(Protocol):
@@ -60,19 +61,19 @@ class GameTerms:
     def checked(self) -> GameTerms:
         """These terms with the variant's own key, or Invalid saying what is wrong with them."""
         try:
-            key = get_variant(self.variant).key
+            variant = get_variant(self.variant)
         except UnknownVariant as e:
             raise Invalid("unknown_variant", str(e)) from None
-        if self.double_diagonal and key != DOUBLE_DIAGONAL_VARIANT:
+        if self.double_diagonal and DOUBLE_DIAGONAL not in variant.options:
             raise Invalid("bad_option", "The double-diagonal option belongs to Russian giveaway.")
         if self.initial_fen is not None:
             try:
-                Position.from_fen(self.initial_fen, get_variant(key))
+                Position.from_fen(self.initial_fen, variant)
             except RulesError as e:
                 raise Invalid(e.code, e.message) from None
         return replace(
             self,
-            variant=key,
+            variant=variant.key,
             clock_increment_ms=self.clock_increment_ms if self.clock_initial_ms is not None else 0,
         )
 
