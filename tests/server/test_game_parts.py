@@ -125,3 +125,31 @@ def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_aft
     assert state["moves"] == ["c3-d4"] and state["seq"] == 2
     assert heard == [(2, 1), (3, 1)]
     assert stored.status is GameStatus.FINISHED and stored.winner is Color.WHITE and stored.result == "1-0"
+
+
+# The games package's modules in their order: each may import only those before it (ARCHITECTURE.md).
+GAMES_ORDER = [
+    "models", "terms", "replay", "clock", "presence", "live", "view", "store", "actions", "computer",
+    "listeners", "service", "rematch",
+]  # fmt: skip
+
+
+def test_the_games_modules_import_one_way():
+    import ast
+    from pathlib import Path
+
+    import shashki.server.games as package
+
+    folder = Path(package.__file__).parent
+    assert sorted(GAMES_ORDER) == sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    for position, name in enumerate(GAMES_ORDER):
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        imported = {
+            node.module.rsplit(".", 1)[1]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("shashki.server.games.")
+        }
+        later = imported & set(GAMES_ORDER[position:])
+        assert not later, f"games.{name} imports {sorted(later)}, which come after it"
