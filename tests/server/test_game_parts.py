@@ -153,3 +153,20 @@ def test_the_games_modules_import_one_way():
         }
         later = imported & set(GAMES_ORDER[position:])
         assert not later, f"games.{name} imports {sorted(later)}, which come after it"
+
+
+def test_a_standing_draw_offer_lapses_when_a_move_ends_the_game(tmp_path):
+    async def scenario():
+        db, games = await _service(tmp_path)
+        live = await games.create(white_id=1, black_id=2, terms=GameTerms(initial_fen="W:WKg1:BKe5"))
+        await games.move(1, live.id, "g1-d4")
+        offered = await games.offer_draw(2, live.id)
+        # Black's king takes White's last piece: White, without a move, wins at giveaway (RULES.md §3).
+        ended = await games.move(2, live.id, "e5:c3")
+        await games.close()
+        await db.close()
+        return offered, ended
+
+    offered, ended = asyncio.run(scenario())
+    assert offered["draw_offer"] == "black"
+    assert ended["status"] == "finished" and ended["winner"] == "white" and ended["draw_offer"] is None

@@ -89,8 +89,9 @@ class GameActions:
             "black_ms": black_ms,
             "turn_started_at": now,
         }
-        # A draw offer lapses when the side it was made to moves instead of accepting it.
-        if r.draw_offer is color.other:
+        # A draw offer lapses when the side it was made to moves instead of accepting it, and with the
+        # end of the game.
+        if r.draw_offer is color.other or (r.draw_offer is not None and live.rules.outcome is not None):
             changes["draw_offer"] = None
         row = MoveRecord(
             game_id=r.id,
