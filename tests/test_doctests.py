@@ -21,6 +21,7 @@ MODULES = [
     "shashki.engine",
     "shashki.engine.timeman",
     "shashki.server.lidraughts",
+    "shashki.server.games.terms",
 ]
 
 
