@@ -24,7 +24,7 @@ from shashki.server.storage.models import ApiToken, GameRecord, Session, User, u
 # What a personal API token may do. A browser session may do everything its owner may.
 SCOPES = {
     "board:play": "play games as a person through the API (not for bot accounts)",
-    "bot:play": "play games as a bot (bot accounts only)",
+    "bot:play": "play games as a bot (a bot account, or an account to upgrade to one, as on lichess)",
     "read": "read account details, games and the lobby",
 }
 PLAY_SCOPES = frozenset({"board:play", "bot:play"})
@@ -211,8 +211,8 @@ class AccountService:
         if not wanted or unknown:
             known = ", ".join(sorted(SCOPES))
             raise Invalid("bad_scope", f"Scopes are some of {known}; got {unknown or 'none'}.")
-        if "bot:play" in wanted and not actor.user.is_bot:
-            raise Forbidden("not_a_bot", "The bot:play scope is for bot accounts.")
+        # An ordinary account may hold bot:play before its upgrade (`lidraughts-bot -u` upgrades with the
+        # token it will play with, as on lichess); the Bot API itself still serves bot accounts only.
         if "board:play" in wanted and actor.user.is_bot:
             raise Forbidden("bot_account", "Bot accounts play with the bot:play scope.")
         secret = "shk_" + secrets.token_urlsafe(32)

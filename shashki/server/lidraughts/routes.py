@@ -24,19 +24,20 @@ from fastapi.responses import StreamingResponse
 
 from shashki.server.accounts import Actor
 from shashki.server.accounts.service import RateLimiter
-from shashki.server.bots.service import time_control_of
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
 from shashki.server.http.errors import error_body
-from shashki.server.lidraughts import variant_key
+from shashki.server.lidraughts.api import BotApi, time_control_of
+from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.lobby import TimeControl
 
 router = APIRouter(tags=["bot and board API"])
 NDJSON = "application/x-ndjson"
 
 
-def bots(request: Request):
-    return request.app.state.bots
+def bots(request: Request) -> BotApi:
+    api: BotApi = request.app.state.bots
+    return api
 
 
 def _limited(request: Request, actor: Actor) -> Actor:
@@ -140,9 +141,9 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
     summary="Stream your events (NDJSON): challenge, challengeCanceled/Declined, gameStart, gameFinish",
 )
 async def stream_events(request: Request, actor: Actor = Depends(any_player)) -> StreamingResponse:
-    api = bots(request)
-    api.event_slots.check(actor.id)
-    return ndjson(api.events(actor.user))
+    streams = bots(request).streams
+    streams.event_slots.check(actor.id)
+    return ndjson(streams.events(actor.user))
 
 
 @router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
@@ -154,6 +155,15 @@ async def upgrade(request: Request) -> dict:
     return {"ok": True}
 
 
+@router.get(
+    "/api/users/status",
+    summary="Whether players are online and playing: ids (comma-separated names, at most 50)",
+)
+async def users_status(request: Request, ids: str = "") -> list[dict]:
+    # Mounted before /api/users/{username} (shashki/server/app.py), which would take "status" for a name.
+    return await bots(request).users_status(ids.split(","))
+
+
 # -- games, for bots and for boards -------------------------------------------------------------------
 
 
@@ -163,9 +173,9 @@ def _game_routes(kind: str) -> None:
     noun = "Bot" if kind == "bot" else "Board"
 
     async def stream(game_id: str, request: Request, actor: Actor = Depends(who)) -> StreamingResponse:
-        api = bots(request)
-        api.game_slots.check(actor.id)
-        lines = api.game_stream(actor.user, game_id)
+        streams = bots(request).streams
+        streams.game_slots.check(actor.id)
+        lines = streams.game_stream(actor.user, game_id)
         first = await anext(lines)  # errors (not your game, no such game) are still HTTP errors here
 
         async def all_lines():
