@@ -5,7 +5,12 @@ objects games and challenges carry.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import httpx
+import pytest
 
 from .test_bot_api import ApiClient, bot_and_person
 
@@ -120,3 +125,17 @@ def test_games_whose_first_mover_is_black_show_their_start_fen(players):
     full = bot.stream(f"/api/bot/game/stream/{gid}").next()
     assert full["initialFen"] == "startpos"
     assert (full["variant"]["key"], full["variant"]["name"]) == ("russian-giveaway", "Russian")
+
+
+@pytest.mark.slow
+def test_the_documented_session_is_recorded_from_a_real_server(tmp_path):
+    doc = tmp_path / "bot-api.md"
+    doc.write_text("before\n<!-- session:begin -->\nold\n<!-- session:end -->\nafter\n")
+    script = Path(__file__).parents[2] / "scripts" / "record-bot-session.py"
+    subprocess.run([sys.executable, str(script), str(doc)], check=True, timeout=120, capture_output=True)
+    text = doc.read_text()
+    assert text.startswith("before\n") and text.endswith("after\n") and "\nold\n" not in text
+    # The draw offered with e3-d4 arrives in the line of its move.
+    assert '"moves":"2217 1015 2318","wtime"' in text and '"status":"resign","winner":"black"' in text
+    line = next(x for x in text.splitlines() if '"moves":"2217 1015 2318","wtime"' in x)
+    assert '"wdraw":true' in line

@@ -19,7 +19,7 @@ from shashki.server.events import EventBus
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.lidraughts import queries
-from shashki.server.lidraughts.facts import state_view
+from shashki.server.lidraughts.facts import rules_of, state_view
 from shashki.server.lidraughts.moves import PendingJumps
 from shashki.server.lidraughts.shapes import snake
 from shashki.server.lidraughts.streams import Streams, merged
@@ -35,8 +35,8 @@ OK: Json = {"ok": True}
 
 async def play(games: GameService, user_id: int, game_id: str, move: Move, ply: int) -> Json:
     """Hand a resolved move to the games service (the one call to change when it takes `Move`s)."""
-    live = await games.live(game_id)
-    return await games.move(user_id, game_id, move.notation(live.rules.variant), ply=ply)
+    variant = rules_of(await games.live(game_id)).variant
+    return await games.move(user_id, game_id, move.notation(variant), ply=ply)
 
 
 class BotApi:
@@ -130,9 +130,9 @@ class BotApi:
             raise Conflict("game_over", f"The game is over ({game.reason}).")
         if game.side_to_move != color:
             raise Conflict("not_your_turn", "It is not your turn.")
-        live = await self.games.live(game_id)
+        position = rules_of(await self.games.live(game_id)).position
         move, offer = self.jumps.resolve(
-            live.rules.position, (game_id, user.id), game.ply, text, offering_draw=offering_draw
+            position, (game_id, user.id), game.ply, text, offering_draw=offering_draw
         )
         if move is None:
             return OK

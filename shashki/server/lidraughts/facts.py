@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from shashki.rules import Game
 from shashki.server.games.service import LiveGame
 
 WHITE, BLACK = "white", "black"
@@ -68,6 +69,13 @@ def facts(live: LiveGame) -> GameFacts:
         ply=r.ply,
         side_to_move=live.side_to_move,
     )
+
+
+def rules_of(live: LiveGame) -> Game:
+    """The rules game a live game is played on (typed `object` in the games service for now)."""
+    rules = live.rules
+    assert isinstance(rules, Game)
+    return rules
 
 
 @dataclass(frozen=True)

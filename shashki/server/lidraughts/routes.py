@@ -16,11 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from shashki.server.accounts import Actor
 from shashki.server.accounts.service import RateLimiter
@@ -102,7 +104,7 @@ class NdjsonResponse(StreamingResponse):
     ended) runs in full.
     """
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def stream() -> None:
             with contextlib.suppress(OSError):  # the client left while we were writing
                 await self.stream_response(send)
@@ -178,7 +180,7 @@ def _game_routes(kind: str) -> None:
         lines = streams.game_stream(actor.user, game_id)
         first = await anext(lines)  # errors (not your game, no such game) are still HTTP errors here
 
-        async def all_lines():
+        async def all_lines() -> AsyncIterator[dict | None]:
             yield first
             async for line in lines:
                 yield line
@@ -220,7 +222,7 @@ def _game_routes(kind: str) -> None:
         lines = (await request.app.state.chat.lines(actor.user, game_id))["lines"]
         return [{"text": line["text"], "user": line["username"], "room": line["room"]} for line in lines]
 
-    routes = [
+    routes: list[tuple[str, str, Callable[..., Any], str]] = [
         ("GET", "/stream/{game_id}", stream, f"Stream a game (NDJSON): gameFull, gameState... ({noun})"),
         ("POST", "/{game_id}/move/{move}", move, "Play a move: square numbers, e.g. 3227 or 423122"),
         ("POST", "/{game_id}/draw/{accept}", draw, "Offer or accept a draw (yes), decline one (no)"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from typing import Any
 
 from shashki.server.chat import ChatService
@@ -62,7 +62,7 @@ class StreamSlots:
                 del self._open[user_id]
 
 
-async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncIterator[Json | None]:
+async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncGenerator[Json | None, None]:
     """Events of several subscriptions as they come, and None whenever `keepalive` seconds pass quietly."""
     queue: asyncio.Queue[tuple[Subscription, Json]] = asyncio.Queue()
 
@@ -279,7 +279,7 @@ class Streams:
                     await self.bus.publish(f"game:{game_id}", self.presence(game_id))
 
     @staticmethod
-    async def _pump(events: AsyncIterator[Json | None], queue: asyncio.Queue[Json | None]) -> None:
-        async with contextlib.aclosing(events) as stream:  # type: ignore[type-var]
+    async def _pump(events: AsyncGenerator[Json | None, None], queue: asyncio.Queue[Json | None]) -> None:
+        async with contextlib.aclosing(events) as stream:
             async for event in stream:
                 await queue.put(event)
