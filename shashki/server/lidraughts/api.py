@@ -21,13 +21,13 @@ from shashki.server.games.service import GameService
 from shashki.server.lidraughts import queries
 from shashki.server.lidraughts.facts import rules_of, state_view
 from shashki.server.lidraughts.moves import PendingJumps
+from shashki.server.lidraughts.queries import User
 from shashki.server.lidraughts.shapes import snake
 from shashki.server.lidraughts.streams import Streams, merged
 from shashki.server.lidraughts.views import Views
 from shashki.server.lobby import LobbyService, TimeControl
 from shashki.server.ratings import RatingService
 from shashki.server.storage import Database
-from shashki.server.storage.models import User
 
 Json = dict[str, Any]
 OK: Json = {"ok": True}

@@ -23,9 +23,9 @@ from shashki.server.games.service import GameService
 from shashki.server.lidraughts import queries
 from shashki.server.lidraughts.facts import GameFacts, StateView, facts, other, state_view
 from shashki.server.lidraughts.moves import MoveStrings
+from shashki.server.lidraughts.queries import Challenge, User
 from shashki.server.lidraughts.views import Views
 from shashki.server.storage import Database
-from shashki.server.storage.models import Challenge, User
 
 Json = dict[str, Any]
 # How long a state whose only news is the mover's draw offer waits for the move that goes with it.

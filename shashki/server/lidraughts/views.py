@@ -12,6 +12,7 @@ from shashki.server.accounts import AccountService
 from shashki.server.games.service import GameService
 from shashki.server.lidraughts.facts import WHITE, GameFacts, StateView, facts, other
 from shashki.server.lidraughts.moves import MoveStrings
+from shashki.server.lidraughts.queries import Challenge, User
 from shashki.server.lidraughts.shapes import (
     CHALLENGE_STATUS,
     NO_CLOCK_MS,
@@ -25,7 +26,6 @@ from shashki.server.lidraughts.shapes import (
 )
 from shashki.server.lobby import DECLINE_REASONS
 from shashki.server.ratings import RatingService, speed_of
-from shashki.server.storage.models import Challenge, User
 
 Json = dict[str, Any]
 
