@@ -39,8 +39,10 @@ def test_users_status_answers_lidraughts_list_of_id_name_online_playing(players,
     ]
     events.close()
     assert httpx.get(url).json() == []
-    # It is not a player called "status".
+    # It is not a player's profile, and nobody may be called "status".
     assert httpx.get(f"{server.url}/api/users/{person.name}").status_code == 200
+    taken = httpx.post(f"{server.url}/api/auth/register", json={"username": "Status", "password": "x" * 12})
+    assert taken.status_code == 409 and taken.json()["error"]["code"] == "username_taken"
 
 
 def test_a_move_with_a_draw_offer_arrives_as_one_game_state_line(players):

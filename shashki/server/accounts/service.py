@@ -30,8 +30,9 @@ SCOPES = {
 PLAY_SCOPES = frozenset({"board:play", "bot:play"})
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$")
 MIN_PASSWORD = 8
-# Names people could mistake for the server itself.
-RESERVED = {"computer", "admin", "shashki", "system", "anonymous"}
+# Names people could mistake for the server itself, and "status": /api/users/status is lidraughts' route
+# for players' status, not that player's profile.
+RESERVED = {"computer", "admin", "shashki", "system", "anonymous", "status"}
 
 
 def _digest(secret: str) -> str:
