@@ -14,15 +14,15 @@ listing `pool` (docs/bot-api.md).
 ('standard', 'international')
 >>> variant_json("russian-giveaway")["name"], variant_json("russian-giveaway")["key"]
 ('Russian', 'russian-giveaway')
->>> variant_json("international", "W:W31:B1")["key"]
-'fromPosition'
+>>> variant_json("international", "W:W31:B1")["key"], variant_json("international", "W:W31-50:B1-20")["key"]
+('fromPosition', 'standard')
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
-from shashki.rules import UnknownVariant, get_variant
+from shashki.rules import Position, RulesError, UnknownVariant, Variant, get_variant
 from shashki.server.errors import Invalid
 
 # Our variants that lidraughts also plays, under its keys, names and short names (lidraughts' "standard"
@@ -90,7 +90,7 @@ def variant_json(key: str, initial_fen: str | None = None) -> dict[str, Any]:
     variant = get_variant(key)
     size = 10 if variant.board.squares == 50 else 8
     board = {"key": str(size * size), "size": [size, size]}
-    if key == "international" and initial_fen:
+    if key == "international" and initial_fen and not is_start(variant, initial_fen):
         return {**FROM_POSITION, "board": board}
     if key in LIDRAUGHTS_VARIANTS:
         lkey, name, short = LIDRAUGHTS_VARIANTS[key]
@@ -99,6 +99,14 @@ def variant_json(key: str, initial_fen: str | None = None) -> dict[str, Any]:
         name = PYDRAUGHTS_NAMES.get(key, variant.name)
         short = "".join(w[0] for w in key.split("-")).upper()
     return {"key": lkey, "name": name, "short": short, "gameType": variant.game_type, "board": board}
+
+
+def is_start(variant: Variant, fen: str) -> bool:
+    """Whether a FEN is the variant's start position (lidraughts shows such a game as the variant)."""
+    try:
+        return Position.from_fen(fen, variant).fen() == variant.start_position().fen()
+    except RulesError:
+        return False
 
 
 def status_name(status: str, reason: str | None) -> str:
