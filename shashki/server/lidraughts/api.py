@@ -19,7 +19,7 @@ from shashki.server.events import EventBus
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.lidraughts import queries
-from shashki.server.lidraughts.facts import rules_of, state_view
+from shashki.server.lidraughts.facts import facts, rules_of, state_view
 from shashki.server.lidraughts.moves import PendingJumps
 from shashki.server.lidraughts.queries import User
 from shashki.server.lidraughts.shapes import snake
@@ -111,8 +111,7 @@ class BotApi:
             return False
         for state in await self.games.ongoing(user_id):
             view = state_view(state)
-            live = await self.games.live(view.id)
-            color = live.color_of(user_id)
+            color = facts(await self.games.live(view.id)).color_of(user_id)
             if color and self.games.presence.connected(view.id, color):
                 return True
         return False

@@ -214,8 +214,8 @@ class Streams:
                     return
                 await self.games.player_joined(game_id, user.id)
                 await self.bus.publish(f"game:{game_id}", self.presence(game_id))
-                live = await self.games.live(game_id)
-                opponent_here = live.is_computer(other(color)) or self.games.presence.connected(
+                # The computer (an empty seat) is always there.
+                opponent_here = game.seat(other(color)) is None or self.games.presence.connected(
                     game_id, other(color)
                 )
                 queue: asyncio.Queue[Json | None] = asyncio.Queue()
