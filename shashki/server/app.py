@@ -15,7 +15,6 @@ from fastapi import FastAPI
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.service import RateLimiter
-from shashki.server.bots import BotApi
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import make_bus
@@ -25,7 +24,6 @@ from shashki.server.games.service import GameService
 from shashki.server.history import HistoryService
 from shashki.server.http import (
     accounts,
-    bots,
     chat,
     errors,
     exports,
@@ -37,6 +35,8 @@ from shashki.server.http import (
     players,
     rematch,
 )
+from shashki.server.lidraughts import routes as lidraughts_routes
+from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
 from shashki.server.ratings import RatingService
 from shashki.server.storage import Database
@@ -91,13 +91,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.rematch = RematchService(game_service, bus)
         app.state.bots = BotApi(
-            db,
             bus,
             game_service,
             app.state.lobby,
             app.state.ratings,
             app.state.chat,
             app.state.rematch,
+            app.state.accounts,
             keepalive_seconds=settings.stream_keepalive_seconds,
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
@@ -127,8 +127,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict:
         return {"status": "ok"}
 
-    # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first.
-    for module in (accounts, lobby, exports, games, live, players, chat, rematch, bots, meta):
+    # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
+    # the lidraughts routes before `players`: /api/users/status is not a player called "status".
+    for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta):
         app.include_router(module.router)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)

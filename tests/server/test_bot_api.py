@@ -10,7 +10,8 @@ import threading
 
 import httpx
 
-import shashki.server.lidraughts
+import shashki.server.lidraughts.moves
+import shashki.server.lidraughts.shapes
 from shashki.rules import Game
 
 from .helpers import eventually
@@ -218,7 +219,13 @@ def test_challenges_declined_and_cancelled_reach_the_event_streams_as_lidraughts
     made = board.post(f"/api/challenge/{bot.name}", form)
     assert made.status_code == 200, made.text
     challenge = made.json()
-    assert challenge["variant"] == {"key": "standard", "name": "Standard", "short": "Std"}
+    assert challenge["variant"] == {
+        "key": "standard",
+        "name": "Standard",
+        "short": "Std",
+        "gameType": 20,
+        "board": {"key": "100", "size": [10, 10]},
+    }
     assert challenge["timeControl"]["show"] == "3+2" and challenge["color"] == "black"
     assert bot_events.until("challenge")["challenge"]["id"] == challenge["id"]
     listed = bot.http.get("/api/challenge").json()
@@ -445,4 +452,5 @@ def test_a_board_seek_stays_open_until_paired_and_closing_it_withdraws_the_seek(
 
 
 def test_docstring_examples():
-    assert doctest.testmod(shashki.server.lidraughts).failed == 0
+    for module in (shashki.server.lidraughts.shapes, shashki.server.lidraughts.moves):
+        assert doctest.testmod(module).failed == 0, module.__name__

@@ -26,14 +26,15 @@ from shashki.server.storage.base import utcnow
 # What a personal API token may do. A browser session may do everything its owner may.
 SCOPES = {
     "board:play": "play games as a person through the API (not for bot accounts)",
-    "bot:play": "play games as a bot (bot accounts only)",
+    "bot:play": "play games as a bot (a bot account, or an account to upgrade to one, as on lichess)",
     "read": "read account details, games and the lobby",
 }
 PLAY_SCOPES = frozenset({"board:play", "bot:play"})
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$")
 MIN_PASSWORD = 8
-# Names people could mistake for the server itself.
-RESERVED = {"computer", "admin", "shashki", "system", "anonymous"}
+# Names people could mistake for the server itself, and "status": /api/users/status is lidraughts' route
+# for players' status, not that player's profile.
+RESERVED = {"computer", "admin", "shashki", "system", "anonymous", "status"}
 
 
 def _digest(secret: str) -> str:
@@ -203,6 +204,16 @@ class AccountService:
         async with self.db.session() as s:
             return {u.id: u for u in await s.scalars(select(User).where(User.id.in_(ids)))}
 
+    async def users_by_name(self, names: list[str]) -> list[User]:
+        """The existing accounts among these names (any case), in the order asked, each once."""
+        keys = list(dict.fromkeys(name.lower() for name in names))
+        if not keys:
+            return []
+        async with self.db.session() as s:
+            users = await s.scalars(select(User).where(User.username_key.in_(keys)))
+            found = {u.username_key: u for u in users}
+        return [found[key] for key in keys if key in found]
+
     # -- personal API tokens ------------------------------------------------------------------------
 
     async def create_token(
@@ -216,8 +227,8 @@ class AccountService:
         if not wanted or unknown:
             known = ", ".join(sorted(SCOPES))
             raise Invalid("bad_scope", f"Scopes are some of {known}; got {unknown or 'none'}.")
-        if "bot:play" in wanted and not actor.user.is_bot:
-            raise Forbidden("not_a_bot", "The bot:play scope is for bot accounts.")
+        # An ordinary account may hold bot:play before its upgrade (`lidraughts-bot -u` upgrades with the
+        # token it will play with, as on lichess); the Bot API itself still serves bot accounts only.
         if "board:play" in wanted and actor.user.is_bot:
             raise Forbidden("bot_account", "Bot accounts play with the bot:play scope.")
         secret = "shk_" + secrets.token_urlsafe(32)

@@ -164,6 +164,10 @@ class GameService:
         """How many games the account has played (or plays)."""
         return await self.store.count_of_player(user_id)
 
+    async def playing(self, user_ids: list[int]) -> set[int]:
+        """Which of these accounts have a game in play."""
+        return await self.store.playing(user_ids)
+
     async def ongoing(self, user_id: int) -> list[dict[str, Any]]:
         """The states of the user's games in play."""
         return [self.state(await self.store.live(i)) for i in await self.store.started_ids(user_id)]

@@ -179,6 +179,18 @@ class GameStore:
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
+    async def playing(self, user_ids: list[int]) -> set[int]:
+        """Which of these accounts have a game in play."""
+        if not user_ids:
+            return set()
+        query = select(GameRecord.white_id, GameRecord.black_id).where(
+            GameRecord.status == GameStatus.STARTED,
+            or_(GameRecord.white_id.in_(user_ids), GameRecord.black_id.in_(user_ids)),
+        )
+        async with self.db.session() as s:
+            seated = {i for row in await s.execute(query) for i in row if i is not None}
+        return seated & set(user_ids)
+
     def view(self, live: LiveGame, now: datetime | None = None) -> GameView:
         """The state of the game now (clocks read at `now`)."""
         now = now or utcnow()

@@ -325,6 +325,24 @@ class LobbyService:
             f"user:{challenge.dest_user_id}", {"type": "challengeCancelled", "id": challenge.id}
         )
 
+    async def challenge_by_id(self, challenge_id: int) -> Challenge | None:
+        """One challenge, whatever its status."""
+        async with self.db.session() as s:
+            return await s.get(Challenge, challenge_id)
+
+    async def pending_challenges(self, user_id: int, *, incoming_only: bool) -> list[Challenge]:
+        """The user's pending challenges (received, and sent unless `incoming_only`), oldest first."""
+        mine = Challenge.dest_user_id == user_id
+        if not incoming_only:
+            mine = or_(mine, Challenge.challenger_id == user_id)
+        query = select(Challenge).where(Challenge.status == "pending", mine).order_by(Challenge.id)
+        async with self.db.session() as s:
+            return list(await s.scalars(query))
+
+    async def seek_is_open(self, seek_id: int) -> bool:
+        async with self.db.session() as s:
+            return await s.scalar(select(Seek.status).where(Seek.id == seek_id)) == "open"
+
     async def _pending(
         self, challenge_id: int, *, dest: User | None = None, challenger: User | None = None
     ) -> Challenge:

@@ -16,27 +16,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
 
 from shashki.server.accounts import Actor
 from shashki.server.accounts.service import RateLimiter
-from shashki.server.bots.service import time_control_of
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
 from shashki.server.http.errors import error_body
-from shashki.server.lidraughts import variant_key
+from shashki.server.lidraughts.api import BotApi, time_control_of
+from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.lobby import TimeControl
 
 router = APIRouter(tags=["bot and board API"])
 NDJSON = "application/x-ndjson"
 
 
-def bots(request: Request):
-    return request.app.state.bots
+def bots(request: Request) -> BotApi:
+    api: BotApi = request.app.state.bots
+    return api
 
 
 def _limited(request: Request, actor: Actor) -> Actor:
@@ -101,7 +104,7 @@ class NdjsonResponse(StreamingResponse):
     ended) runs in full.
     """
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         async def stream() -> None:
             with contextlib.suppress(OSError):  # the client left while we were writing
                 await self.stream_response(send)
@@ -140,9 +143,9 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
     summary="Stream your events (NDJSON): challenge, challengeCanceled/Declined, gameStart, gameFinish",
 )
 async def stream_events(request: Request, actor: Actor = Depends(any_player)) -> StreamingResponse:
-    api = bots(request)
-    api.event_slots.check(actor.id)
-    return ndjson(api.events(actor.user))
+    streams = bots(request).streams
+    streams.event_slots.check(actor.id)
+    return ndjson(streams.events(actor.user))
 
 
 @router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
@@ -154,6 +157,15 @@ async def upgrade(request: Request) -> dict:
     return {"ok": True}
 
 
+@router.get(
+    "/api/users/status",
+    summary="Whether players are online and playing: ids (comma-separated names, at most 50)",
+)
+async def users_status(request: Request, ids: str = "") -> list[dict]:
+    # Mounted before /api/users/{username} (shashki/server/app.py), which would take "status" for a name.
+    return await bots(request).users_status(ids.split(","))
+
+
 # -- games, for bots and for boards -------------------------------------------------------------------
 
 
@@ -163,12 +175,12 @@ def _game_routes(kind: str) -> None:
     noun = "Bot" if kind == "bot" else "Board"
 
     async def stream(game_id: str, request: Request, actor: Actor = Depends(who)) -> StreamingResponse:
-        api = bots(request)
-        api.game_slots.check(actor.id)
-        lines = api.game_stream(actor.user, game_id)
+        streams = bots(request).streams
+        streams.game_slots.check(actor.id)
+        lines = streams.game_stream(actor.user, game_id)
         first = await anext(lines)  # errors (not your game, no such game) are still HTTP errors here
 
-        async def all_lines():
+        async def all_lines() -> AsyncIterator[dict | None]:
             yield first
             async for line in lines:
                 yield line
@@ -210,7 +222,7 @@ def _game_routes(kind: str) -> None:
         lines = (await request.app.state.chat.lines(actor.user, game_id))["lines"]
         return [{"text": line["text"], "user": line["username"], "room": line["room"]} for line in lines]
 
-    routes = [
+    routes: list[tuple[str, str, Callable[..., Any], str]] = [
         ("GET", "/stream/{game_id}", stream, f"Stream a game (NDJSON): gameFull, gameState... ({noun})"),
         ("POST", "/{game_id}/move/{move}", move, "Play a move: square numbers, e.g. 3227 or 423122"),
         ("POST", "/{game_id}/draw/{accept}", draw, "Offer or accept a draw (yes), decline one (no)"),
