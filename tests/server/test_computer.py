@@ -21,7 +21,9 @@ def test_the_server_answers_at_once_while_the_engine_thinks(players, server):
         t = time.monotonic()
         assert httpx.get(server.url + "/health", timeout=5).status_code == 200
         slowest = max(slowest, time.monotonic() - t)
-    assert slowest < 0.25, f"the event loop was blocked for {slowest:.2f} s while the engine thought"
+    # An engine thinking on the event loop would hold every request for its whole second; a loaded
+    # machine (CI runs other work beside the server) still answers well inside half of it.
+    assert slowest < 0.6, f"the event loop was blocked for {slowest:.2f} s while the engine thought"
     state = ws.wait_state(lambda g: g["ply"] == 2, timeout=15)
     assert state["side_to_move"] == "white" and len(state["moves"]) == 2
     ws.close()
