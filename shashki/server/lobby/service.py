@@ -6,13 +6,12 @@ and, if there is one, starts the game at once (which is all quick pairing is: a 
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from sqlalchemy import or_, select, update
 
 from shashki.engine.levels import LEVELS
-from shashki.rules import DEFAULT_VARIANT_KEY, Color
+from shashki.rules import DEFAULT_VARIANT_KEY
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
@@ -20,84 +19,16 @@ from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.terms import GameTerms
 from shashki.server.lobby.models import Challenge, Seek
+from shashki.server.lobby.offers import (
+    DECLINE_REASONS,
+    QUICK_PAIRING,
+    TimeControl,
+    check_color,
+    colors_fit,
+    seats,
+)
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
-
-COLORS = ("white", "black", "random")
-# Why a challenge was declined (the names lichess uses, so bots written for it understand them).
-DECLINE_REASONS = {
-    "generic": "I'm not accepting challenges at the moment.",
-    "later": "This is not the right time for me, please ask again later.",
-    "too_fast": "This time control is too fast for me, please challenge again with a slower game.",
-    "too_slow": "This time control is too slow for me, please challenge again with a faster game.",
-    "time_control": "I'm not accepting challenges with this time control.",
-    "rated": "Please send me a rated challenge instead.",
-    "casual": "Please send me a casual challenge instead.",
-    "variant": "I'm not willing to play this variant right now.",
-    "no_bot": "I'm not accepting challenges from bots.",
-    "only_bot": "I'm only accepting challenges from bots.",
-}
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """Minutes on each clock and seconds added per move; `None` minutes is a game without clocks."""
-
-    minutes: float | None
-    increment: int = 0
-
-    def __post_init__(self) -> None:
-        if self.minutes is not None and not 0 < self.minutes <= 180:
-            raise Invalid("bad_time_control", "Minutes per side are more than 0 and at most 180.")
-        if not 0 <= self.increment <= 180:
-            raise Invalid("bad_time_control", "The increment is 0 to 180 seconds.")
-
-    @property
-    def initial_ms(self) -> int | None:
-        return None if self.minutes is None else round(self.minutes * 60_000)
-
-    @property
-    def increment_ms(self) -> int:
-        return 0 if self.minutes is None else self.increment * 1000
-
-    @classmethod
-    def from_ms(cls, initial_ms: int | None, increment_ms: int) -> TimeControl:
-        return cls(None if initial_ms is None else initial_ms / 60_000, increment_ms // 1000)
-
-    def json(self) -> dict | None:
-        return None if self.minutes is None else {"minutes": self.minutes, "increment": self.increment}
-
-    def terms(
-        self,
-        variant: str = DEFAULT_VARIANT_KEY,
-        double_diagonal: bool = False,
-        rated: bool = False,
-        initial_fen: str | None = None,
-    ) -> GameTerms:
-        """The terms of a game on this clock."""
-        return GameTerms(variant, double_diagonal, self.initial_ms, self.increment_ms, rated, initial_fen)
-
-
-QUICK_PAIRING = {
-    name: TimeControl(int(name.split("+")[0]), int(name.split("+")[1]))
-    for name in ("1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "15+15")
-}
-
-
-def check_color(color: str) -> str:
-    if color not in COLORS:
-        raise Invalid("bad_color", "The colour is white, black or random.")
-    return color
-
-
-def seats(first_id: int | None, first_color: str, second_id: int | None) -> tuple[int | None, int | None]:
-    """(white, black) for a player who asked for `first_color` and their opponent."""
-    color = random.choice((Color.WHITE, Color.BLACK)) if first_color == "random" else Color(first_color)
-    return (first_id, second_id) if color is Color.WHITE else (second_id, first_id)
-
-
-def _colors_fit(a: str, b: str) -> bool:
-    return a == "random" or b == "random" or a != b
 
 
 class LobbyService:
@@ -139,7 +70,7 @@ class LobbyService:
                 select(Seek).where(Seek.status == "open", Seek.user_id != user.id).order_by(Seek.id)
             )
             match = next(
-                (w for w in waiting if GameTerms.of(w) == terms and _colors_fit(w.color, seek.color)), None
+                (w for w in waiting if GameTerms.of(w) == terms and colors_fit(w.color, seek.color)), None
             )
             if match is None:
                 await s.execute(
