@@ -31,7 +31,7 @@ import typer
 
 from shashki.clitools import FEN_HELP, VARIANT_HELP, CliError, board_text, position_of, variant_of
 from shashki.rules.errors import FenError, PdnError
-from shashki.rules.position import Move
+from shashki.rules.position import Move, Position
 from shashki.rules.variant import DEFAULT_VARIANT_KEY, Variant
 
 app = typer.Typer(
@@ -164,8 +164,6 @@ def moves(
 def _moves_batch(variant: Variant, stdin: IO[str], stdout: IO[str]) -> None:
     """One output line per input line, written in bulk; interactive callers get each chunk's answers
     as soon as it is read (the output is flushed after every chunk of input)."""
-    from shashki.rules.fen import parse_fen
-
     labels = _labels(variant)
     sep = variant.capture_separator  # the notation of Move.notation, without a call per move
     dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -180,7 +178,7 @@ def _moves_batch(variant: Variant, stdin: IO[str], stdout: IO[str]) -> None:
                     answer = dumps({"error": "empty line: expected a FEN"})
                 else:
                     try:
-                        pos = parse_fen(fen, variant)
+                        pos = Position.from_fen(fen, variant)
                     except FenError as exc:
                         answer = dumps({"error": f"bad FEN: {exc.message}"})
                     else:

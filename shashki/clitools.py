@@ -29,7 +29,7 @@ def variant_of(key: str | None) -> Variant:
 
 def position_of(variant: Variant, fen: str | None) -> Position:
     if fen is None:
-        return variant.start_position()
+        return Position.start(variant)
     try:
         return Position.from_fen(fen, variant)
     except FenError as exc:

@@ -146,7 +146,7 @@ class HubSession:
         self._lock = threading.Lock()
         self.engine = engine or Engine()
         self.variant = get_variant(None)
-        self.position = self.variant.start_position()
+        self.position = Position.start(self.variant)
         self.history: list[int] = []
         self.limit = Limit(time=1.0)
         self.infinite = False
@@ -184,7 +184,7 @@ class HubSession:
         if pairs.get("name") == "variant":
             key = pairs.get("value", "")
             self.variant = get_variant(SCAN_NAMES.get(key, key))
-            self.position = self.variant.start_position()
+            self.position = Position.start(self.variant)
             self.history = []
         else:
             self.send(f"error message={_quote('unknown parameter ' + pairs.get('name', ''))}")
@@ -200,7 +200,7 @@ class HubSession:
 
     def cmd_pos(self, args: str) -> None:
         pairs = _pairs(args)
-        pos = self.variant.start_position()
+        pos = Position.start(self.variant)
         if "pos" in pairs:
             pos = parse_hub_position(pairs["pos"], self.variant)
         history = []

@@ -4,8 +4,11 @@ Input is accepted liberally: `c3-d4`, `c3d4`, `c3xe5`, `c3:e5:g3`, `c3:g3` (star
 that names one move), and square numbers on any 8×8 variant (`22-18`, `2218`, lidraughts' `3227`).
 Whatever is refused is refused with a reason (`IllegalMove.code`) and the legal moves that bear on it.
 
->>> from shashki.rules import get_variant
->>> pos = get_variant("russian").start_position()
+This module sits below `shashki.rules.position`: it knows a position only as a type and asks it for its
+moves, and `Position.parse_move` / `Position.move_by_path` call it.
+
+>>> from shashki.rules import Position, get_variant
+>>> pos = Position.start(get_variant("russian"))
 >>> pos.parse_move("c3d4").notation(pos.variant)
 'c3-d4'
 """
@@ -111,8 +114,8 @@ def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> 
     protocol all come here. IllegalMove with the reason (and `text`, or the squares in the variant's
     notation, in the message) when the squares name no legal move or several.
 
-    >>> from shashki.rules import get_variant
-    >>> pos = get_variant("russian").start_position()
+    >>> from shashki.rules import Position, get_variant
+    >>> pos = Position.start(get_variant("russian"))
     >>> board = pos.board
     >>> pos.move_by_path([board.by_name["c3"], board.by_name["d4"]]).notation(pos.variant)
     'c3-d4'
@@ -157,8 +160,6 @@ def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> 
 
 def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], label, fmt) -> IllegalMove:
     """Why the squares typed name no legal move."""
-    from shashki.rules.position import Position as _P  # noqa: F401  (typing only)
-
     variant = pos.variant
     start, end = squares[0], squares[-1]
     if not legal:

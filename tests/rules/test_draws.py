@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from shashki.rules import VARIANTS, DrawRule, Move, Position, get_variant
+from shashki.rules import VARIANTS, DrawRule, Move, Position, UnavailableOption, get_variant
 from shashki.rules.draws import Material, Repetition, draw_counters
 from shashki.rules.game import Game
 
@@ -486,3 +486,11 @@ def test_double_diagonal_needs_one_king_each_on_different_double_diagonals(fen, 
 def test_double_diagonal_option_exists_only_in_russian_giveaway():
     with pytest.raises(ValueError):
         Game("russian", double_diagonal=True)
+    for key, variant in VARIANTS.items():
+        if key == "russian-giveaway":
+            assert get_variant(key, double_diagonal=True).double_diagonal
+            continue
+        with pytest.raises(UnavailableOption) as info:
+            get_variant(variant, double_diagonal=True)
+        assert info.value.code == "bad_option"
+        assert info.value.message == "The double-diagonal option belongs to Russian giveaway."
