@@ -16,6 +16,7 @@ moves, and `Position.parse_move` / `Position.move_by_path` call it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shashki.rules.errors import IllegalMove
@@ -106,12 +107,16 @@ def parse_move(pos: Position, text: str) -> Move:
     return move_by_path(pos, split_squares(pos.variant, text), text.strip())
 
 
-def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> Move:
+def move_by_path(
+    pos: Position, squares: list[int], text: str | None = None, captured: Iterable[int] | None = None
+) -> Move:
     """The legal move of `pos` whose route the squares (bits, as in `Move.path`) name: the whole route,
     or its start and end when that names one move, or its start, end and some landing squares in order.
+    `captured`, when given, is the set of squares whose pieces the move takes: the Hub protocol and DXP
+    name a capture by its start, its end and what it takes, not by its route.
 
-    The one move resolver: typed notation (`parse_move`), the Bot API's square numbers and the Hub
-    protocol all come here. IllegalMove with the reason (and `text`, or the squares in the variant's
+    The one move resolver: typed notation (`parse_move`), the Bot API's square numbers, the Hub protocol
+    and DXP all come here. IllegalMove with the reason (and `text`, or the squares in the variant's
     notation, in the message) when the squares name no legal move or several.
 
     >>> from shashki.rules import Position, get_variant
@@ -144,6 +149,17 @@ def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> 
                 for m in routes
                 if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
             ]
+    if captured is not None:
+        taken = set(captured)
+        by_route = _unique(matches)
+        matches = [m for m in matches if set(m.captured) == taken]
+        if by_route and not matches:
+            raise IllegalMove(
+                "illegal_destination",
+                f"{text} takes other pieces than the move from {label(start)} to {label(end)} does: "
+                f"{', '.join(fmt(by_route))}.",
+                fmt(by_route),
+            )
     keys = {m.key for m in matches}
     if len(keys) == 1:
         return distinct[next(iter(keys))]

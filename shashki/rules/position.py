@@ -478,13 +478,14 @@ class Position:
         """The legal move named by `text` (liberal input, RULES.md §5); raises IllegalMove."""
         return _notation.parse_move(self, text)
 
-    def move_by_path(self, squares: list[int]) -> Move:
-        """The legal move whose route the squares (bits, as in `Move.path`) name; raises IllegalMove.
+    def move_by_path(self, squares: list[int], captured: list[int] | None = None) -> Move:
+        """The legal move whose route the squares (bits, as in `Move.path`) name, taking the pieces on
+        `captured` when that is given; raises IllegalMove.
 
-        The one resolver of moves given as squares (the Bot API's numbers, the Hub protocol's paths):
+        The one resolver of moves given as squares (the Bot API's numbers, the Hub protocol and DXP):
         `shashki.rules.notation.move_by_path`.
         """
-        return _notation.move_by_path(self, squares)
+        return _notation.move_by_path(self, squares, captured=captured)
 
     def notation(self, move: Move) -> str:
         return move.notation(self.variant)

@@ -119,7 +119,8 @@ def test_hub_session_answers_the_handshake_and_plays_a_move():
     session.wait()
     assert out[0].startswith("id name=Shashki")
     assert out[1].startswith("param name=variant")
-    assert out[2:5] == ["wait", "ready", "pong"]
+    assert out[2].startswith("param name=move-numbering")
+    assert out[3:6] == ["wait", "ready", "pong"]
     assert any(line.startswith("info depth=3") for line in out)
     done = out[-1]
     assert done.startswith("done move=")
