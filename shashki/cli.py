@@ -53,6 +53,7 @@ def _register_engine_commands() -> None:
     app.command("play")(engine_cli.play)
     app.command("analyse")(engine_cli.analyse)
     app.command("hub")(engine_cli.hub)
+    app.command("dxp")(engine_cli.dxp)
     app.add_typer(engine_cli.tablebase_app, name="tablebase")
 
 
