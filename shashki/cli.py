@@ -25,7 +25,7 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Any
 
 import typer
 
@@ -61,7 +61,7 @@ _register_engine_commands()
 
 
 # Click's exception classes, found through typer (which may bundle its own copy of click).
-_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+_ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -334,6 +334,7 @@ def demo() -> None:
     console.print(board_text(end.position))
     for text in ("g1-d4", "e5:c3"):
         end.play(text)
+    assert end.outcome is not None  # White has no piece left: the giveaway win
     console.print(f"\nAfter g1-d4 e5:c3 White has no piece left: {end.outcome.result} ({end.outcome.reason})")
     console.print(board_text(end.position))
 

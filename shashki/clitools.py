@@ -43,9 +43,9 @@ def board_text(pos: Position):
     board = pos.board
     size = board.size
     at: dict[tuple[int, int], int] = {}
-    for bit, row in board.rows.items():
-        col = board.cols[bit]
-        at[(row, size - 1 - col if board.mirrored else col)] = bit
+    for square, row in board.rows.items():
+        col = board.cols[square]
+        at[(row, size - 1 - col if board.mirrored else col)] = square
     text = Text()
     for row in range(size):
         text.append(f"{size - row:>2} ")

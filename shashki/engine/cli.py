@@ -154,10 +154,12 @@ def play(
             console.print(f"You play {move.notation(v)}")
         else:
             result = engine.play(game, Limit(time=seconds))
+            assert result.move is not None  # the game goes on, so there is a legal move
             move = game.play(result.move)
             console.print(f"The engine plays [bold]{move.notation(v)}[/bold] ({format_score(result.score)})")
         console.print(board_text(game.position))
     outcome = game.outcome
+    assert outcome is not None  # the loop ends when the game does
     console.print(f"Game over: {outcome.result} ({outcome.reason})")
 
 
@@ -173,14 +175,14 @@ def tablebase_build(
     """Build the Russian giveaway endgame tables into the data directory ($SHASHKI_DATA/tablebases)."""
     import time
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     from shashki.engine.tablebase import Tablebase, data_dir
 
     start = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
                   TimeElapsedColumn()) as bar:
-        tasks: dict[int, int] = {}
+        tasks: dict[int, TaskID] = {}
 
         def progress(k: int, done: int, total: int) -> None:
             if k not in tasks:
