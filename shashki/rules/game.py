@@ -153,7 +153,9 @@ class Game:
 
     @property
     def counters(self) -> dict[DrawRule, int]:
-        """Each active draw rule's count (plies, or for threefold the current position's occurrences)."""
+        """Each active draw rule's count: plies since its condition first held (shashki.rules.draws
+        says on which ply each rule ends the game), or for threefold the current position's
+        occurrences."""
         return {counter.rule: counter.count for counter in self._draws}
 
     def legal_moves(self) -> list[Move]:

@@ -6,7 +6,9 @@ parameters and nothing else. This module knows no position: `shashki.rules.posit
 official rules it implements:
 
 - RU: the Russian draughts code (Правила игры в шашки, 2004 edition) for Russian and its giveaway form;
-  FMJD-64 7.2.x for the draw rules of Russian and Brazilian, as RULES.md §4 gives them;
+  FMJD-64 7.2.x for the draw rules of Russian, as RULES.md §4 gives them;
+- CBD: the Brazilian confederation's Regras Oficiais do Jogo de Damas (item 16, the draw rule of
+  Brazilian; FMJD's Brazilian section, brazil.fmjd.org, gives the same text);
 - FMJD: the official FMJD rules of international draughts (Brazilian takes its capture rules to 8×8);
 - FID: the Italian federation's Regolamento tecnico, Capo I;
 - ACF: the American Checker Federation / WCDF rules of checkers (English draughts);
@@ -70,6 +72,7 @@ class DrawRule(Enum):
     NO_PROGRESS_30_60 = "no-capture-no-promotion"  # FMJD-64 7.2.6: 30 moves (4-5 pieces), 60 (6-7)
     LONG_DIAGONAL_5 = "long-diagonal-ending"  # FMJD-64 7.2.7: 3 pieces (with a king) v king on a1-h8
     SMALL_ENDING_5 = "small-ending"  # FMJD-64 7.2.8: 2 pieces or a king v a lone king, 5 moves
+    KING_MOVES_20 = "twenty-king-moves"  # CBD item 16: 20 moves each of king moves only (Brazilian)
     KING_MOVES_25 = "twenty-five-king-moves"  # FMJD 6.2: 25 moves each of king moves only
     ENDING_16 = "sixteen-move-ending"  # FMJD 6.3: 3 pieces (with a king) v a lone king, 16 moves
     ENDING_5 = "five-move-ending"  # FMJD 6.4: 2 pieces (with a king) or a king v a lone king, 5 moves
@@ -208,7 +211,10 @@ _BASE: tuple[Variant, ...] = (
         promotion_in_capture=PromotionInCapture.CONTINUE_AS_MAN,
         men_capture_kings=True,
         result=Result.NORMAL,
-        draw_rules=FMJD64_DRAWS,  # RULES.md §4: "as Russian"
+        # RULES.md §4: threefold repetition, and the Brazilian confederation's (CBD, Regras Oficiais,
+        # item 16) 20 successive king moves without a capture or a man move. The CBD text has no
+        # endgame counts, so FMJD-64's 7.2.4-7.2.8 do not apply: the national federation decides.
+        draw_rules=(DrawRule.THREEFOLD, DrawRule.KING_MOVES_20),
         game_type=26,
         algebraic=True,
         capture_separator="x",

@@ -32,6 +32,7 @@ from shashki.server.http import (
     games,
     live,
     lobby,
+    meta,
     pages,
     players,
     rematch,
@@ -116,7 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first.
-    for module in (accounts, lobby, exports, games, live, players, chat, rematch, bots):
+    for module in (accounts, lobby, exports, games, live, players, chat, rematch, bots, meta):
         app.include_router(module.router)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)

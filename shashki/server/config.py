@@ -1,32 +1,49 @@
-"""Server settings: defaults for `shashki serve`, overridable by environment variables.
+"""Server settings: defaults for `shashki serve`, overridable by environment variables (pydantic-settings).
 
 `DATABASE_URL` (e.g. `postgresql+asyncpg://user:pw@host/db`) and `REDIS_URL` select the scaled-out parts;
 without them the server keeps everything in a SQLite file under the data directory and events in process.
-The `SHASHKI_*` variables exist mainly so that tests can shorten the waits the rules of play impose.
+`SHASHKI_DATA` names the data directory. Every other field is read from `SHASHKI_` + its name in capitals
+(`login_attempts` from `SHASHKI_LOGIN_ATTEMPTS`); they exist mainly so that tests can shorten the waits the
+rules of play impose. An empty variable counts as unset. A value that does not parse stops the server with
+the variable's name:
+
+>>> import os
+>>> os.environ["SHASHKI_LOGIN_ATTEMPTS"] = "many"
+>>> Settings()
+Traceback (most recent call last):
+...
+shashki.server.config.SettingsError: SHASHKI_LOGIN_ATTEMPTS='many': Input should be a valid integer, ...
+>>> del os.environ["SHASHKI_LOGIN_ATTEMPTS"]
+>>> Settings(data_dir="/srv/shashki").sqlalchemy_url
+'sqlite+aiosqlite:////srv/shashki/shashki.sqlite3'
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+from pydantic_core import ErrorDetails
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_PREFIX = "SHASHKI_"
 
 
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    return float(value) if value else default
+class SettingsError(ValueError):
+    """An environment variable (or argument) the settings cannot use; the message names it."""
 
 
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_ignore_empty=True,  # `SHASHKI_ENGINE=` means the default, as an unset variable
+        extra="ignore",
+    )
 
-
-@dataclass
-class Settings:
-    data_dir: Path = Path("data")
-    database_url: str | None = None
-    redis_url: str | None = None
+    data_dir: Path = Field(Path("data"), validation_alias="SHASHKI_DATA")
+    database_url: str | None = Field(None, validation_alias="DATABASE_URL")
+    redis_url: str | None = Field(None, validation_alias="REDIS_URL")
     # A player may claim victory once the opponent has been disconnected this long on their own turn.
     disconnect_claim_seconds: float = 30.0
     # Lag compensation: a client may report its network delay; at most this much is credited per move.
@@ -43,9 +60,10 @@ class Settings:
     computer_delay_seconds: float = 0.3
     # The computer opponent: "engine" (shashki.engine in `engine_workers` processes; it thinks
     # `engine_untimed_seconds` a move in games without a clock) or "random" (tests only).
-    engine: str = "engine"
+    engine: Literal["engine", "random"] = "engine"
     engine_workers: int = 1
     engine_untimed_seconds: float = 1.0
+    # Cookies marked Secure (behind HTTPS): SHASHKI_SECURE_COOKIES=1.
     secure_cookies: bool = False
     # Game chat: lines per player per game within the window (docs/bot-api.md states the limits).
     chat_lines: int = 5
@@ -57,6 +75,15 @@ class Settings:
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+
+    def __init__(self, **values: Any) -> None:
+        # Arguments by field name (Settings(data_dir=...)); the three fields named by their own variable
+        # take that name as alias, and pydantic's `populate_by_name` would also read SHASHKI_DATA_DIR & co.
+        values = {_ALIASES.get(name, name): value for name, value in values.items()}
+        try:
+            super().__init__(**values)
+        except ValidationError as error:
+            raise SettingsError("; ".join(_describe(e, values) for e in error.errors())) from None
 
     @property
     def sqlalchemy_url(self) -> str:
@@ -71,27 +98,30 @@ class Settings:
 
     @classmethod
     def from_env(cls, data_dir: str | Path | None = None) -> Settings:
-        return cls(
-            data_dir=Path(data_dir or os.environ.get("SHASHKI_DATA") or "data"),
-            database_url=os.environ.get("DATABASE_URL") or None,
-            redis_url=os.environ.get("REDIS_URL") or None,
-            disconnect_claim_seconds=_env_float("SHASHKI_DISCONNECT_CLAIM_SECONDS", 30.0),
-            max_lag_compensation_ms=_env_int("SHASHKI_MAX_LAG_COMPENSATION_MS", 500),
-            login_attempts=_env_int("SHASHKI_LOGIN_ATTEMPTS", 10),
-            registrations=_env_int("SHASHKI_REGISTRATIONS", 5),
-            rate_limit_window_seconds=_env_float("SHASHKI_RATE_LIMIT_WINDOW_SECONDS", 60.0),
-            argon2_memory_kib=_env_int("SHASHKI_ARGON2_MEMORY_KIB", 65536),
-            argon2_time_cost=_env_int("SHASHKI_ARGON2_TIME_COST", 3),
-            computer_delay_seconds=_env_float("SHASHKI_COMPUTER_DELAY_SECONDS", 0.3),
-            engine=os.environ.get("SHASHKI_ENGINE", "engine"),
-            engine_workers=_env_int("SHASHKI_ENGINE_WORKERS", 1),
-            engine_untimed_seconds=_env_float("SHASHKI_ENGINE_UNTIMED_SECONDS", 1.0),
-            secure_cookies=os.environ.get("SHASHKI_SECURE_COOKIES", "") == "1",
-            chat_lines=_env_int("SHASHKI_CHAT_LINES", 5),
-            chat_window_seconds=_env_float("SHASHKI_CHAT_WINDOW_SECONDS", 10.0),
-            api_requests_per_minute=_env_int("SHASHKI_API_REQUESTS_PER_MINUTE", 600),
-            challenges_per_minute=_env_int("SHASHKI_CHALLENGES_PER_MINUTE", 20),
-            event_streams=_env_int("SHASHKI_EVENT_STREAMS", 3),
-            game_streams=_env_int("SHASHKI_GAME_STREAMS", 20),
-            stream_keepalive_seconds=_env_float("SHASHKI_STREAM_KEEPALIVE_SECONDS", 6.0),
-        )
+        """The settings of the environment; `data_dir` (the `--data` option) wins over `SHASHKI_DATA`."""
+        return cls(data_dir=Path(data_dir)) if data_dir else cls()
+
+
+_ALIASES = {
+    name: field.validation_alias
+    for name, field in Settings.model_fields.items()
+    if isinstance(field.validation_alias, str)
+}
+
+
+def variable(field: str) -> str:
+    """The environment variable a field is read from."""
+    alias = Settings.model_fields[field].validation_alias
+    return alias if isinstance(alias, str) else ENV_PREFIX + field.upper()
+
+
+def _describe(error: ErrorDetails, values: dict[str, Any]) -> str:
+    loc = str(error["loc"][0]) if error["loc"] else ""
+    field = next((name for name in Settings.model_fields if loc in (name, variable(name))), None)
+    if field is None:
+        where = loc
+    elif variable(field) in values if field in _ALIASES else field in values:
+        where = f"{field} (argument)"
+    else:
+        where = variable(field)
+    return f"{where}={error.get('input')!r}: {error['msg']}"

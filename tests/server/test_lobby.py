@@ -98,3 +98,29 @@ def test_challenges_are_accepted_declined_with_a_reason_or_cancelled(players, se
     assert game["white"]["username"] == bob.name and game["clocks"] is None
     r = alice.post("/api/challenges", {"username": "nobody-here"})
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_user"
+
+
+def test_the_lobby_socket_pushes_the_games_being_played_now(players, server):
+    alice, bob = players(), players()
+    anyone = lobby_socket(server)  # not logged in: the list is public, as GET /api/now-playing
+    listed = receive_until(anyone, lambda m: m["type"] == "nowPlaying")
+    assert isinstance(listed["games"], list) and listed["n"] >= 1
+    inbox = lobby_socket(server, alice)
+    receive_until(inbox, lambda m: m["type"] == "nowPlaying")
+    # A game starts: the list comes again with it, the latest moves first, as the HTTP list has it.
+    game = alice.challenge(bob)
+    pushed = receive_until(inbox, lambda m: m["type"] == "nowPlaying" and game["id"] in ids(m))
+    assert pushed["games"][0]["id"] == game["id"]
+    assert pushed["games"][0]["white"]["username"] == alice.name
+    assert game["id"] in [g["id"] for g in bob.http.get("/api/now-playing").json()["games"]]
+    # Every lobby socket of the server gets the change, not only the players' own.
+    receive_until(anyone, lambda m: m["type"] == "nowPlaying" and game["id"] in ids(m), timeout=15)
+    # Once the game is over it leaves the list.
+    assert alice.post(f"/api/games/{game['id']}/abort").status_code == 200
+    receive_until(inbox, lambda m: m["type"] == "nowPlaying" and game["id"] not in ids(m))
+    anyone.close()
+    inbox.close()
+
+
+def ids(message: dict) -> list[str]:
+    return [g["id"] for g in message["games"]]

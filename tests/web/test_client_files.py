@@ -6,6 +6,8 @@
   every text the client asks for exists — including one sentence for every way the rules can end a game
   and one description for every draw rule, so a new rule cannot reach players without its words.
 - The positions the client steps through are the rules' own replay of the game.
+- The lists the client offers (quick pairing, decline reasons, levels, variants) are the server's own, from
+  one answer (`GET /api/meta`); the modules import each other without a circle and none grows too long.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ import pytest
 from game_lines import GIVEAWAY_WIN_FOR_WHITE  # tests/game_lines.py
 from server.helpers import Player
 
+from shashki.engine import LEVELS
 from shashki.rules import VARIANTS, DrawRule, Game, Precedence, PromotionInCapture
 from shashki.rules import game as rules_game
+from shashki.server.lobby import QUICK_PAIRING
 from shashki.server.lobby.service import DECLINE_REASONS
 
 WEB = Path(__file__).resolve().parents[2] / "shashki" / "web"
@@ -70,6 +74,103 @@ def test_variants_json_describes_every_variant_board_and_notation(server):
     assert described["italian"]["mirrored"] and not described["italian"]["algebraic"]
     assert described["russian-giveaway"]["algebraic"] and described["russian-giveaway"]["giveaway"]
     assert described["russian-giveaway"]["options"] == ["double-diagonal"]
+
+
+def test_the_lists_the_client_offers_are_the_servers_own(server):
+    r = httpx.get(f"{server.url}/api/meta")
+    assert r.status_code == 200 and r.headers.get("cache-control") == "no-cache"
+    meta = r.json()
+    presets = meta["quick_pairing"]
+    assert [p["preset"] for p in presets] == list(QUICK_PAIRING)
+    for p in presets:
+        clock = QUICK_PAIRING[p["preset"]]
+        assert (p["minutes"], p["increment"]) == (clock.minutes, clock.increment)
+    # The speed under each button is the ratings' own category of that clock (3+2 is blitz, 15+15 classical).
+    assert {p["preset"]: p["speed"] for p in presets}["3+2"] == "blitz"
+    assert {p["preset"]: p["speed"] for p in presets}["15+15"] == "classical"
+    # A person declines for any reason but the two about bots (those answer challenges through the Bot API).
+    assert meta["decline_reasons"] == [r for r in DECLINE_REASONS if r not in ("no_bot", "only_bot")]
+    assert meta["levels"] == list(LEVELS)
+    assert meta["variants"] == httpx.get(f"{server.url}/web/variants.json").json()
+
+
+def test_no_list_the_server_owns_is_copied_into_the_client():
+    arrays = []
+    for source in scripts().values():
+        for literal in re.findall(r"\[([^\[\]]*)\]", source):
+            items = [item.strip().strip("\"'") for item in literal.split(",") if item.strip()]
+            arrays.append(items)
+    owned = {
+        "quick pairing": list(QUICK_PAIRING),
+        "decline reasons": [r for r in DECLINE_REASONS if r not in ("no_bot", "only_bot")],
+        "levels": [str(level) for level in LEVELS],
+    }
+    for name, values in owned.items():
+        assert values not in arrays, f"the client copies the server's {name}: fetch them from /api/meta"
+    source = "\n".join(scripts().values())
+    assert "/api/now-playing" not in source, "the lobby socket pushes the games being played (nowPlaying)"
+
+
+def imports_of(source: str) -> set[str]:
+    """The modules a module imports: statically (`import ... from "./x.js"`, `export ... from`, a bare
+    `import "./x.js"`) or on demand (`import("./x.js")`, as main.js loads the pages)."""
+    static = re.findall(r"""^\s*(?:import|export)\b[^"';]*?\bfrom\s*["']\./([\w-]+\.js)["']""", source, re.M)
+    bare = re.findall(r"""^\s*import\s*["']\./([\w-]+\.js)["']""", source, re.M)
+    dynamic = re.findall(r"""\bimport\(\s*["']\./([\w-]+\.js)["']\s*\)""", source)
+    return set(static) | set(bare) | set(dynamic)
+
+
+def import_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One circle of imports in `graph`, as the modules along it, or None."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        if name in path:
+            return path[path.index(name) :] + [name]
+        if name in done:
+            return None
+        for other in sorted(graph.get(name, ())):
+            cycle = visit(other, path + [name])
+            if cycle:
+                return cycle
+        done.add(name)
+        return None
+
+    for name in sorted(graph):
+        cycle = visit(name, [])
+        if cycle:
+            return cycle
+    return None
+
+
+def test_the_cycle_check_finds_a_circle_of_imports():
+    source = "\n".join(
+        [
+            'import { a } from "./a.js";',
+            "import {",
+            "  b,",
+            '} from "./b-c.js";',
+            'const p = () => import("./d.js");',
+        ]
+    )
+    assert imports_of(source) == {"a.js", "b-c.js", "d.js"}
+    circle = {"a.js": {"b.js"}, "b.js": {"c.js"}, "c.js": {"a.js"}}
+    assert import_cycle(circle) == ["a.js", "b.js", "c.js", "a.js"]
+    assert import_cycle({"a.js": {"b.js"}, "b.js": {"c.js"}, "c.js": set()}) is None
+
+
+def test_the_client_modules_import_each_other_without_a_circle():
+    graph = {name: imports_of(source) for name, source in scripts().items()}
+    for name, imported in graph.items():
+        assert imported <= set(graph), f"{name} imports a module that does not exist: {imported - set(graph)}"
+    assert graph["game.js"] and graph["lobby.js"], "the parser found no imports"
+    cycle = import_cycle(graph)
+    assert cycle is None, f"import circle: {' -> '.join(cycle)}"
+
+
+def test_no_client_module_is_over_400_lines():
+    long = {name: source.count("\n") for name, source in scripts().items() if source.count("\n") > 400}
+    assert not long, f"split these modules: {long}"
 
 
 def test_the_positions_of_a_game_are_the_rules_replay_of_its_moves(server):

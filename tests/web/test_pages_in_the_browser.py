@@ -1,9 +1,14 @@
-"""Short visits in a real browser: the language switch, the boards of every variant, the rules pages.
+"""Short visits in a real browser: the language switch, the boards of every variant, the rules pages, the
+lobby's lists as the server gives and pushes them.
 
 These run by default (a few seconds); the whole games are in test_play_in_the_browser.py, marked slow.
 """
 
 from __future__ import annotations
+
+from server.helpers import Player
+
+from shashki.server.lobby import QUICK_PAIRING
 
 from .helpers import PHONE
 
@@ -59,3 +64,17 @@ def test_the_poddavki_rules_page_shows_its_diagrams_with_the_moves_of_rules_md(p
     assert "b2:f6:d8:a5" in page.locator('figure[data-diagram="turkish"] figcaption').inner_text()
     page.locator("section#turkish-strike").scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "rules.png"))
+
+
+def test_the_lobby_offers_the_servers_presets_and_shows_games_starting_without_reloading(pages, server):
+    page = pages("/")
+    presets = page.locator("#quick button.preset")
+    assert presets.evaluate_all("els => els.map(e => e.dataset.preset)") == list(QUICK_PAIRING)
+    assert page.locator('#quick button[data-preset="3+2"] small').inner_text() == "Blitz"
+    # Two players start a game elsewhere: the lobby's channel brings it to the list of games being played.
+    white, black = Player(server), Player(server)
+    game = white.challenge(black)
+    page.wait_for_selector(f'#watch:not([hidden]) li[data-game-id="{game["id"]}"]')
+    assert white.name in page.locator(f'#watch li[data-game-id="{game["id"]}"]').inner_text()
+    white.close()
+    black.close()

@@ -13,9 +13,10 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
 `claim-victory`, `draw-offer`, `draw-accept`, `draw-decline`, `resync`, `ping`.
 
-Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, and for a logged-in player the
-challenges made to them, their games starting and the rematches offered to them (`rematchOffer`,
-`rematchCancelled`); `{"type": "resync"}` sends the seeks and challenges again.
+Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, the games being played now
+(`nowPlaying`, see now_playing.py), and for a logged-in player the challenges made to them, their games
+starting and the rematches offered to them (`rematchOffer`, `rematchCancelled`); `{"type": "resync"}` sends
+the lists again.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from shashki.server.accounts import Actor
 from shashki.server.errors import ServiceError, Unauthorized
 from shashki.server.http.auth import websocket_actor
 from shashki.server.http.errors import service_error_body
+from shashki.server.http.now_playing import LIMIT, NowPlaying
 
 router = APIRouter()
 
@@ -183,6 +185,14 @@ async def handle_game_message(message, actor, color, game_id, games, send, send_
         await send(service_error_body(error) | {"type": "error", "id": request_id})
 
 
+def now_playing(app) -> NowPlaying:
+    """This process's list of the games being played now, started with the first lobby socket."""
+    if getattr(app.state, "now_playing", None) is None:
+        history = app.state.history
+        app.state.now_playing = NowPlaying(lambda: history.now_playing(limit=LIMIT))
+    return app.state.now_playing
+
+
 @router.websocket("/ws/lobby")
 async def lobby_socket(websocket: WebSocket) -> None:
     actor = await _accept(websocket)
@@ -197,17 +207,23 @@ async def lobby_socket(websocket: WebSocket) -> None:
         number += 1
         await send({"n": number, **event})
 
+    watching = now_playing(app)
+
     async def snapshot() -> None:
         await emit({"type": "seeks", "seeks": await app.state.lobby.list_seeks()})
+        await emit(await watching.current())
         if actor is not None:
             await emit({"type": "challenges", **await app.state.lobby.challenges(actor.user)})
             await emit({"type": "playing", "games": await app.state.games.ongoing(actor.id)})
 
     async def forward(events) -> None:
         async for event in events:
+            if event.get("type") in ("gameStart", "gameFinish"):
+                watching.nudge()
             await emit(event)
 
     async with contextlib.AsyncExitStack() as stack:
+        await stack.enter_async_context(watching.listen(emit))
         channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
         tasks = []
         for channel in channels:

@@ -1,4 +1,4 @@
-// The board: an SVG drawing of a position, and move input by clicking or dragging.
+// The board: an SVG drawing of a position, and move input by clicking or dragging (board-input.js).
 //
 // The board never decides what is legal. It is given the legal moves the server sent ({move, path,
 // captures}, squares labelled in the variant's notation) and lets the player walk along their paths one
@@ -7,15 +7,11 @@
 // land on several squares behind a piece, those squares are offered as a choice. When the path walked
 // names exactly one legal move, the board hands that move's notation to `onMove`.
 
+import { PathInput, samePrefix } from "./board-input.js";
 import { s, h } from "./dom.js";
 import { geometry, parseFen } from "./geometry.js";
 
 const UNIT = 100;
-const DRAG_THRESHOLD = 5; // pixels the pointer moves before a press becomes a drag
-
-function samePrefix(path, prefix) {
-  return prefix.every((label, i) => path[i] === label);
-}
 
 function crown(color) {
   // A small crown drawn on a king.
@@ -40,10 +36,9 @@ export class Board {
     this.legal = [];
     this.movable = false;
     this.lastMove = [];
-    this.prefix = [];
+    this.prefix = []; // the squares of the move entered so far (board-input.js walks it)
     this.arrows = [];
     this.marks = new Map();
-    this.press = null;
     this.size = this.geom.size * UNIT;
 
     this.svg = s("svg", {
@@ -59,7 +54,7 @@ export class Board {
       this.svg.append(this.layers[name]);
     }
     this.el = h("div", { class: "board-wrap" }, this.svg);
-    if (this.interactive) this.listen();
+    this.input = this.interactive ? new PathInput(this) : null;
     this.drawSquares();
   }
 
@@ -210,7 +205,8 @@ export class Board {
       const sq = this.geom.square(label);
       if (!sq) continue;
       const { cx, cy } = this.place(sq);
-      const lifted = this.press && this.press.dragging && this.press.from === label;
+      const press = this.input && this.input.press;
+      const lifted = press && press.dragging && press.from === label;
       const classes = ["piece", piece.color];
       if (piece.king) classes.push("king");
       if (ghosts.has(label)) classes.push("ghost");
@@ -287,152 +283,6 @@ export class Board {
         "marker-end": `url(#${id})`,
       })
     );
-  }
-
-  // -- input ------------------------------------------------------------------------------------------
-
-  listen() {
-    this.svg.addEventListener("pointerdown", (e) => this.pointerDown(e));
-    this.svg.addEventListener("pointermove", (e) => this.pointerMove(e));
-    this.svg.addEventListener("pointerup", (e) => this.pointerUp(e));
-    this.svg.addEventListener("pointercancel", () => this.endPress());
-    this.svg.addEventListener("contextmenu", (e) => {
-      e.preventDefault();
-      this.cancel();
-    });
-  }
-
-  pointerDown(e) {
-    if (e.button !== 0 || !this.movable) return;
-    const sq = this.squareAtPoint(e.clientX, e.clientY);
-    if (!sq) return;
-    e.preventDefault();
-    // Before a move is begun any piece that can move may be dragged; in the middle of a capture, the
-    // capturing piece from where it stands.
-    const draggable =
-      this.prefix.length <= 1
-        ? this.legal.some((m) => m.path[0] === sq.label)
-        : sq.label === this.prefix[this.prefix.length - 1];
-    this.press = { label: sq.label, x: e.clientX, y: e.clientY, draggable, dragging: false, from: null };
-    try {
-      this.svg.setPointerCapture(e.pointerId);
-    } catch {
-      /* synthetic events have no capturable pointer */
-    }
-  }
-
-  pointerMove(e) {
-    const press = this.press;
-    if (!press || !press.draggable) return;
-    if (!press.dragging) {
-      if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_THRESHOLD) return;
-      press.dragging = true;
-      if (this.prefix.length <= 1) this.prefix = [press.label];
-      press.from = this.prefix[this.prefix.length - 1];
-      this.render();
-    }
-    const rect = this.svg.getBoundingClientRect();
-    const x = ((e.clientX - rect.left) / rect.width) * this.size;
-    const y = ((e.clientY - rect.top) / rect.height) * this.size;
-    const start = this.prefix[0];
-    const piece = this.pieces.get(start);
-    if (!piece) return;
-    this.layers.drag.replaceChildren(this.pieceShape(piece, x, y, ["piece", piece.color, "dragged"], ""));
-  }
-
-  pointerUp(e) {
-    const press = this.press;
-    if (!press) return;
-    const sq = this.squareAtPoint(e.clientX, e.clientY);
-    this.endPress();
-    if (press.dragging) {
-      if (sq && sq.label !== press.from) this.step(sq.label);
-      else this.render();
-    } else if (sq && sq.label === press.label) {
-      this.step(sq.label);
-    }
-  }
-
-  endPress() {
-    this.press = null;
-    this.layers.drag.replaceChildren();
-  }
-
-  /** One square clicked or dropped on: select a piece, take the next step of a move, or finish it. */
-  step(label) {
-    if (!this.movable) return;
-    const prefix = this.prefix;
-    if (!prefix.length) {
-      if (this.legal.some((m) => m.path[0] === label)) this.prefix = [label];
-      this.hint(null);
-      this.render();
-      return;
-    }
-    const k = prefix.length;
-    const candidates = this.candidates();
-    if (k === 1 && label === prefix[0]) {
-      this.cancel();
-      return;
-    }
-    let next = candidates.filter((m) => m.path[k] === label);
-    if (!next.length) {
-      // A square further along: fine when every move through it takes the same way there.
-      const ahead = candidates.filter((m) => m.path.indexOf(label, k) > k);
-      if (ahead.length) {
-        const until = (m) => m.path.slice(0, m.path.indexOf(label, k) + 1).join(" ");
-        if (ahead.every((m) => until(m) === until(ahead[0]))) {
-          this.prefix = until(ahead[0]).split(" ");
-          return this.afterStep();
-        }
-        this.hint("ambiguous");
-        return;
-      }
-      if (k === 1 && this.legal.some((m) => m.path[0] === label)) {
-        this.prefix = [label]; // another piece
-        this.hint(null);
-        this.render();
-        return;
-      }
-      if (k === 1) this.cancel();
-      return;
-    }
-    this.prefix = [...prefix, label];
-    this.afterStep();
-  }
-
-  afterStep() {
-    const candidates = this.candidates();
-    // A capture must be completed, so a whole path is never the beginning of another: the move is done.
-    const done = candidates.find((m) => m.path.length === this.prefix.length);
-    if (done) {
-      this.submit(done);
-      return;
-    }
-    const k = this.prefix.length;
-    const nextBySame = new Map();
-    for (const m of candidates) {
-      const key = m.captures[k - 1] ?? "";
-      nextBySame.set(key, (nextBySame.get(key) || new Set()).add(m.path[k]));
-    }
-    const landing = [...nextBySame.values()].some((set) => set.size > 1);
-    this.hint(landing ? "landing" : k > 1 ? "continue" : null);
-    this.render();
-  }
-
-  submit(move) {
-    // Show the move at once; the server's next state confirms it (or the page restores the position).
-    const start = move.path[0];
-    const end = move.path[move.path.length - 1];
-    const piece = this.pieces.get(start);
-    this.pieces.delete(start);
-    for (const c of move.captures) this.pieces.delete(c);
-    if (piece) this.pieces.set(end, piece);
-    this.lastMove = move.path;
-    this.prefix = [];
-    this.movable = false;
-    this.hint(null);
-    this.render();
-    if (this.options.onMove) this.options.onMove(move.move, move);
   }
 
   hint(kind) {

@@ -1,17 +1,18 @@
-// The lobby's live channel, kept open on every page: open seeks, and for a logged-in player the
-// challenges made to them and their games starting. The lobby page draws its lists from it; on any other
+// The lobby's live channel, kept open on every page: open seeks, the games being played now, and for a
+// logged-in player the challenges made to them and their games starting. The lobby page draws its lists from it; on any other
 // page a challenge shows as a notice, and a game that starts (a seek or challenge accepted) opens.
 
 import { api, LiveSocket, session } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { navigate } from "./router.js";
 import { playerLabel, timeControlLabel, variantName } from "./widgets.js";
 
 const listeners = new Set();
-const latest = {}; // the last snapshot of each list: seeks, challenges, playing
+const LISTS = ["seeks", "challenges", "playing", "nowPlaying"];
+const latest = {}; // the last snapshot of each list
 let socket = null;
 let last = 0;
-let navigateTo = () => {};
 
 /** Hear every lobby event; the current lists are replayed at once. Returns the unsubscribe function. */
 export function subscribe(listener) {
@@ -29,7 +30,7 @@ function dispatch(message) {
     if (last && message.n !== last + 1) resync(); // a gap: ask for the lists again
     last = message.n;
   }
-  if (["seeks", "challenges", "playing"].includes(message.type)) latest[message.type] = message;
+  if (LISTS.includes(message.type)) latest[message.type] = message;
   if (message.type === "challenge" && latest.challenges) {
     const c = message.challenge;
     latest.challenges = { ...latest.challenges, in: [...latest.challenges.in.filter((x) => x.id !== c.id), c] };
@@ -43,8 +44,7 @@ function dispatch(message) {
 }
 
 /** (Re)connect with the session as it is now: call after logging in or out. */
-export function connect(navigate) {
-  navigateTo = navigate;
+export function connect() {
   if (socket) socket.close();
   for (const key of Object.keys(latest)) delete latest[key];
   last = 0;
@@ -68,7 +68,7 @@ function onLobby() {
 function globalNotice(message) {
   if (message.type === "gameStart") {
     const id = message.game.id;
-    if (!location.pathname.startsWith(`/game/${id}`)) navigateTo(`/game/${id}`);
+    if (!location.pathname.startsWith(`/game/${id}`)) navigate(`/game/${id}`);
     return;
   }
   if (message.type === "challengeDeclined") {
@@ -93,7 +93,7 @@ export function drawChallengeNotice() {
   const answer = (action) => async () => {
     try {
       const data = await api("POST", `/api/challenges/${c.id}/${action}`, action === "decline" ? { reason: "generic" } : undefined);
-      if (data.game) navigateTo(`/game/${data.game.id}`);
+      if (data.game) navigate(`/game/${data.game.id}`);
       latest.challenges.in = latest.challenges.in.filter((x) => x.id !== c.id);
       drawChallengeNotice();
     } catch (e) {

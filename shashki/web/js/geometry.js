@@ -1,4 +1,4 @@
-// Board geometry and notation, as the server describes each variant (/web/variants.json).
+// Board geometry and notation, as the server describes each variant (GET /api/meta, through meta.js).
 //
 // This is drawing, not rules: which squares are dark, where square 22 or c3 is, how a FEN places the
 // pieces, which squares a move's notation names. Which moves are legal always comes from the server.
@@ -11,10 +11,8 @@ let variantList = [];
 let variantsByKey = new Map();
 let defaultKey = "russian-giveaway";
 
-export async function loadVariants() {
-  const response = await fetch("/web/variants.json");
-  const data = await response.json();
-  // Russian giveaway (poddavki) first, then each base variant followed by its giveaway form.
+/** Take the variants as the server describes them ({default, variants}: from /api/meta, see meta.js). */
+export function setVariants(data) {
   variantList = data.variants;
   defaultKey = data.default;
   variantsByKey = new Map();
@@ -25,6 +23,7 @@ export async function loadVariants() {
   return variantList;
 }
 
+/** Russian giveaway (poddavki) first, then each base variant followed by its giveaway form. */
 export function variants() {
   const order = ["russian", "brazilian", "international", "english", "italian", "pool"];
   const rank = (v) => {

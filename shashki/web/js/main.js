@@ -1,13 +1,14 @@
-// The client's entry: language, variants and session first, then the page the address names.
+// The client's entry: language, the server's lists and the session first, then the page the address names.
 //
 // Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules.
-// Each page module exports mount(container, params) and returns an object with unmount().
+// Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
 import { clear, fill, h, toast } from "./dom.js";
 import { connect as connectFeed, drawChallengeNotice } from "./feed.js";
-import { loadVariants } from "./geometry.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { loadMeta } from "./meta.js";
+import { render, startRouter } from "./router.js";
 
 const ROUTES = [
   [/^\/$/, () => import("./lobby.js"), () => ({})],
@@ -17,36 +18,13 @@ const ROUTES = [
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
 ];
 
-let current = null;
-let rendering = 0;
-
-export function navigate(path, { replace = false } = {}) {
-  if (path === location.pathname + location.search + location.hash) return; // already there
-  if (replace) history.replaceState({}, "", path);
-  else history.pushState({}, "", path);
-  render();
+function notFound(view) {
+  fill(view, h("section", { class: "card" }, h("h1", {}, t("notFound.title")), h("a", { href: "/" }, t("nav.lobby"))));
 }
 
-async function render() {
-  const number = ++rendering;
-  const view = document.getElementById("view");
-  if (current && current.unmount) current.unmount();
-  current = null;
-  const path = location.pathname;
-  for (const [pattern, load, params] of ROUTES) {
-    const m = path.match(pattern);
-    if (!m) continue;
-    const page = await load();
-    if (number !== rendering) return; // another navigation came first
-    clear(view);
-    current = await page.mount(view, params(m));
-    renderHeader();
-    drawChallengeNotice();
-    window.scrollTo(0, 0);
-    return;
-  }
-  fill(view, h("section", { class: "card" }, h("h1", {}, t("notFound.title")), h("a", { href: "/" }, t("nav.lobby"))));
+function rendered() {
   renderHeader();
+  drawChallengeNotice();
 }
 
 function renderHeader() {
@@ -81,25 +59,9 @@ function renderHeader() {
   document.title = `Shashki — ${t("app.tagline")}`;
 }
 
-function interceptLinks() {
-  document.addEventListener("click", (e) => {
-    const a = e.target.closest("a");
-    if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-    if (a.target || a.hasAttribute("download") || a.origin !== location.origin) return;
-    if (a.pathname.startsWith("/api/") || a.pathname.startsWith("/static/") || a.pathname.startsWith("/docs")) return;
-    e.preventDefault();
-    if (a.pathname === location.pathname && a.hash) {
-      location.hash = a.hash;
-      return;
-    }
-    navigate(a.pathname + a.search + a.hash);
-  });
-  window.addEventListener("popstate", render);
-}
-
 async function boot() {
   await setLanguage(preferredLanguage(), { remember: false });
-  await Promise.all([loadVariants(), loadSession()]);
+  await Promise.all([loadMeta(), loadSession()]);
   const select = document.getElementById("language");
   select.value = language();
   select.addEventListener("change", async () => {
@@ -108,12 +70,11 @@ async function boot() {
   });
   // Logging in or out changes what every page shows and who the live channel speaks for.
   onSessionChange(() => {
-    connectFeed(navigate);
+    connectFeed();
     render();
   });
-  connectFeed(navigate);
-  interceptLinks();
-  await render();
+  connectFeed();
+  await startRouter(ROUTES, { notFound, rendered });
   document.body.dataset.ready = "1";
 }
 

@@ -118,7 +118,8 @@ function parameterTable(v) {
     [t("rules.param.promotion"), t(`rules.promotion.${v.promotion_in_capture}`)],
     [t("rules.param.menCaptureKings"), yesNo(v.men_capture_kings)],
     [t("rules.param.result"), t(v.giveaway ? "rules.result.giveaway" : "rules.result.normal")],
-    [t("rules.param.draws"), h("ul", {}, v.draw_rules.map((rule) => h("li", {}, t(`draw.${rule}`))))],
+    // Each automatic draw with its exact count and where the count starts (RULES.md §4, issue 17).
+    [t("rules.param.draws"), h("ul", {}, v.draw_rules.map((rule) => h("li", {}, t(`rules.drawRule.${rule}`))))],
     [
       t("rules.param.notation"),
       v.algebraic
@@ -143,6 +144,10 @@ function variantPage(v) {
         )
       : h("p", { class: "lead" }, t(`rules.about.${base}`)),
     parameterTable(v),
+    // How the counted draws count, and the sources (with where two official texts disagree).
+    ...(v.giveaway
+      ? []
+      : [h("p", {}, t("rules.draws.counting")), h("p", { class: "note" }, t(`rules.draws.note.${base}`))]),
     diagram("start", v.key),
     h("p", {}, t("rules.compareWithPoddavki"), " ", h("a", { href: `/rules/${PODDAVKI}` }, variantName(PODDAVKI))),
   ];

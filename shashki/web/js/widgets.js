@@ -1,9 +1,10 @@
 // Pieces of UI several pages share: game terms (variant, clock, colour, rated), labels of variants, time
-// controls and players, and the sentence that says why a game ended.
+// controls and players, the sentence that says why a game ended, cards and buttons that call the server.
 
-import { h } from "./dom.js";
+import { h, toast } from "./dom.js";
 import { defaultVariant, variant, variants } from "./geometry.js";
 import { t } from "./i18n.js";
+import { levels } from "./meta.js";
 
 export const TIME_PRESETS = ["1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "15+15", "30+0"];
 
@@ -83,7 +84,7 @@ export function termsFields(name, options = {}) {
   const levelInput = h(
     "select",
     { name: "level", id: `${name}-level` },
-    [1, 2, 3, 4, 5, 6, 7, 8].map((n) => h("option", { value: n, selected: n === 1 }, n))
+    levels().map((n, i) => h("option", { value: n, selected: i === 0 }, n))
   );
   const showOptions = () => {
     diagonalField.hidden = !variant(variantInput.value).options.includes("double-diagonal");
@@ -132,4 +133,21 @@ export function resultText(game) {
   else why = t(`reason.${game.reason}`, names);
   if (!winner) return t("result.draw", { why });
   return t(`result.wins.${winner}`, { why });
+}
+
+/** A titled card of a page: <section class="card" id=…><h2>title</h2>…</section>. */
+export function card(id, title, ...children) {
+  return h("section", { class: "card", id }, h("h2", {}, title), ...children);
+}
+
+/** Run `action` for a clicked button: the button is disabled meanwhile, and a failure shows as a toast. */
+export async function act(button, action) {
+  button.disabled = true;
+  try {
+    return await action();
+  } catch (e) {
+    toast(e.message || String(e), "error");
+  } finally {
+    button.disabled = false;
+  }
 }

@@ -1,0 +1,189 @@
+// What a player does in a game, over its socket: moves (typed or from the board; one at a time, until
+// the server acknowledges it), resigning or aborting, draw offers, claiming victory when the opponent has
+// gone; and the buttons everyone has (flip the board, sound, the PDN, a rematch once the game is over).
+
+import { clear, fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { OTHER } from "./game-clocks.js";
+import { rematchControls } from "./game-rematch.js";
+import { setSound, soundOn } from "./sound.js";
+
+export class Actions {
+  /**
+   * `ctx`: the game page's shared state (id, game, myColor, features, isLive); `socket`: the game's socket;
+   * `el`: {controls, offer}; `onFlip()` turns the board round; `onRefused()` puts the position back.
+   */
+  constructor(ctx, socket, el, { onFlip, onRefused }) {
+    this.ctx = ctx;
+    this.socket = socket;
+    this.el = el;
+    this.onFlip = onFlip;
+    this.onRefused = onRefused;
+    this.pending = null; // {id, move, ply} of a move sent and not yet answered
+    this.requestId = 0;
+    this.lagMs = 0;
+    this.opponentGoneSince = null;
+    this.claimShown = null; // whether the claim button (true) or its countdown (false) is on screen
+    this.input = h("input", {
+      id: "move-text",
+      placeholder: t("game.typeMove", { example: "c3-d4" }),
+      autocomplete: "off",
+      autocapitalize: "off",
+      spellcheck: "false",
+      "aria-label": t("game.typeMove", { example: "c3-d4" }),
+    });
+    this.error = h("p", { class: "error", id: "move-error", hidden: true });
+    this.form = h(
+      "form",
+      {
+        class: "move-form",
+        id: "move-form",
+        onSubmit: (e) => {
+          e.preventDefault();
+          const text = this.input.value.trim();
+          if (text) this.sendMove(text);
+        },
+      },
+      this.input,
+      h("button", { type: "submit" }, t("game.play"))
+    );
+  }
+
+  /** The example in the move box, in the variant's own notation. */
+  setExample(variant) {
+    const example = variant.algebraic ? "c3-d4" : variant.board_size === 10 ? "32-28" : "22-18";
+    this.input.placeholder = t("game.typeMove", { example });
+    this.input.setAttribute("aria-label", this.input.placeholder);
+  }
+
+  focusMoveBox() {
+    this.input.focus();
+  }
+
+  // -- to the server ---------------------------------------------------------------------------------
+
+  sendMove(text) {
+    const { game, myColor } = this.ctx;
+    if (!game || !myColor || this.pending) return;
+    this.error.hidden = true;
+    this.pending = { id: ++this.requestId, move: text, ply: game.ply };
+    this.socket.send({ type: "move", move: text, ply: game.ply, id: this.pending.id, lag_ms: this.lagMs });
+    this.input.value = "";
+  }
+
+  send(type) {
+    this.socket.send({ type, id: ++this.requestId });
+  }
+
+  // -- from the server -------------------------------------------------------------------------------
+
+  /** The connection came or went: the answer to a move may have been lost with it; the next state tells. */
+  connection(connected) {
+    if (connected && this.pending) this.pending = null;
+  }
+
+  acknowledged(message) {
+    if (this.pending && message.id === this.pending.id) this.pending = null;
+  }
+
+  /** An error for the move in flight is shown by the move box (true); others are not ours (false). */
+  refused(message) {
+    if (!this.pending || message.id !== this.pending.id) return false;
+    const error = message.error || {};
+    this.pending = null;
+    this.error.textContent = error.message || error.code;
+    this.error.hidden = false;
+    this.onRefused();
+    return true;
+  }
+
+  stateChanged(next, moved, receivedAt) {
+    const { myColor } = this.ctx;
+    if (this.pending && next.ply > this.pending.ply) this.pending = null;
+    if (myColor && next.side_to_move === OTHER[myColor] && next.mover_disconnected_ms) {
+      this.opponentGoneSince = receivedAt - next.mover_disconnected_ms;
+    }
+    if (moved) this.error.hidden = true;
+  }
+
+  presenceChanged(message) {
+    const { myColor } = this.ctx;
+    if (!myColor) return;
+    const opponent = OTHER[myColor];
+    if (message[opponent] === false && this.opponentGoneSince === null) this.opponentGoneSince = performance.now();
+    if (message[opponent]) this.opponentGoneSince = null;
+  }
+
+  // -- claiming victory ------------------------------------------------------------------------------
+  // Victory may be claimed once the opponent has been gone long enough on their own turn (the server
+  // decides; this only shows when to ask). null: nothing to claim.
+
+  claimSecondsLeft() {
+    const { game, myColor } = this.ctx;
+    if (!myColor || !this.ctx.isLive()) return null;
+    const opponent = OTHER[myColor];
+    if (game.side_to_move !== opponent || game[opponent].computer || this.opponentGoneSince === null) return null;
+    return Math.ceil((game.claim_victory_after_ms - (performance.now() - this.opponentGoneSince)) / 1000);
+  }
+
+  tickClaim() {
+    // Controls are redrawn only when the claim button comes or goes, so no click is lost to a redraw.
+    const left = this.claimSecondsLeft();
+    const ready = left === null ? null : left <= 0;
+    if (ready !== this.claimShown) this.drawControls();
+    else if (left !== null && !ready) {
+      const wait = this.el.controls.querySelector("#claim-wait");
+      if (wait) wait.textContent = t("game.opponentGone", { seconds: left });
+    }
+  }
+
+  // -- drawing ---------------------------------------------------------------------------------------
+
+  /** The move box and the draw offer, shown to a player while the game is live. */
+  drawOffer() {
+    const { game, myColor } = this.ctx;
+    const live = this.ctx.isLive();
+    this.form.hidden = !(live && myColor);
+    if (!(live && myColor)) this.error.hidden = true;
+    const offer = game.draw_offer;
+    const box = this.el.offer;
+    box.hidden = !(live && myColor && offer);
+    if (box.hidden) return;
+    clear(box);
+    if (offer === myColor) box.append(t("game.drawOffered"));
+    else {
+      box.append(
+        h("span", {}, t("game.drawOfferedToYou")),
+        h("button", { id: "accept-draw", onClick: () => this.send("draw-accept") }, t("game.acceptDraw")),
+        h("button", { class: "secondary", id: "decline-draw", onClick: () => this.send("draw-decline") }, t("game.declineDraw"))
+      );
+    }
+  }
+
+  drawControls() {
+    const { game, myColor, features, id } = this.ctx;
+    if (!game) return;
+    const live = this.ctx.isLive();
+    const items = [];
+    const button = (name, label, onClick, cls = "secondary") => items.push(h("button", { class: cls, id: name, onClick }, label));
+    button("flip", t("game.flip"), () => this.onFlip());
+    button("sound", soundOn() ? t("game.soundOn") : t("game.soundOff"), () => {
+      setSound(!soundOn());
+      this.drawControls();
+    });
+    if (live && myColor) {
+      if (game.ply < 2) button("abort", t("game.abort"), () => this.send("abort"));
+      else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
+      if (!game.draw_offer) button("offer-draw", t("game.offerDraw"), () => this.send("draw-offer"));
+      const left = this.claimSecondsLeft();
+      if (left !== null && left <= 0) button("claim-victory", t("game.claimVictory"), () => this.send("claim-victory"), "");
+      else if (left !== null) items.push(h("span", { class: "muted", id: "claim-wait" }, t("game.opponentGone", { seconds: left })));
+      this.claimShown = left === null ? null : left <= 0;
+    }
+    if (!live && myColor && features.rematch && game.status === "finished") rematchControls(this.ctx, button, items);
+    if (features.pdn) {
+      items.push(h("a", { class: "button secondary", id: "pdn", href: `/api/games/${id}/pdn`, download: `shashki-${id}.pdn` }, t("game.downloadPdn")));
+    }
+    fill(this.el.controls, ...items);
+  }
+}

@@ -1,0 +1,86 @@
+// A game's two player bars: name, presence and clock of each side, the side to move's clock counting
+// down between the server's states (the server's clock decides; this only shows it running).
+
+import { fill, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { playerLink } from "./widgets.js";
+
+export const OTHER = { white: "black", black: "white" };
+const LOW_MS = 20000; // a clock under this shows as running low
+
+export function formatClock(ms) {
+  ms = Math.max(0, ms);
+  const minutes = Math.floor(ms / 60000);
+  const seconds = Math.floor((ms % 60000) / 1000);
+  if (ms < 10000) return `${minutes}:${String(seconds).padStart(2, "0")}.${Math.floor((ms % 1000) / 100)}`;
+  if (minutes >= 60) return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, "0")}:${String(seconds).padStart(2, "0")}`;
+  return `${minutes}:${String(seconds).padStart(2, "0")}`;
+}
+
+export class Clocks {
+  /** `ctx`: the game page's shared state (game, receivedAt, presence, isLive); `top`, `bottom`: the bars. */
+  constructor(ctx, { top, bottom }) {
+    this.ctx = ctx;
+    this.top = top;
+    this.bottom = bottom;
+  }
+
+  /** What `color`'s clock shows now (null in a game without clocks). */
+  ms(color) {
+    const { game, receivedAt } = this.ctx;
+    const clocks = game.clocks;
+    if (!clocks) return null;
+    let ms = clocks[`${color}_ms`];
+    if (clocks.running === color && this.ctx.isLive()) ms -= performance.now() - receivedAt;
+    return ms;
+  }
+
+  /** Both bars, `bottomColor`'s below the board. */
+  draw(bottomColor) {
+    const { game, presence } = this.ctx;
+    if (!game) return;
+    for (const [bar, color] of [
+      [this.bottom, bottomColor],
+      [this.top, OTHER[bottomColor]],
+    ]) {
+      const player = game[color];
+      const online = presence[color];
+      const ms = this.ms(color);
+      const active = this.ctx.isLive() && game.side_to_move === color;
+      bar.dataset.color = color;
+      fill(
+        bar,
+        h("span", { class: `swatch ${color}`, title: t(`color.${color}`) }),
+        h(
+          "span",
+          { class: "name" },
+          player.computer ? null : h("span", { class: `presence ${online === false ? "off" : online ? "on" : ""}` }),
+          playerLink(player)
+        ),
+        ms === null
+          ? null
+          : h(
+              "span",
+              {
+                class: `clock ${active && game.clocks.running === color ? "running" : ""} ${ms < LOW_MS ? "low" : ""}`,
+                dataset: { clock: color },
+              },
+              formatClock(ms)
+            )
+      );
+    }
+  }
+
+  /** Count the running clock down on screen (called ten times a second while the game is live). */
+  tick() {
+    if (!this.ctx.game.clocks) return;
+    for (const color of ["white", "black"]) {
+      const node = this.top.dataset.color === color ? this.top : this.bottom;
+      const clock = node.querySelector(`[data-clock="${color}"]`);
+      if (!clock) continue;
+      const ms = this.ms(color);
+      clock.textContent = formatClock(ms);
+      clock.classList.toggle("low", ms < LOW_MS);
+    }
+  }
+}
