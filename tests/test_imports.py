@@ -166,6 +166,7 @@ def test_no_import_circle(part):
 @pytest.mark.parametrize(
     ("part", "above"),
     [("rules", ("engine", "server", "cli", "clitools")), ("engine", ("server", "cli"))],
+    ids=["rules", "engine"],
 )
 def test_lower_layers_do_not_import_higher_ones(part, above):
     """ARCHITECTURE.md: rules, then the engine, then the server and the command line."""
