@@ -22,6 +22,7 @@ MODULES = [
     "shashki.engine.timeman",
     "shashki.engine.hub",
     "shashki.server.lidraughts",
+    "shashki.server.games.terms",
 ]
 
 

@@ -51,18 +51,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         db = await Database(settings.sqlalchemy_url).open()
         bus = make_bus(settings.redis_url)
-        game_service = GameService(
-            db,
-            bus,
-            disconnect_claim_seconds=settings.disconnect_claim_seconds,
-            max_lag_compensation_ms=settings.max_lag_compensation_ms,
-            computer_delay_seconds=settings.computer_delay_seconds,
-            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
-        )
-        app.state.settings = settings
-        app.state.db = db
-        app.state.bus = bus
-        app.state.accounts = AccountService(
+        accounts_service = AccountService(
             db,
             login_attempts=settings.login_attempts,
             registrations=settings.registrations,
@@ -71,13 +60,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             argon2_memory_kib=settings.argon2_memory_kib,
             argon2_time_cost=settings.argon2_time_cost,
         )
+        game_service = GameService(
+            db,
+            bus,
+            disconnect_claim_seconds=settings.disconnect_claim_seconds,
+            max_lag_compensation_ms=settings.max_lag_compensation_ms,
+            computer_delay_seconds=settings.computer_delay_seconds,
+            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
+            accounts=accounts_service,
+        )
+        app.state.settings = settings
+        app.state.db = db
+        app.state.bus = bus
+        app.state.accounts = accounts_service
+        # An account may become a bot only before it has played: the games say whether it has.
+        accounts_service.games_played = game_service.games_played
         app.state.games = game_service
-        app.state.lobby = LobbyService(db, bus, game_service)
+        app.state.lobby = LobbyService(db, bus, game_service, accounts_service)
         # Ratings move inside the transaction that records a rated game's end.
-        app.state.ratings = RatingService(db)
+        app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
-        app.state.history = HistoryService(db, game_service, app.state.ratings)
-        app.state.chat = ChatService(db, bus, lines=settings.chat_lines, window=settings.chat_window_seconds)
+        app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
+        app.state.chat = ChatService(
+            db,
+            bus,
+            game_service,
+            accounts_service,
+            lines=settings.chat_lines,
+            window=settings.chat_window_seconds,
+        )
         app.state.rematch = RematchService(game_service, bus)
         app.state.bots = BotApi(
             db,

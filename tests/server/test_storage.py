@@ -14,8 +14,9 @@ from sqlalchemy.exc import IntegrityError
 
 import shashki.server.events
 import shashki.server.games.clock
+from shashki.server.games.models import GameRecord, MoveRecord
+from shashki.server.schema import metadata
 from shashki.server.storage import Database
-from shashki.server.storage.models import Base, GameRecord, MoveRecord
 
 
 def run(coroutine):
@@ -31,7 +32,7 @@ def test_the_migrations_build_exactly_the_schema_of_the_models(tmp_path):
         db = await _open(tmp_path)
         async with db.engine.connect() as conn:
             diff = await conn.run_sync(
-                lambda c: compare_metadata(MigrationContext.configure(c), Base.metadata)
+                lambda c: compare_metadata(MigrationContext.configure(c), metadata)
             )
             mode = (await conn.execute(text("PRAGMA journal_mode"))).scalar()
         await db.close()

@@ -10,16 +10,18 @@ import re
 import secrets
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import select, update
 
+from shashki.server.accounts.models import ApiToken, Session, User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized
 from shashki.server.storage import Database
-from shashki.server.storage.models import ApiToken, GameRecord, Session, User, utcnow
+from shashki.server.storage.base import utcnow
 
 # What a personal API token may do. A browser session may do everything its owner may.
 SCOPES = {
@@ -96,6 +98,9 @@ class AccountService:
         self.login_limiter = RateLimiter(login_attempts, window_seconds)
         self.registration_limiter = RateLimiter(registrations, window_seconds)
         self.session_days = session_days
+        # How many games an account has played: the games service's answer, wired in by the app (the
+        # accounts know nothing of the games' tables). Without it, no account has played.
+        self.games_played: Callable[[int], Awaitable[int]] | None = None
 
     # -- registration and passwords ---------------------------------------------------------------
 
@@ -253,14 +258,9 @@ class AccountService:
 
     async def upgrade_to_bot(self, actor: Actor) -> User:
         """Turn an account into a bot account, which is possible only before it has played a game."""
+        if self.games_played is not None and await self.games_played(actor.id):
+            raise Conflict("has_games", "Only an account that has played no game can become a bot.")
         async with self.db.session() as s:
-            played = await s.scalar(
-                select(func.count())
-                .select_from(GameRecord)
-                .where(or_(GameRecord.white_id == actor.id, GameRecord.black_id == actor.id))
-            )
-            if played:
-                raise Conflict("has_games", "Only an account that has played no game can become a bot.")
             user = await s.get(User, actor.id)
             user.is_bot = True
             await s.commit()

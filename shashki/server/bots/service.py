@@ -20,10 +20,12 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from shashki.rules import IllegalMove
+from shashki.server.accounts.models import User
 from shashki.server.chat import ChatService
 from shashki.server.chat.service import channel as chat_channel
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, RateLimited, ServiceError
 from shashki.server.events import EventBus, Subscription
+from shashki.server.games.models import GameRecord
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService, LiveGame, new_rules_game, other
 from shashki.server.lidraughts import (
@@ -37,9 +39,9 @@ from shashki.server.lidraughts import (
     variant_json,
 )
 from shashki.server.lobby import DECLINE_REASONS, LobbyService, TimeControl
+from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.ratings import RatingService, speed_of
 from shashki.server.storage import Database
-from shashki.server.storage.models import Challenge, GameRecord, Seek, User
 
 # lidraughts' numeric status ids, for the `status` objects of gameStart and gameFinish events.
 STATUS_IDS = {

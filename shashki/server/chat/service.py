@@ -25,11 +25,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from sqlalchemy import select
 
-from shashki.server.accounts.service import RateLimiter
-from shashki.server.errors import Forbidden, Invalid, NotFound
+from shashki.rules import Color
+from shashki.server.accounts.models import User
+from shashki.server.accounts.service import AccountService, RateLimiter
+from shashki.server.chat.models import ChatLine, ChatSetting
+from shashki.server.errors import Forbidden, Invalid
 from shashki.server.events import EventBus
+from shashki.server.games.models import GameRecord
+from shashki.server.games.service import GameService
 from shashki.server.storage import Database
-from shashki.server.storage.models import ChatLine, ChatSetting, GameRecord, User, utcnow
+from shashki.server.storage.base import utcnow
 
 ROOMS = ("player", "spectator")
 SPECTATOR_MODES = ("show", "hide", "close")
@@ -46,28 +51,29 @@ def clean(text: str) -> str:
     return "".join(" " if unicodedata.category(c).startswith("C") else c for c in text or "").strip()
 
 
-def seat(record: GameRecord, user_id: int | None) -> str | None:
-    if user_id is None:
-        return None
-    if record.white_id == user_id:
-        return "white"
-    if record.black_id == user_id:
-        return "black"
-    return None
+def seat(record: GameRecord, user_id: int | None) -> Color | None:
+    return record.color_of(user_id)
 
 
 class ChatService:
-    def __init__(self, db: Database, bus: EventBus, *, lines: int = 5, window: float = 10.0) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bus: EventBus,
+        games: GameService,
+        accounts: AccountService,
+        *,
+        lines: int = 5,
+        window: float = 10.0,
+    ) -> None:
         self.db = db
         self.bus = bus
+        self.games = games
+        self.accounts = accounts
         self.limiter = RateLimiter(lines, window)
 
     async def _game(self, game_id: str) -> GameRecord:
-        async with self.db.session() as s:
-            record = await s.get(GameRecord, game_id)
-        if record is None:
-            raise NotFound("no_such_game", f"There is no game {game_id!r}.")
-        return record
+        return await self.games.record(game_id)
 
     async def _settings(self, game_id: str) -> dict[int, str]:
         async with self.db.session() as s:
@@ -133,7 +139,9 @@ class ChatService:
 
     # -- reading ----------------------------------------------------------------------------------
 
-    async def visible_to(self, game_id: str, user_id: int | None, color: str | None, room: str) -> bool:
+    async def visible_to(
+        self, game_id: str, user_id: int | None, color: Color | str | None, room: str
+    ) -> bool:
         """Whether a listener (a player of `color`, or a spectator: color None) sees lines of `room`."""
         if room == "player":
             return color is not None
@@ -151,20 +159,18 @@ class ChatService:
         settings = await self._settings(game_id)
         rooms = [room for room in ROOMS if await self.visible_to(game_id, user_id, color, room)]
         async with self.db.session() as s:
-            rows = []
+            rows: list[ChatLine] = []
             for room in rooms:
-                rows += (
-                    await s.execute(
-                        select(ChatLine, User)
-                        .join(User, User.id == ChatLine.user_id)
-                        .where(ChatLine.game_id == game_id, ChatLine.room == room)
-                        .order_by(ChatLine.id.desc())
-                        .limit(HISTORY)
-                    )
-                ).all()
-        rows.sort(key=lambda row: row[0].id)
+                rows += await s.scalars(
+                    select(ChatLine)
+                    .where(ChatLine.game_id == game_id, ChatLine.room == room)
+                    .order_by(ChatLine.id.desc())
+                    .limit(HISTORY)
+                )
+        rows.sort(key=lambda line: line.id)
+        authors = await self.accounts.users_by_id({line.user_id for line in rows})
         return {
-            "lines": [self._line_json(line, author) for line, author in rows],
+            "lines": [self._line_json(line, authors[line.user_id]) for line in rows],
             "rooms": rooms,
             "spectators": settings.get(user_id, "show") if color else None,
             "spectators_closed": "close" in settings.values(),

@@ -10,11 +10,24 @@ that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING, Protocol
 
-from shashki.rules.game import Game
-from shashki.rules.position import Move
+from shashki.rules import Game, Move
 
-LEVELS = range(1, 9)
+if TYPE_CHECKING:
+    from shashki.engine import AsyncEngine
+
+
+class Opponent(Protocol):
+    """What the server needs of a computer player: a move for a game at a level, within its clock."""
+
+    name: str
+
+    async def choose(
+        self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
+    ) -> Move | None: ...
+
+    async def close(self) -> None: ...
 
 
 class EngineOpponent:
@@ -25,7 +38,7 @@ class EngineOpponent:
     def __init__(self, workers: int = 1, untimed_seconds: float = 1.0) -> None:
         self.workers = workers
         self.untimed_seconds = untimed_seconds
-        self._engine = None
+        self._engine: AsyncEngine | None = None
 
     async def choose(
         self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
@@ -39,7 +52,8 @@ class EngineOpponent:
         else:
             limit = Limit(time=time_for_move(remaining_ms / 1000, increment_ms / 1000))
         result = await self._engine.play(game, limit, level=level)
-        return result.move
+        move: Move | None = result.move
+        return move
 
     async def close(self) -> None:
         if self._engine is not None:

@@ -12,19 +12,29 @@ and the Bot API's event stream pick it up.
 
 from __future__ import annotations
 
+from typing import Any
+
+from shashki.rules import Color
 from shashki.server.errors import Conflict, Forbidden
 from shashki.server.events import EventBus
-from shashki.server.games.service import GameService, LiveGame, other
+from shashki.server.games.live import LiveGame
+from shashki.server.games.models import GameStatus
+from shashki.server.games.service import GameService
+from shashki.server.games.terms import GameTerms
 
 
 class RematchService:
+    """Rematches, through the games store's public interface (`live`, `locked`, `commit`) and the game
+    service's `create` and `abort`."""
+
     def __init__(self, games: GameService, bus: EventBus) -> None:
         self.games = games
+        self.store = games.store
         self.bus = bus
 
-    async def _finished(self, user_id: int, game_id: str) -> tuple[LiveGame, str]:
-        live = await self.games.live(game_id)
-        color = live.color_of(user_id)
+    async def _finished(self, user_id: int, game_id: str) -> tuple[LiveGame, Color]:
+        live = await self.store.live(game_id)
+        color = live.seat(user_id)
         if color is None:
             raise Forbidden("not_your_game", "Only the players of a game may ask for its rematch.")
         return live, color
@@ -32,72 +42,66 @@ class RematchService:
     @staticmethod
     def _check(live: LiveGame) -> None:
         r = live.record
-        if r.status == "started":
+        if r.status == GameStatus.STARTED:
             raise Conflict("game_in_progress", "A rematch is offered once the game is over.")
         if r.rematch_id:
             raise Conflict("rematch_exists", "This game has had its rematch.", game_id=r.rematch_id)
 
-    async def offer(self, user_id: int, game_id: str) -> dict:
+    async def offer(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Offer a rematch, or accept the one the opponent offered: `{"game": state}` once it starts,
         else `{"rematch": {...}}` with the offer standing.
         """
         live, color = await self._finished(user_id, game_id)
-        async with live.lock:
-            await self.games._refresh(live)
+        async with self.store.locked(live):
             self._check(live)
-            opponent = other(color)
-            if live.is_computer(opponent) or live.record.rematch_offer == opponent:
+            opponent = color.other
+            if live.is_computer(opponent) or live.record.rematch_offer is opponent:
                 return {"game": await self._start(live, user_id)}
-            if live.record.rematch_offer != color:
-                await self.games._commit(live, {"rematch_offer": color})
-                opponent_id = live.record.white_id if opponent == "white" else live.record.black_id
+            if live.record.rematch_offer is not color:
+                await self.store.commit(live, {"rematch_offer": color})
                 await self.bus.publish(
-                    f"user:{opponent_id}", {"type": "rematchOffer", "game": game_id, "by": user_id}
+                    f"user:{live.record.player_id(opponent)}",
+                    {"type": "rematchOffer", "game": game_id, "by": user_id},
                 )
-        return {"rematch": {"offer": color, "game_id": None}}
+        return {"rematch": {"offer": color.value, "game_id": None}}
 
-    async def accept(self, user_id: int, game_id: str) -> dict:
+    async def accept(self, user_id: int, game_id: str) -> dict[str, Any]:
         live, color = await self._finished(user_id, game_id)
-        async with live.lock:
-            await self.games._refresh(live)
+        async with self.store.locked(live):
             self._check(live)
-            if live.record.rematch_offer != other(color):
+            if live.record.rematch_offer is not color.other:
                 raise Conflict("no_rematch_offer", "Your opponent has not offered a rematch.")
             return {"game": await self._start(live, user_id)}
 
-    async def decline(self, user_id: int, game_id: str) -> dict:
+    async def decline(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Decline the opponent's offer, or withdraw one's own."""
         live, color = await self._finished(user_id, game_id)
-        async with live.lock:
-            await self.games._refresh(live)
+        async with self.store.locked(live):
             self._check(live)
             offer = live.record.rematch_offer
             if offer is None:
                 raise Conflict("no_rematch_offer", "No rematch is on offer.")
-            await self.games._commit(live, {"rematch_offer": None})
-            told = live.record.white_id if other(color) == "white" else live.record.black_id
+            await self.store.commit(live, {"rematch_offer": None})
+            told = live.record.player_id(color.other)
             if told is not None:
                 await self.bus.publish(
                     f"user:{told}",
-                    {"type": "rematchCancelled", "game": game_id, "by": user_id, "declined": offer != color},
+                    {
+                        "type": "rematchCancelled",
+                        "game": game_id,
+                        "by": user_id,
+                        "declined": offer is not color,
+                    },
                 )
         return {"rematch": {"offer": None, "game_id": None}}
 
-    async def _start(self, live: LiveGame, user_id: int) -> dict:
+    async def _start(self, live: LiveGame, user_id: int) -> dict[str, Any]:
         r = live.record
         new = await self.games.create(
-            white_id=r.black_id,
-            black_id=r.white_id,
-            variant=r.variant,
-            double_diagonal=r.double_diagonal,
-            clock_initial_ms=r.clock_initial_ms,
-            clock_increment_ms=r.clock_increment_ms,
-            rated=r.rated,
-            computer_level=r.computer_level,
-            initial_fen=r.initial_fen,
+            white_id=r.black_id, black_id=r.white_id, terms=GameTerms.of(r), computer_level=r.computer_level
         )
         try:
-            await self.games._commit(live, {"rematch_offer": None, "rematch_id": new.id})
+            await self.store.commit(live, {"rematch_offer": None, "rematch_id": new.id})
         except Conflict:
             # Another server process settled this game's rematch meanwhile: call the new game off.
             await self.games.abort(user_id, new.id)

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from shashki.rules import Color, Outcome
+from shashki.rules import Color
 from shashki.rules.pdn import write_game
-from shashki.server.games.service import new_rules_game
+from shashki.server.accounts.models import User
+from shashki.server.games.models import GameRecord, GameStatus
+from shashki.server.games.replay import replay
 from shashki.server.lidraughts import speed_title, status_name, user_json, variant_json
 from shashki.server.ratings.speed import speed_of
-from shashki.server.storage.models import GameRecord, User
 
 TERMINATION = {"time": "Time forfeit", "abandonment": "Abandoned"}
 
@@ -26,23 +27,8 @@ def ms(moment: datetime | None) -> int | None:
     return None if moment is None else int(moment.timestamp() * 1000)
 
 
-def replay(record: GameRecord, notations: list[str]):
-    """The rules game of a record: its moves replayed, an end decided off the board recorded."""
-    game = new_rules_game(record.variant, record.double_diagonal, record.initial_fen)
-    for notation in notations:
-        game.play(notation)
-    if game.outcome is None and record.status != "started":
-        if record.status == "aborted":
-            game.finish(Outcome.aborted())
-        elif record.winner:
-            game.finish(Outcome.win(Color(record.winner), record.reason or "unknown"))
-        else:
-            game.finish(Outcome.draw(record.reason or "unknown"))
-    return game
-
-
-def player_name(record: GameRecord, color: str, users: dict[int, User]) -> str:
-    user_id = record.white_id if color == "white" else record.black_id
+def player_name(record: GameRecord, color: Color, users: dict[int, User]) -> str:
+    user_id = record.player_id(color)
     if user_id is None:
         return f"Computer level {record.computer_level}"
     return users[user_id].username
@@ -64,8 +50,8 @@ def pdn(record: GameRecord, notations: list[str], users: dict[int, User], *, sit
         "Site": site,
         "Date": started.strftime("%Y.%m.%d"),
         "Round": "-",
-        "White": player_name(record, "white", users),
-        "Black": player_name(record, "black", users),
+        "White": player_name(record, Color.WHITE, users),
+        "Black": player_name(record, Color.BLACK, users),
         "UTCDate": started.strftime("%Y.%m.%d"),
         "UTCTime": started.strftime("%H:%M:%S"),
     }
@@ -75,7 +61,7 @@ def pdn(record: GameRecord, notations: list[str], users: dict[int, User], *, sit
         tags["WhiteRatingDiff"] = f"{record.white_rating_diff:+d}"
         tags["BlackRatingDiff"] = f"{record.black_rating_diff:+d}"
     tags["TimeControl"] = time_control(record)
-    if record.status in ("started", "aborted"):
+    if record.status in (GameStatus.STARTED, GameStatus.ABORTED):
         tags["Termination"] = "Unterminated"
     else:
         tags["Termination"] = TERMINATION.get(record.reason or "", "Normal")
@@ -90,15 +76,15 @@ def game_json(
     Our own fields follow: `variant_key` (our variant key), `result`, `reason`, `ply`, `initialFen`.
     """
 
-    def player(color: str) -> dict:
-        user_id = record.white_id if color == "white" else record.black_id
+    def player(color: Color) -> dict:
+        user_id = record.player_id(color)
         if user_id is None:
             return {"aiLevel": record.computer_level}
         out: dict = {"user": user_json(users[user_id])}
-        rating = getattr(record, f"{color}_rating")
+        rating = getattr(record, f"{color.value}_rating")
         if rating is not None:
             out["rating"] = rating
-            out["ratingDiff"] = getattr(record, f"{color}_rating_diff")
+            out["ratingDiff"] = getattr(record, f"{color.value}_rating_diff")
         elif ratings and user_id in ratings:
             out["rating"] = ratings[user_id]["rating"]
             out["provisional"] = ratings[user_id]["provisional"]
@@ -116,13 +102,13 @@ def game_json(
         "createdAt": ms(record.created_at),
         "lastMoveAt": ms(record.finished_at or record.turn_started_at),
         "status": status_name(record.status, record.reason),
-        "players": {"white": player("white"), "black": player("black")},
+        "players": {"white": player(Color.WHITE), "black": player(Color.BLACK)},
         "result": record.result,
         "reason": record.reason,
         "ply": record.ply,
     }
-    if record.winner:
-        out["winner"] = record.winner
+    if record.winner is not None:
+        out["winner"] = record.winner.value
     if notations is not None:
         out["moves"] = " ".join(notations)
     if record.initial_fen:

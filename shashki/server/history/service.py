@@ -13,7 +13,11 @@ from dataclasses import dataclass
 
 from sqlalchemy import and_, case, func, or_, select
 
+from shashki.rules import Color
+from shashki.server.accounts import AccountService
+from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
+from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
 from shashki.server.games.service import GameService
 from shashki.server.history.export import game_json, pdn
 from shashki.server.lidraughts import variant_key
@@ -22,7 +26,6 @@ from shashki.server.ratings.service import check_speed
 from shashki.server.ratings.speed import LIMITS as SPEED_LIMITS
 from shashki.server.ratings.speed import speed_of
 from shashki.server.storage import Database
-from shashki.server.storage.models import GameRecord, MoveRecord, User
 
 RESULTS = ("win", "loss", "draw")
 COUNTS = ("all", "rated", "win", "loss", "draw", "playing")
@@ -59,39 +62,45 @@ class GameFilter:
 def _won(user_id: int):
     # Written without negation: a player id is NULL for the computer, and NOT NULL is not true.
     return or_(
-        and_(GameRecord.white_id == user_id, GameRecord.winner == "white"),
-        and_(GameRecord.black_id == user_id, GameRecord.winner == "black"),
+        and_(GameRecord.white_id == user_id, GameRecord.winner == Color.WHITE),
+        and_(GameRecord.black_id == user_id, GameRecord.winner == Color.BLACK),
     )
 
 
 def _lost(user_id: int):
     return or_(
-        and_(GameRecord.white_id == user_id, GameRecord.winner == "black"),
-        and_(GameRecord.black_id == user_id, GameRecord.winner == "white"),
+        and_(GameRecord.white_id == user_id, GameRecord.winner == Color.BLACK),
+        and_(GameRecord.black_id == user_id, GameRecord.winner == Color.WHITE),
     )
 
 
-async def user_or_404(db: Database, username: str) -> User:
-    async with db.session() as s:
-        user = await s.scalar(select(User).where(User.username_key == username.lower()))
-    if user is None:
-        raise NotFound("no_such_user", f"There is no player {username!r}.")
-    return user
-
-
 class HistoryService:
-    def __init__(self, db: Database, games: GameService, ratings: RatingService) -> None:
+    def __init__(
+        self,
+        db: Database,
+        games: GameService,
+        ratings: RatingService,
+        accounts: AccountService | None = None,
+    ) -> None:
         self.db = db
         self.games = games
         self.ratings = ratings
+        self.accounts = accounts or games.accounts
+
+    async def player(self, username: str) -> User:
+        """The account of `username`, or NotFound."""
+        user = await self.accounts.user_by_name(username)
+        if user is None:
+            raise NotFound("no_such_user", f"There is no player {username!r}.")
+        return user
 
     # -- profiles ---------------------------------------------------------------------------------
 
     async def profile(self, username: str) -> dict:
-        user = await user_or_404(self.db, username)
+        user = await self.player(username)
         mine = or_(GameRecord.white_id == user.id, GameRecord.black_id == user.id)
         won, lost = _won(user.id), _lost(user.id)
-        finished = GameRecord.status == "finished"
+        finished = GameRecord.status == GameStatus.FINISHED
 
         def count(condition):
             return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
@@ -105,13 +114,15 @@ class HistoryService:
                         count(and_(finished, won)),
                         count(and_(finished, lost)),
                         count(and_(finished, GameRecord.winner.is_(None))),
-                        count(GameRecord.status == "started"),
+                        count(GameRecord.status == GameStatus.STARTED),
                     ).where(mine)
                 )
             ).one()
             playing = list(
                 await s.scalars(
-                    select(GameRecord.id).where(mine, GameRecord.status == "started").order_by(GameRecord.id)
+                    select(GameRecord.id)
+                    .where(mine, GameRecord.status == GameStatus.STARTED)
+                    .order_by(GameRecord.id)
                 )
             )
         return {
@@ -137,7 +148,7 @@ class HistoryService:
             mine = GameRecord.black_id == user.id
         query = select(GameRecord).where(mine)
         if f.finished_only:
-            query = query.where(GameRecord.status == "finished")
+            query = query.where(GameRecord.status == GameStatus.FINISHED)
         if f.variant:
             query = query.where(GameRecord.variant == f.variant)
         if f.rated is not None:
@@ -147,7 +158,7 @@ class HistoryService:
         if vs is not None:
             query = query.where(or_(GameRecord.white_id == vs.id, GameRecord.black_id == vs.id))
         if f.result:
-            query = query.where(GameRecord.status == "finished")
+            query = query.where(GameRecord.status == GameStatus.FINISHED)
             if f.result == "win":
                 query = query.where(_won(user.id))
             elif f.result == "loss":
@@ -172,13 +183,13 @@ class HistoryService:
         return conditions
 
     async def _vs(self, f: GameFilter) -> User | None:
-        return await user_or_404(self.db, f.vs) if f.vs else None
+        return await self.player(f.vs) if f.vs else None
 
     async def games_page(self, username: str, f: GameFilter, *, page: int = 1, per_page: int = 20) -> dict:
         """One page of a player's games, newest first, as lidraughts' GameJson with their moves."""
         if page < 1 or not 1 <= per_page <= MAX_PER_PAGE:
             raise Invalid("bad_page", f"Pages count from 1, with 1 to {MAX_PER_PAGE} games each.")
-        user = await user_or_404(self.db, username)
+        user = await self.player(username)
         query = self._query(user, f, await self._vs(f))
         async with self.db.session() as s:
             total = await s.scalar(select(func.count()).select_from(query.subquery()))
@@ -212,7 +223,7 @@ class HistoryService:
                 .order_by(MoveRecord.game_id, MoveRecord.ply)
             ):
                 moves[game_id].append(notation)
-            users = {u.id: u for u in await s.scalars(select(User).where(User.id.in_(user_ids)))}
+        users = await self.accounts.users_by_id(user_ids)
         return [(r, moves[r.id], users) for r in records]
 
     # -- exports ----------------------------------------------------------------------------------
@@ -240,8 +251,8 @@ class HistoryService:
         The checks (the player exists, the filter) are made before the first chunk, so that an error is
         still an HTTP error; the games follow in batches of `EXPORT_BATCH`.
         """
-        user = await user_or_404(self.db, username)
-        query = self._query(user, f, await self._vs(f)).where(GameRecord.status != "aborted")
+        user = await self.player(username)
+        query = self._query(user, f, await self._vs(f)).where(GameRecord.status != GameStatus.ABORTED)
 
         async def chunks() -> AsyncIterator[str]:
             sent = 0
@@ -275,7 +286,7 @@ class HistoryService:
 
     async def now_playing(self, *, variant: str | None = None, limit: int = 30) -> list[dict]:
         """Games in progress, those with the latest moves first, as their live states."""
-        query = select(GameRecord.id).where(GameRecord.status == "started")
+        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
         if variant:
             query = query.where(GameRecord.variant == variant_key(variant))
         async with self.db.session() as s:

@@ -24,11 +24,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from shashki.server.accounts import Actor
 from shashki.server.errors import ServiceError, Unauthorized
+from shashki.server.games.presence import SPECTATORS
+from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
 from shashki.server.http.errors import service_error_body
 from shashki.server.http.now_playing import LIMIT, NowPlaying
@@ -84,7 +87,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         await send(service_error_body(error) | {"type": "error"})
         await websocket.close(code=4404)
         return
-    color = live.color_of(actor.id) if actor else None
+    color = live.seat(actor.id) if actor else None
     last_seq = 0
 
     async def send_state(resync: bool = False) -> None:
@@ -119,7 +122,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             if color:
                 await games.player_joined(game_id, actor.id)
             else:
-                games.presence.joined(game_id, SPECTATOR)
+                games.presence.joined(game_id, SPECTATORS)
             await bus.publish(f"game:{game_id}", presence(games, game_id))
             while True:
                 message = await websocket.receive_json()
@@ -133,21 +136,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             if color:
                 await games.player_left(game_id, actor.id)
             else:
-                games.presence.left(game_id, SPECTATOR)
+                games.presence.left(game_id, SPECTATORS)
             with contextlib.suppress(BaseException):
                 await bus.publish(f"game:{game_id}", presence(games, game_id))
 
 
-SPECTATOR = "spectator"  # the presence of watchers: counted like a colour, never a player
-
-
-def presence(games, game_id: str) -> dict:
-    return {
-        "type": "presence",
-        "white": games.presence.connected(game_id, "white"),
-        "black": games.presence.connected(game_id, "black"),
-        "spectators": games.presence.count(game_id, SPECTATOR),
-    }
+def presence(games: GameService, game_id: str) -> dict[str, Any]:
+    return games.presence.as_json(game_id)
 
 
 async def handle_game_message(message, actor, color, game_id, games, send, send_state) -> None:

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
+from shashki.server.games.terms import GameTerms
 from shashki.server.http.auth import player, reader
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
 
@@ -19,7 +20,9 @@ class TimeControlBody(BaseModel):
     increment: int = Field(0, ge=0, le=180, description="Seconds added after each move (Fischer)")
 
 
-class GameTerms(BaseModel):
+class SeekBody(BaseModel):
+    """The terms of a seek (`GameTerms`) and the colour asked for."""
+
     variant: str = "russian-giveaway"
     double_diagonal: bool = Field(False, description="Russian giveaway's optional double-diagonal draw rule")
     time_control: TimeControlBody | None = Field(None, description="Absent or null: no clocks")
@@ -30,10 +33,16 @@ class GameTerms(BaseModel):
         tc = self.time_control
         return TimeControl(tc.minutes, tc.increment) if tc else TimeControl(None)
 
+    def terms(self) -> GameTerms:
+        return self.clock().terms(self.variant, self.double_diagonal, self.rated)
 
-class ChallengeBody(GameTerms):
+
+class ChallengeBody(SeekBody):
     username: str = Field(description="The player challenged")
     fen: str | None = Field(None, max_length=300, description="Start from this position (FEN); casual only")
+
+    def terms(self) -> GameTerms:
+        return self.clock().terms(self.variant, self.double_diagonal, self.rated, self.fen)
 
 
 class QuickPairingBody(BaseModel):
@@ -64,15 +73,8 @@ async def list_seeks(request: Request) -> dict:
 
 
 @router.post("/seeks", summary="Post a seek; starts a game at once if a compatible seek is waiting")
-async def create_seek(body: GameTerms, request: Request, actor: Actor = Depends(player)) -> dict:
-    return await lobby(request).create_seek(
-        actor.user,
-        variant=body.variant,
-        double_diagonal=body.double_diagonal,
-        time_control=body.clock(),
-        rated=body.rated,
-        color=body.color,
-    )
+async def create_seek(body: SeekBody, request: Request, actor: Actor = Depends(player)) -> dict:
+    return await lobby(request).create_seek(actor.user, body.terms(), color=body.color)
 
 
 @router.post("/seeks/{seek_id}/accept", summary="Accept a seek: starts the game")
@@ -99,16 +101,7 @@ async def list_challenges(request: Request, actor: Actor = Depends(reader)) -> d
 @router.post("/challenges", status_code=201, summary="Challenge a named player")
 async def create_challenge(body: ChallengeBody, request: Request, actor: Actor = Depends(player)) -> dict:
     return {
-        "challenge": await lobby(request).challenge(
-            actor.user,
-            body.username,
-            variant=body.variant,
-            double_diagonal=body.double_diagonal,
-            time_control=body.clock(),
-            rated=body.rated,
-            color=body.color,
-            initial_fen=body.fen,
-        )
+        "challenge": await lobby(request).challenge(actor.user, body.username, body.terms(), color=body.color)
     }
 
 

@@ -19,8 +19,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
-from shashki.rules import VARIANTS, Game, RulesError, get_variant
-from shashki.server.errors import Invalid
+from shashki.rules import VARIANTS, get_variant
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PAGES = ("/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}")
@@ -85,17 +84,10 @@ async def variants() -> JSONResponse:
     summary="The position (FEN) before the first move and after every move of a game",
 )
 async def positions(game_id: str, request: Request) -> dict:
-    state = await request.app.state.games.get_state(game_id)
-    try:
-        variant = get_variant(state["variant"])
-        game = Game(variant, state["initial_fen"], double_diagonal=state["double_diagonal"])
-        fens = [game.position.fen()]
-        for notation in state["moves"]:
-            game.play(notation)
-            fens.append(game.position.fen())
-    except RulesError as e:  # a stored game always replays; this guards against a corrupt record
-        raise Invalid(e.code, e.message) from None
-    return {"id": game_id, "variant": state["variant"], "moves": state["moves"], "fens": fens}
+    # The game as the games store holds it: replayed once from its moves (`games.replay`) when loaded.
+    live = await request.app.state.games.fresh(game_id)
+    fens = [position.fen() for position in live.rules.positions]
+    return {"id": game_id, "variant": live.record.variant, "moves": list(live.notations), "fens": fens}
 
 
 def install(app: FastAPI) -> None:

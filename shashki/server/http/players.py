@@ -7,7 +7,6 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 
 from shashki.server.history import GameFilter
-from shashki.server.history.service import user_or_404
 from shashki.server.lidraughts import variant_key
 from shashki.server.ratings import SPEEDS
 
@@ -23,7 +22,7 @@ async def profile(username: str, request: Request) -> dict:
 async def rating_history(
     username: str, request: Request, variant: str | None = None, speed: str | None = None
 ) -> dict:
-    user = await user_or_404(request.app.state.db, username)
+    user = await request.app.state.history.player(username)
     key = variant_key(variant) if variant else None
     return {"history": await request.app.state.ratings.history(user.id, variant=key, speed=speed)}
 

@@ -7,17 +7,21 @@ and, if there is one, starts the game at once (which is all quick pairing is: a 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import or_, select, update
 
-from shashki.rules import Position, RulesError, UnknownVariant, get_variant
+from shashki.engine.levels import LEVELS
+from shashki.rules import DEFAULT_VARIANT_KEY, Color
+from shashki.server.accounts import AccountService
+from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
-from shashki.server.games.computer import LEVELS
-from shashki.server.games.service import BLACK, WHITE, GameService
+from shashki.server.games.service import GameService
+from shashki.server.games.terms import GameTerms
+from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.storage import Database
-from shashki.server.storage.models import Challenge, Seek, User, utcnow
+from shashki.server.storage.base import utcnow
 
 COLORS = ("white", "black", "random")
 # Why a challenge was declined (the names lichess uses, so bots written for it understand them).
@@ -63,21 +67,21 @@ class TimeControl:
     def json(self) -> dict | None:
         return None if self.minutes is None else {"minutes": self.minutes, "increment": self.increment}
 
+    def terms(
+        self,
+        variant: str = DEFAULT_VARIANT_KEY,
+        double_diagonal: bool = False,
+        rated: bool = False,
+        initial_fen: str | None = None,
+    ) -> GameTerms:
+        """The terms of a game on this clock."""
+        return GameTerms(variant, double_diagonal, self.initial_ms, self.increment_ms, rated, initial_fen)
+
 
 QUICK_PAIRING = {
     name: TimeControl(int(name.split("+")[0]), int(name.split("+")[1]))
     for name in ("1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "15+15")
 }
-
-
-def check_variant(variant: str, double_diagonal: bool) -> str:
-    try:
-        key = get_variant(variant).key
-    except UnknownVariant as e:
-        raise Invalid("unknown_variant", str(e)) from None
-    if double_diagonal and key != "russian-giveaway":
-        raise Invalid("bad_option", "The double-diagonal option belongs to Russian giveaway.")
-    return key
 
 
 def check_color(color: str) -> str:
@@ -88,19 +92,8 @@ def check_color(color: str) -> str:
 
 def seats(first_id: int | None, first_color: str, second_id: int | None) -> tuple[int | None, int | None]:
     """(white, black) for a player who asked for `first_color` and their opponent."""
-    if first_color == "random":
-        first_color = random.choice((WHITE, BLACK))
-    return (first_id, second_id) if first_color == WHITE else (second_id, first_id)
-
-
-def _same_terms(a, b) -> bool:
-    return (a.variant, a.double_diagonal, a.clock_initial_ms, a.clock_increment_ms, a.rated) == (
-        b.variant,
-        b.double_diagonal,
-        b.clock_initial_ms,
-        b.clock_increment_ms,
-        b.rated,
-    )
+    color = random.choice((Color.WHITE, Color.BLACK)) if first_color == "random" else Color(first_color)
+    return (first_id, second_id) if color is Color.WHITE else (second_id, first_id)
 
 
 def _colors_fit(a: str, b: str) -> bool:
@@ -108,31 +101,35 @@ def _colors_fit(a: str, b: str) -> bool:
 
 
 class LobbyService:
-    def __init__(self, db: Database, bus: EventBus, games: GameService) -> None:
+    def __init__(
+        self, db: Database, bus: EventBus, games: GameService, accounts: AccountService | None = None
+    ) -> None:
         self.db = db
         self.bus = bus
         self.games = games
+        self.accounts = accounts or games.accounts
 
     # -- seeks and quick pairing --------------------------------------------------------------------
 
     async def create_seek(
         self,
         user: User,
+        terms: GameTerms | None = None,
         *,
-        variant: str = "russian-giveaway",
-        double_diagonal: bool = False,
-        time_control: TimeControl,
-        rated: bool = False,
         color: str = "random",
+        variant: str = DEFAULT_VARIANT_KEY,
+        double_diagonal: bool = False,
+        time_control: TimeControl | None = None,
+        rated: bool = False,
     ) -> dict:
-        """Post a seek, or start a game at once with a compatible seek already waiting."""
+        """Post a seek on `terms` (or on the terms given one by one), or start a game at once with a
+        compatible seek already waiting. A seek starts from the variant's start position."""
+        if terms is None:
+            terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
+        terms = replace(terms, initial_fen=None).checked()
         seek = Seek(
             user_id=user.id,
-            variant=check_variant(variant, double_diagonal),
-            double_diagonal=double_diagonal,
-            clock_initial_ms=time_control.initial_ms,
-            clock_increment_ms=time_control.increment_ms,
-            rated=rated,
+            **terms.columns(with_fen=False),
             color=check_color(color),
             status="open",
             created_at=utcnow(),
@@ -142,7 +139,7 @@ class LobbyService:
                 select(Seek).where(Seek.status == "open", Seek.user_id != user.id).order_by(Seek.id)
             )
             match = next(
-                (w for w in waiting if _same_terms(w, seek) and _colors_fit(w.color, seek.color)), None
+                (w for w in waiting if GameTerms.of(w) == terms and _colors_fit(w.color, seek.color)), None
             )
             if match is None:
                 await s.execute(
@@ -175,15 +172,7 @@ class LobbyService:
         if taken.rowcount != 1:
             raise Conflict("seek_taken", "Someone else accepted that seek first.")
         white_id, black_id = seats(seek.user_id, seek.color, user.id)
-        live = await self.games.create(
-            white_id=white_id,
-            black_id=black_id,
-            variant=seek.variant,
-            double_diagonal=seek.double_diagonal,
-            clock_initial_ms=seek.clock_initial_ms,
-            clock_increment_ms=seek.clock_increment_ms,
-            rated=seek.rated,
-        )
+        live = await self.games.create(white_id=white_id, black_id=black_id, terms=GameTerms.of(seek))
         async with self.db.session() as s:
             await s.execute(update(Seek).where(Seek.id == seek.id).values(game_id=live.id))
             await s.execute(
@@ -198,7 +187,7 @@ class LobbyService:
     ) -> dict:
         if preset not in QUICK_PAIRING:
             raise Invalid("bad_preset", f"Quick pairing presets are {', '.join(QUICK_PAIRING)}.")
-        return await self.create_seek(user, variant=variant, time_control=QUICK_PAIRING[preset], rated=rated)
+        return await self.create_seek(user, QUICK_PAIRING[preset].terms(variant, rated=rated))
 
     async def cancel_seek(self, user: User, seek_id: int) -> None:
         async with self.db.session() as s:
@@ -214,19 +203,17 @@ class LobbyService:
 
     async def list_seeks(self) -> list[dict]:
         async with self.db.session() as s:
-            rows = (
-                await s.execute(
-                    select(Seek, User.username, User.is_bot)
-                    .join(User, User.id == Seek.user_id)
-                    .where(Seek.status == "open")
-                    .order_by(Seek.id)
-                )
-            ).all()
-        return [self._seek_row(seek, name, bot) for seek, name, bot in rows]
+            seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
+        users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
+        # A seek whose account is gone (deleted with it) is not listed.
+        return [
+            self._seek_row(seek, users[seek.user_id].username, users[seek.user_id].is_bot)
+            for seek in seeks
+            if seek.user_id in users
+        ]
 
     async def _seek_json(self, seek: Seek) -> dict:
-        async with self.db.session() as s:
-            user = await s.get(User, seek.user_id)
+        user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
         return self._seek_row(seek, user.username, user.is_bot)
 
     @staticmethod
@@ -247,37 +234,32 @@ class LobbyService:
         self,
         user: User,
         dest_username: str,
+        terms: GameTerms | None = None,
         *,
-        variant: str = "russian-giveaway",
-        double_diagonal: bool = False,
-        time_control: TimeControl,
-        rated: bool = False,
         color: str = "random",
+        variant: str = DEFAULT_VARIANT_KEY,
+        double_diagonal: bool = False,
+        time_control: TimeControl | None = None,
+        rated: bool = False,
         initial_fen: str | None = None,
     ) -> dict:
-        """Challenge a named player, from the start position or from `initial_fen`."""
-        key = check_variant(variant, double_diagonal)
-        if initial_fen is not None:
-            try:
-                Position.from_fen(initial_fen, get_variant(key))
-            except RulesError as e:
-                raise Invalid(e.code, e.message) from None
+        """Challenge a named player on `terms` (or on the terms given one by one), from the start
+        position or from a set-up position (`initial_fen`), which is never rated."""
+        if terms is None:
+            terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated, initial_fen)
+        terms = terms.checked()
+        terms = replace(terms, rated=terms.rated and terms.initial_fen is None)
+        dest = await self.accounts.user_by_name(dest_username)
+        if dest is None:
+            raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
+        if dest.id == user.id:
+            raise Invalid("self_challenge", "You cannot challenge yourself.")
         async with self.db.session() as s:
-            dest = await s.scalar(select(User).where(User.username_key == dest_username.lower()))
-            if dest is None:
-                raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
-            if dest.id == user.id:
-                raise Invalid("self_challenge", "You cannot challenge yourself.")
             challenge = Challenge(
                 challenger_id=user.id,
                 dest_user_id=dest.id,
-                variant=key,
-                double_diagonal=double_diagonal,
-                clock_initial_ms=time_control.initial_ms,
-                clock_increment_ms=time_control.increment_ms,
-                rated=rated and initial_fen is None,
+                **terms.columns(),
                 color=check_color(color),
-                initial_fen=initial_fen,
                 status="pending",
                 created_at=utcnow(),
             )
@@ -299,14 +281,9 @@ class LobbyService:
                     .order_by(Challenge.id)
                 )
             )
-            users = {
-                u.id: u
-                for u in await s.scalars(
-                    select(User).where(
-                        User.id.in_({c.challenger_id for c in rows} | {c.dest_user_id for c in rows})
-                    )
-                )
-            }
+        users = await self.accounts.users_by_id(
+            {c.challenger_id for c in rows} | {c.dest_user_id for c in rows}
+        )
         out = [self._challenge_json(c, users[c.challenger_id], users[c.dest_user_id]) for c in rows]
         return {
             "in": [c for c in out if c["dest"]["id"] == user.id],
@@ -318,16 +295,7 @@ class LobbyService:
         if not await self._settle(challenge, "accepted"):
             raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
         white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
-        live = await self.games.create(
-            white_id=white_id,
-            black_id=black_id,
-            variant=challenge.variant,
-            double_diagonal=challenge.double_diagonal,
-            clock_initial_ms=challenge.clock_initial_ms,
-            clock_increment_ms=challenge.clock_increment_ms,
-            rated=challenge.rated,
-            initial_fen=challenge.initial_fen,
-        )
+        live = await self.games.create(white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge))
         async with self.db.session() as s:
             await s.execute(update(Challenge).where(Challenge.id == challenge.id).values(game_id=live.id))
             await s.commit()
@@ -413,21 +381,15 @@ class LobbyService:
         *,
         level: int = 1,
         color: str = "random",
-        variant: str = "russian-giveaway",
+        variant: str = DEFAULT_VARIANT_KEY,
         double_diagonal: bool = False,
         time_control: TimeControl | None = None,
     ) -> dict:
         if level not in LEVELS:
             raise Invalid("bad_level", f"Levels are {LEVELS.start} to {LEVELS.stop - 1}.")
-        time_control = time_control or TimeControl(None)
+        terms = (time_control or TimeControl(None)).terms(variant, double_diagonal).checked()
         white_id, black_id = seats(user.id, check_color(color), None)
         live = await self.games.create(
-            white_id=white_id,
-            black_id=black_id,
-            variant=check_variant(variant, double_diagonal),
-            double_diagonal=double_diagonal,
-            clock_initial_ms=time_control.initial_ms,
-            clock_increment_ms=time_control.increment_ms,
-            computer_level=level,
+            white_id=white_id, black_id=black_id, terms=terms, computer_level=level
         )
         return self.games.state(live)

@@ -14,15 +14,20 @@ with clocks, from the start position, that both sides agreed to rate. An aborted
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from shashki.rules import Color, Outcome
+from shashki.rules.game import ABORTED
+from shashki.server.accounts import AccountService
 from shashki.server.errors import Invalid
+from shashki.server.games.models import GameRecord
 from shashki.server.ratings import glicko2
+from shashki.server.ratings.models import PlayerRating, RatingHistory
 from shashki.server.ratings.speed import SPEEDS, speed_of
 from shashki.server.storage import Database
-from shashki.server.storage.models import GameRecord, PlayerRating, RatingHistory, User, utcnow
 
 PROVISIONAL_GAMES = 10
 TAU = glicko2.DEFAULT_TAU
@@ -58,16 +63,20 @@ def check_speed(speed: str) -> str:
 
 
 class RatingService:
-    def __init__(self, db: Database, *, tau: float = TAU) -> None:
+    def __init__(self, db: Database, accounts: AccountService | None = None, *, tau: float = TAU) -> None:
         self.db = db
+        self.accounts = accounts or AccountService(db)
         self.tau = tau
 
     # -- the update, inside the game service's transaction ----------------------------------------------
 
-    async def on_game_end(self, s: AsyncSession, record: GameRecord, changes: dict) -> dict:
-        """Rate a rated game that ends now; returns the game columns to record (ratings and changes)."""
+    async def on_game_end(
+        self, s: AsyncSession, record: GameRecord, outcome: Outcome, now: datetime
+    ) -> dict[str, Any]:
+        """Rate a rated game that ends now with `outcome`; returns the game columns to record (the
+        ratings before the game and their changes). An aborted game is not rated."""
         if (
-            changes.get("status") != "finished"
+            outcome.reason == ABORTED
             or not record.rated
             or record.white_id is None
             or record.black_id is None
@@ -75,17 +84,17 @@ class RatingService:
         ):
             return {}
         speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
-        now = changes.get("finished_at") or utcnow()
         white = await self._locked_row(s, record.white_id, record.variant, speed, now)
         black = await self._locked_row(s, record.black_id, record.variant, speed, now)
-        winner = changes.get("winner")
-        white_score = 1.0 if winner == "white" else 0.0 if winner == "black" else 0.5
-        before = {"white": self._rating(white), "black": self._rating(black)}
+        winner = outcome.winner
+        white_score = 1.0 if winner is Color.WHITE else 0.0 if winner is Color.BLACK else 0.5
+        W, B = Color.WHITE, Color.BLACK
+        before = {W: self._rating(white), B: self._rating(black)}
         after = {
-            "white": glicko2.rate(before["white"], [(before["black"], white_score)], tau=self.tau),
-            "black": glicko2.rate(before["black"], [(before["white"], 1 - white_score)], tau=self.tau),
+            W: glicko2.rate(before[W], [(before[B], white_score)], tau=self.tau),
+            B: glicko2.rate(before[B], [(before[W], 1 - white_score)], tau=self.tau),
         }
-        for row, new in ((white, after["white"]), (black, after["black"])):
+        for row, new in ((white, after[W]), (black, after[B])):
             await s.execute(
                 update(PlayerRating)
                 .where(PlayerRating.id == row.id)
@@ -110,8 +119,8 @@ class RatingService:
                 )
             )
         return {
-            f"{color}_{field}": value
-            for color in ("white", "black")
+            f"{color.value}_{field}": value  # the columns white_rating, black_rating_diff, ...
+            for color in (W, B)
             for field, value in (
                 ("rating", round(before[color].rating)),
                 ("rating_diff", round(after[color].rating) - round(before[color].rating)),
@@ -188,10 +197,9 @@ class RatingService:
         """The best established (not provisional) ratings of one variant and speed."""
         check_speed(speed)
         async with self.db.session() as s:
-            rows = (
-                await s.execute(
-                    select(PlayerRating, User.username, User.is_bot)
-                    .join(User, User.id == PlayerRating.user_id)
+            rows = list(
+                await s.scalars(
+                    select(PlayerRating)
                     .where(
                         PlayerRating.variant == variant,
                         PlayerRating.speed == speed,
@@ -200,14 +208,19 @@ class RatingService:
                     .order_by(PlayerRating.rating.desc(), PlayerRating.id)
                     .limit(limit)
                 )
-            ).all()
+            )
+        users = await self.accounts.users_by_id({row.user_id for row in rows})
         return [
             {
                 "rank": rank,
-                "user": {"id": row.user_id, "username": name, "bot": bot},
+                "user": {
+                    "id": row.user_id,
+                    "username": users[row.user_id].username,
+                    "bot": users[row.user_id].is_bot,
+                },
                 **rating_json(row, variant, speed),
             }
-            for rank, (row, name, bot) in enumerate(rows, 1)
+            for rank, row in enumerate(rows, 1)
         ]
 
     async def history(

@@ -12,9 +12,7 @@ import os
 from alembic import context
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from shashki.server.storage.models import Base
-
-target_metadata = Base.metadata
+from shashki.server.schema import metadata as target_metadata  # every domain's tables
 
 
 def run_with(connection) -> None:

@@ -1,0 +1,192 @@
+"""What players do in a game: move, offer, accept or decline a draw, resign, abort, claim victory; and the
+finisher, which ends a game with a rules `Outcome` (the only way a game ends besides the rules' own end
+after a move). Each action runs under the game's lock, on the game brought up to date from the database,
+after the flag check (a clock that has run out ends the game first), and is committed by the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from shashki.rules import Color, IllegalMove, Move, Outcome
+from shashki.rules.game import ABANDONMENT, AGREEMENT, RESIGNATION, TIME
+from shashki.server.errors import Conflict, Forbidden, Invalid
+from shashki.server.games.live import LiveGame
+from shashki.server.games.models import MoveRecord
+from shashki.server.games.presence import Presence
+from shashki.server.games.store import GameStore
+from shashki.server.games.view import GameView
+from shashki.server.storage.base import utcnow
+
+
+class GameActions:
+    def __init__(self, store: GameStore, presence: Presence, *, max_lag_ms: int = 500) -> None:
+        self.store = store
+        self.presence = presence
+        self.max_lag_ms = max_lag_ms
+
+    @contextlib.asynccontextmanager
+    async def seated(
+        self, user_id: int, game_id: str, *, flag: bool = True
+    ) -> AsyncIterator[tuple[LiveGame, Color]]:
+        """A player's action on a live game: under the game's lock, brought up to date from the database,
+        after the flag check (unless `flag` is False), refused if the game is over."""
+        live = await self.store.live(game_id)
+        color = live.seat(user_id)
+        if color is None:
+            raise Forbidden("not_your_game", "You are not a player of this game.")
+        async with self.store.locked(live):
+            if flag:
+                await self.flag_locked(live)
+            if not live.is_live:
+                raise Conflict("game_over", f"The game is over ({live.record.reason}).")
+            yield live, color
+
+    # -- moves --------------------------------------------------------------------------------------
+
+    async def move(
+        self, user_id: int, game_id: str, move: str | Move, *, ply: int | None = None, lag_ms: int = 0
+    ) -> dict[str, Any]:
+        """Play `move` (text in the variant's notation, or a rules Move) for the user; `ply` (the number of
+        plies before this move) guards against replays. Returns the new state once the move is committed.
+        Refused moves change nothing.
+        """
+        async with self.seated(user_id, game_id) as (live, color):
+            if ply is not None and ply != live.record.ply:
+                if ply < live.record.ply:
+                    raise Conflict(
+                        "ply_already_played",
+                        f"Ply {ply} has already been played; the game is at ply {live.record.ply}.",
+                    )
+                raise Invalid("bad_ply", f"The game is at ply {live.record.ply}, not {ply}.")
+            if live.to_move is not color:
+                raise Conflict("not_your_turn", "It is not your turn.")
+            view = await self.play(live, move if isinstance(move, Move) else str(move), lag_ms)
+        return view.to_json()
+
+    async def play(self, live: LiveGame, move: str | Move, lag_ms: int = 0) -> GameView:
+        """Play a move of the side to move (under the lock): the rules check it, decide any end, and the
+        store commits it with the clocks. IllegalMove from the rules becomes Invalid, changing nothing."""
+        r = live.record
+        now = utcnow()
+        color = live.to_move
+        clock = live.clock()
+        white_ms, black_ms = r.white_ms, r.black_ms
+        if clock is not None:
+            white_ms, black_ms = clock.after_move(
+                now, increment_ms=r.clock_increment_ms, lag_ms=lag_ms, max_lag_ms=self.max_lag_ms
+            )
+        try:
+            played = live.rules.play(move)
+        except IllegalMove as e:
+            raise Invalid(e.code, e.message, legal=e.legal) from None
+        notation = played.notation(live.rules.variant)
+        changes: dict[str, Any] = {
+            "ply": r.ply + 1,
+            "white_ms": white_ms,
+            "black_ms": black_ms,
+            "turn_started_at": now,
+        }
+        # A draw offer lapses when the side it was made to moves instead of accepting it, and with the
+        # end of the game.
+        if r.draw_offer is color.other or (r.draw_offer is not None and live.rules.outcome is not None):
+            changes["draw_offer"] = None
+        row = MoveRecord(
+            game_id=r.id,
+            ply=r.ply,
+            notation=notation,
+            played_at=now,
+            clock_ms=(white_ms if color is Color.WHITE else black_ms) if clock is not None else None,
+        )
+        live.notations.append(notation)
+        try:
+            return await self.store.commit(live, changes, row, outcome=live.rules.outcome)
+        except BaseException:
+            # The rules game has been played forward: rebuild it from what the database holds.
+            self.store.forget(live.id)
+            live.stale = True
+            raise
+
+    # -- the end of a game --------------------------------------------------------------------------
+
+    async def finish(self, live: LiveGame, outcome: Outcome) -> GameView:
+        """End the game with `outcome` (under the lock); a standing draw offer goes with it."""
+        return await self.store.commit(live, {"draw_offer": None}, outcome=outcome)
+
+    async def flag_locked(self, live: LiveGame) -> None:
+        """End the game on time if the side to move's clock has run out (under the lock)."""
+        clock = live.clock()
+        if live.is_live and clock is not None and clock.flagged(utcnow()):
+            await self.finish(live, Outcome.win(live.to_move.other, TIME))
+
+    async def check_flag(self, game_id: str) -> None:
+        """The flag check on its own (the flag timer's): the game brought up to date, under its lock."""
+        live = await self.store.live(game_id)
+        async with self.store.locked(live):
+            await self.flag_locked(live)
+
+    # -- draws, resignation, abort, abandonment -----------------------------------------------------
+
+    async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
+        """Offer a draw; offering when the opponent already offered is accepting."""
+        async with self.seated(user_id, game_id) as (live, color):
+            offer = live.record.draw_offer
+            view = None
+            if offer is color.other:
+                view = await self.finish(live, Outcome.draw(AGREEMENT))
+            elif offer is None:
+                view = await self.store.commit(live, {"draw_offer": color})
+                if live.is_computer(color.other):
+                    # The computer declines every draw offer.
+                    view = await self.store.commit(live, {"draw_offer": None})
+            return (view or self.store.view(live)).to_json()
+
+    async def accept_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
+        async with self.seated(user_id, game_id) as (live, color):
+            if live.record.draw_offer is not color.other:
+                raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
+            view = await self.finish(live, Outcome.draw(AGREEMENT))
+        return view.to_json()
+
+    async def decline_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
+        async with self.seated(user_id, game_id, flag=False) as (live, color):
+            if live.record.draw_offer is not color.other:
+                raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
+            view = await self.store.commit(live, {"draw_offer": None})
+        return view.to_json()
+
+    async def resign(self, user_id: int, game_id: str) -> dict[str, Any]:
+        async with self.seated(user_id, game_id) as (live, color):
+            view = await self.finish(live, Outcome.win(color.other, RESIGNATION))
+        return view.to_json()
+
+    async def abort(self, user_id: int, game_id: str) -> dict[str, Any]:
+        """Call the game off, which either player may do until each side has made a move."""
+        async with self.seated(user_id, game_id, flag=False) as (live, _):
+            if live.record.ply >= 2:
+                raise Conflict("too_late_to_abort", "Both sides have moved: resign or offer a draw instead.")
+            view = await self.finish(live, Outcome.aborted())
+        return view.to_json()
+
+    async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
+        """Win a game whose opponent has been disconnected for the claim delay while it is their turn."""
+        claim_after_ms = self.store.claim_after_ms
+        async with self.seated(user_id, game_id) as (live, color):
+            opponent = color.other
+            if live.to_move is not opponent or live.is_computer(opponent):
+                raise Conflict(
+                    "cannot_claim", "You can claim victory only while your absent opponent is to move."
+                )
+            gone = self.presence.gone_ms(live.id, opponent, live.record.created_at, utcnow())
+            if gone < claim_after_ms:
+                left = (claim_after_ms - gone + 999) // 1000 if gone else None
+                message = (
+                    f"Your opponent has been gone {gone / 1000:.1f} s; you can claim in {left} s."
+                    if gone
+                    else "Your opponent is connected."
+                )
+                raise Conflict("cannot_claim", message)
+            view = await self.finish(live, Outcome.win(color, ABANDONMENT))
+        return view.to_json()

@@ -1,0 +1,127 @@
+"""The listeners of the games store that keep games moving on their own: the flag timer (a game ends on
+time even when nobody acts) and the computer opponent (it moves when it is its turn). Each is told of
+every change after it is committed (`GameStore.add_listener`) and works in tasks of its own, so that a
+commit never calls back into itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from shashki.rules import Color
+from shashki.server.games.actions import GameActions
+from shashki.server.games.computer import Opponent
+from shashki.server.games.live import LiveGame
+from shashki.server.games.store import GameStore
+from shashki.server.storage.base import utcnow
+
+log = logging.getLogger(__name__)
+
+
+class Background:
+    """Tasks started by listeners, cancelled together when the server stops."""
+
+    def __init__(self) -> None:
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+class FlagTimer:
+    """Arms a timer for the moment the running clock of each live game runs out; when it fires, the game
+    is checked (under its lock, brought up to date) and ends on time if the clock has indeed run out.
+    """
+
+    def __init__(self, actions: GameActions, background: Background) -> None:
+        self.actions = actions
+        self.background = background
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def __call__(self, live: LiveGame) -> None:
+        timer = self._timers.pop(live.id, None)
+        if timer is not None:
+            timer.cancel()
+        clock = live.clock()
+        if not live.is_live or clock is None or not clock.running:
+            return
+        delay = clock.mover_left(utcnow()) / 1000 + 0.005
+        game_id = live.id
+        self._timers[game_id] = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
+
+    def _fire(self, game_id: str) -> None:
+        self._timers.pop(game_id, None)
+        self.background.spawn(self.actions.check_flag(game_id))
+
+    def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+
+class ComputerTurns:
+    """Lets the computer move when it is its turn, after `delay` seconds. The engine thinks without
+    holding the game's lock, so that the person can still resign or claim meanwhile; its move is applied
+    only if the game has not changed since."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        actions: GameActions,
+        engine: Opponent,
+        background: Background,
+        *,
+        delay: float = 0.3,
+    ) -> None:
+        self.store = store
+        self.actions = actions
+        self.engine = engine
+        self.background = background
+        self.delay = delay
+
+    def __call__(self, live: LiveGame) -> None:
+        if live.is_live and live.is_computer(live.to_move):
+            self.background.spawn(self._move(live, live.record.version))
+
+    async def _move(self, live: LiveGame, version: int) -> None:
+        try:
+            await asyncio.sleep(self.delay)
+            async with self.store.locked(live):
+                if live.record.version != version or not live.is_live:
+                    return
+                await self.actions.flag_locked(live)
+                if not live.is_live:
+                    return
+                clock = live.clock()
+                remaining_ms = None
+                if clock is not None:
+                    white_ms, black_ms = clock.at(utcnow())
+                    remaining_ms = white_ms if live.to_move is Color.WHITE else black_ms
+                increment_ms = live.record.clock_increment_ms or 0
+                level = live.record.computer_level or 1
+                game = live.rules
+            move = await self.engine.choose(game, level, remaining_ms, increment_ms)
+            async with self.store.locked(live):
+                if live.record.version != version or not live.is_live:
+                    return
+                await self.actions.flag_locked(live)
+                if live.is_live and move is not None:
+                    # The move came back from another process: the rules take the position's own copy.
+                    await self.actions.play(live, move)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer failed to move in game %s", live.id)

@@ -1,0 +1,95 @@
+"""A game in memory: its stored record (a detached copy), the rules game replayed from its moves, and who
+plays it. The games store keeps one per game in play (`shashki.server.games.store`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from shashki.rules import Color, Game
+from shashki.server.games.clock import CLOCK_STARTS_AT_PLY, ClockReading
+from shashki.server.games.models import GameRecord, GameStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One side of a game: an account, or the computer (no id) at a level."""
+
+    id: int | None
+    username: str
+    bot: bool = False
+    level: int | None = None
+    engine: str | None = None
+
+    @classmethod
+    def computer(cls, level: int | None, engine: str) -> Player:
+        return cls(None, f"Computer (level {level})", level=level, engine=engine)
+
+    @property
+    def is_computer(self) -> bool:
+        return self.id is None
+
+    def as_dict(self) -> dict[str, Any]:
+        if self.id is None:
+            return {"computer": True, "level": self.level, "engine": self.engine, "username": self.username}
+        return {"id": self.id, "username": self.username, "bot": self.bot}
+
+
+@dataclass(eq=False)
+class LiveGame:
+    record: GameRecord
+    rules: Game
+    players: dict[Color, Player]
+    notations: list[str]
+    # Orders this process's writers of the game.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    # Set when the store drops this copy (another writer got there first, or a write failed half-way):
+    # whoever still holds it reloads it from the database before acting on it.
+    stale: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def status(self) -> GameStatus:
+        return self.record.status
+
+    @property
+    def is_live(self) -> bool:
+        return not self.stale and self.record.status == GameStatus.STARTED
+
+    @property
+    def to_move(self) -> Color:
+        return Color.WHITE if self.rules.position.white_to_move else Color.BLACK
+
+    def seat(self, user_id: int | None) -> Color | None:
+        """The colour `user_id` plays here (None for anyone else)."""
+        return self.record.color_of(user_id)
+
+    def is_computer(self, color: Color | str) -> bool:
+        return self.players[Color(color)].is_computer
+
+    # The colour names, for adapters that still speak strings (the lidraughts shapes): prefer `seat` and
+    # `to_move`, which give `Color`.
+    @property
+    def side_to_move(self) -> str:
+        return self.to_move.value
+
+    def color_of(self, user_id: int | None) -> str | None:
+        color = self.seat(user_id)
+        return None if color is None else color.value
+
+    def clock(self) -> ClockReading | None:
+        r = self.record
+        if r.clock_initial_ms is None or r.white_ms is None or r.black_ms is None:
+            return None
+        return ClockReading(
+            r.white_ms,
+            r.black_ms,
+            running=self.is_live and r.ply >= CLOCK_STARTS_AT_PLY,
+            white_to_move=self.rules.position.white_to_move,
+            since=r.turn_started_at,
+        )

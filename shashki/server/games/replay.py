@@ -1,0 +1,29 @@
+"""The one way the server rebuilds a game from what it stored: the rules replay its moves (and so decide
+any end the board decides), then an end decided off the board (resignation, time, agreement,
+abandonment, abort) is recorded from the record's columns.
+
+Every reader of stored games goes through `replay`: the games store loading a game, the PDN and JSON
+exports, the positions the browser steps through, and the Bot API's move strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from shashki.rules import Game, Move
+from shashki.server.games.models import GameRecord, stored_outcome
+
+
+def new_game(variant: str, double_diagonal: bool, fen: str | None = None) -> Game:
+    """A rules game on these terms, before any move."""
+    return Game(variant, fen, double_diagonal=double_diagonal)
+
+
+def replay(record: GameRecord, moves: Iterable[str | Move] = ()) -> Game:
+    """The rules game of `record` with `moves` (its stored notations) played, its end recorded."""
+    game = Game.replay(moves, record.variant, record.initial_fen, double_diagonal=record.double_diagonal)
+    if game.outcome is None:
+        outcome = stored_outcome(record)
+        if outcome is not None:
+            game.finish(outcome)
+    return game

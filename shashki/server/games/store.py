@@ -1,0 +1,273 @@
+"""The games store: the cache of games in play, loading and refreshing them from the database, the
+compare-and-set commit of every change, its publication, and the listeners told after each change.
+
+The server is the only authority. Each game's state in memory is a cache rebuilt from the database (its
+record and its moves replayed through the rules, `games.replay`) whenever it is missing or found stale,
+which is how a restarted server resumes every live game.
+
+Writes are compare-and-set on the game's `version` (it numbers the events too) and a move row is unique
+per (game, ply): of two submissions of the same ply — a double click, two tabs, two server processes —
+exactly one is applied and the other gets a clear answer. Within one process a lock per game orders the
+writers (`LiveGame.lock`; `locked` takes it and brings the game up to date).
+
+After a change is committed and published, the listeners (`add_listener`) are called with the game: the
+flag timer and the computer opponent (`games.listeners`) react there, never inside the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from shashki.rules import Color, Outcome
+from shashki.server.errors import Conflict, NotFound
+from shashki.server.events import EventBus
+from shashki.server.games.live import LiveGame, Player
+from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
+from shashki.server.games.presence import Presence
+from shashki.server.games.replay import replay
+from shashki.server.games.view import GameView, build_view
+from shashki.server.storage import Database
+from shashki.server.storage.base import utcnow
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[LiveGame], None]
+# Called inside the transaction that records a game's end, with the session, the game's record (as it
+# stood), the outcome and its time; each returns more columns of the game to record (the ratings).
+EndHook = Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
+# How the store learns the players' names: the accounts' public lookup (`AccountService.users_by_id`).
+PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
+
+
+class GameStore:
+    def __init__(
+        self,
+        db: Database,
+        bus: EventBus,
+        presence: Presence,
+        players: PlayerLookup,
+        *,
+        claim_after_ms: int,
+        computer_name: str,
+    ) -> None:
+        self.db = db
+        self.bus = bus
+        self.presence = presence
+        self.claim_after_ms = claim_after_ms
+        self.computer_name = computer_name
+        self.end_hooks: list[EndHook] = []
+        self._players = players
+        self._listeners: list[Listener] = []
+        self._live: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    def add_listener(self, listener: Listener) -> None:
+        """Call `listener(game)` after every committed change, on creation and when resumed at start."""
+        self._listeners.append(listener)
+
+    def notify(self, live: LiveGame) -> None:
+        for listener in self._listeners:
+            try:
+                listener(live)
+            except Exception:
+                log.exception("a listener of game %s failed", live.id)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    async def live(self, game_id: str) -> LiveGame:
+        """The game, from the cache or loaded; NotFound if there is none."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            live = self._live.get(game_id)
+            if live is None:
+                live = await self._load(game_id)
+                # Only games in play are kept: a finished one is read afresh when asked for, so the
+                # cache does not grow with the history of every game looked at.
+                if live.is_live:
+                    self._live[game_id] = live
+        if not live.is_live:
+            self._loading.pop(game_id, None)
+        return live
+
+    async def record(self, game_id: str) -> GameRecord:
+        """The game's stored record (the cached copy of a game in play), without replaying its moves."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live.record
+        async with self.db.session() as s:
+            record = await s.get(GameRecord, game_id)
+        if record is None:
+            raise NotFound("no_such_game", f"There is no game {game_id!r}.")
+        return record
+
+    async def count_of_player(self, user_id: int) -> int:
+        """How many games an account has played or plays (any status)."""
+        mine = or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
+        query = select(func.count()).select_from(GameRecord).where(mine)
+        async with self.db.session() as s:
+            return int(await s.scalar(query) or 0)
+
+    async def _load(self, game_id: str) -> LiveGame:
+        async with self.db.session() as s:
+            record = await s.get(GameRecord, game_id)
+            if record is None:
+                raise NotFound("no_such_game", f"There is no game {game_id!r}.")
+            moves = list(
+                await s.scalars(
+                    select(MoveRecord.notation).where(MoveRecord.game_id == game_id).order_by(MoveRecord.ply)
+                )
+            )
+        accounts = await self._players({i for i in (record.white_id, record.black_id) if i is not None})
+
+        def player(user_id: int | None) -> Player:
+            if user_id is None:
+                return Player.computer(record.computer_level, self.computer_name)
+            return accounts[user_id]
+
+        return LiveGame(
+            record=record,
+            rules=replay(record, moves),
+            notations=moves,
+            players={Color.WHITE: player(record.white_id), Color.BLACK: player(record.black_id)},
+        )
+
+    async def refresh(self, live: LiveGame) -> None:
+        """Bring a game up to date if another process has changed it (call under its lock).
+
+        With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
+        written the game since this one cached it; one indexed read of its version tells.
+        """
+        async with self.db.session() as s:
+            version = await s.scalar(select(GameRecord.version).where(GameRecord.id == live.id))
+        if version is None or (version == live.record.version and not live.stale):
+            return
+        fresh = await self._load(live.id)
+        live.record, live.rules = fresh.record, fresh.rules
+        live.notations, live.players = fresh.notations, fresh.players
+        live.stale = False
+
+    @contextlib.asynccontextmanager
+    async def locked(self, live: LiveGame) -> AsyncIterator[LiveGame]:
+        """Hold the game's lock with the game brought up to date: how every change begins."""
+        async with live.lock:
+            await self.refresh(live)
+            yield live
+
+    def forget(self, game_id: str) -> None:
+        """Drop a cached game found stale; the next use loads it afresh from the database."""
+        old = self._live.pop(game_id, None)
+        if old is not None:
+            old.stale = True  # whoever still holds this copy reloads it before acting on it
+
+    async def started_ids(self, user_id: int | None = None) -> list[str]:
+        """The games in play (of one player, if given)."""
+        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
+        if user_id is not None:
+            query = query.where(or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id))
+        async with self.db.session() as s:
+            return list(await s.scalars(query))
+
+    def view(self, live: LiveGame, now: datetime | None = None) -> GameView:
+        """The state of the game now (clocks read at `now`)."""
+        now = now or utcnow()
+        gone = None
+        if live.is_live and not live.is_computer(live.to_move):
+            r = live.record
+            gone = self.presence.gone_ms(r.id, live.to_move, r.created_at, now) or None
+        return build_view(live, now, gone_ms=gone, claim_after_ms=self.claim_after_ms)
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    async def insert(self, record: GameRecord) -> LiveGame:
+        """Store a new game, tell its players (`gameStart`) and the listeners."""
+        async with self.db.session() as s:
+            s.add(record)
+            await s.commit()
+        live = await self.live(record.id)
+        state = self.view(live).to_json()
+        for user_id in (record.white_id, record.black_id):
+            if user_id is not None:
+                await self.bus.publish(f"user:{user_id}", {"type": "gameStart", "game": state})
+        self.notify(live)
+        return live
+
+    async def commit(
+        self,
+        live: LiveGame,
+        changes: dict[str, Any],
+        move: MoveRecord | None = None,
+        *,
+        outcome: Outcome | None = None,
+    ) -> GameView:
+        """Write `changes` (and the move; and the end of the game when `outcome` is given) if nobody
+        changed the game since it was read; then publish its new state and tell the listeners.
+
+        Call under the game's lock (`locked`). Returns the state published. If another writer got there
+        first, the cached copy is dropped and Conflict says so.
+        """
+        r = live.record
+        now = utcnow()
+        changes = {**changes, "version": r.version + 1}
+        ending = outcome is not None and r.status == GameStatus.STARTED
+        if outcome is not None:
+            at = changes.get("turn_started_at") or now
+            changes.update(outcome_columns(outcome, at))
+            clock = live.clock()
+            if clock is not None and "turn_started_at" not in changes:
+                # Freeze the clocks where they stood when the game ended.
+                changes["white_ms"], changes["black_ms"] = clock.at(at)
+        async with self.db.session() as s:
+            try:
+                done = await s.execute(
+                    update(GameRecord)
+                    .where(GameRecord.id == r.id, GameRecord.version == r.version)
+                    .values(**changes)
+                )
+                if done.rowcount != 1:  # type: ignore[attr-defined]
+                    raise IntegrityError("version", None, Exception("stale version"))
+                if move is not None:
+                    s.add(move)
+                if ending and outcome is not None:
+                    # The ratings move in the same transaction that records the end.
+                    for hook in self.end_hooks:
+                        extra = await hook(s, r, outcome, changes["finished_at"])
+                        if extra:
+                            await s.execute(update(GameRecord).where(GameRecord.id == r.id).values(**extra))
+                            changes.update(extra)
+                await s.commit()
+            except IntegrityError:
+                await s.rollback()
+                # Another writer (another process) got there first: our copy is stale.
+                self.forget(r.id)
+                raise Conflict(
+                    "ply_already_played", "The game changed before this was applied; ask for its state."
+                ) from None
+        for name, value in changes.items():
+            setattr(r, name, value)
+        if outcome is not None and live.rules.outcome is None:
+            live.rules.finish(outcome)  # an end decided off the board
+        view = self.view(live)
+        await self.bus.publish(f"game:{r.id}", {"type": "state", "seq": r.version, "game": view.to_json()})
+        if ending:
+            for user_id in (r.white_id, r.black_id):
+                if user_id is not None:
+                    await self.bus.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
+        if not live.is_live:
+            # A finished game leaves the cache; whoever asks again reads it from the database.
+            if self._live.get(live.id) is live:
+                del self._live[live.id]
+            self._loading.pop(live.id, None)
+        self.notify(live)
+        return view

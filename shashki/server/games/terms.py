@@ -1,0 +1,95 @@
+"""The terms of a game: what two players agree to play before it starts. One value for every place that
+carries them — a seek, a challenge, a rematch, a game's record and the HTTP bodies that ask for them — so
+they are checked in one place and compared as a whole.
+
+>>> terms = GameTerms(variant="poddavki", clock_initial_ms=180_000, clock_increment_ms=2_000).checked()
+>>> terms.variant, terms.is_timed
+('russian-giveaway', True)
+>>> GameTerms(variant="russian", double_diagonal=True).checked()
+Traceback (most recent call last):
+...
+shashki.server.errors.Invalid: The double-diagonal option belongs to Russian giveaway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from shashki.rules import DEFAULT_VARIANT_KEY, Position, RulesError, UnknownVariant, get_variant
+from shashki.server.errors import Invalid
+
+# The rules say which variant offers which option (`Variant.options`; RULES.md §3: the double-diagonal
+# draw rule of Russian giveaway); the terms only check that the one asked for is offered.
+DOUBLE_DIAGONAL = "double-diagonal"
+
+
+class HasTerms(Protocol):
+    """A stored row that carries the terms (a seek, a challenge, a game)."""
+
+    variant: str
+    double_diagonal: bool
+    clock_initial_ms: int | None
+    clock_increment_ms: int
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameTerms:
+    """Variant (a key or alias), its option, the clock (no clock when `clock_initial_ms` is None; Fischer
+    increment), rated or casual, and the start position (None: the variant's own)."""
+
+    variant: str = DEFAULT_VARIANT_KEY
+    double_diagonal: bool = False
+    clock_initial_ms: int | None = None
+    clock_increment_ms: int = 0
+    rated: bool = False
+    initial_fen: str | None = None
+
+    @classmethod
+    def of(cls, row: HasTerms) -> GameTerms:
+        """The terms a stored seek, challenge or game carries."""
+        return cls(
+            row.variant,
+            row.double_diagonal,
+            row.clock_initial_ms,
+            row.clock_increment_ms,
+            row.rated,
+            getattr(row, "initial_fen", None),
+        )
+
+    def checked(self) -> GameTerms:
+        """These terms with the variant's own key, or Invalid saying what is wrong with them."""
+        try:
+            variant = get_variant(self.variant)
+        except UnknownVariant as e:
+            raise Invalid("unknown_variant", str(e)) from None
+        if self.double_diagonal and DOUBLE_DIAGONAL not in variant.options:
+            raise Invalid("bad_option", "The double-diagonal option belongs to Russian giveaway.")
+        if self.initial_fen is not None:
+            try:
+                Position.from_fen(self.initial_fen, variant)
+            except RulesError as e:
+                raise Invalid(e.code, e.message) from None
+        return replace(
+            self,
+            variant=variant.key,
+            clock_increment_ms=self.clock_increment_ms if self.clock_initial_ms is not None else 0,
+        )
+
+    @property
+    def is_timed(self) -> bool:
+        return self.clock_initial_ms is not None
+
+    def columns(self, *, with_fen: bool = True) -> dict[str, Any]:
+        """The columns that store these terms (a seek has no start position: `with_fen=False`)."""
+        out: dict[str, Any] = {
+            "variant": self.variant,
+            "double_diagonal": self.double_diagonal,
+            "clock_initial_ms": self.clock_initial_ms,
+            "clock_increment_ms": self.clock_increment_ms,
+            "rated": self.rated,
+        }
+        if with_fen:
+            out["initial_fen"] = self.initial_fen
+        return out

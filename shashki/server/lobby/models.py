@@ -1,0 +1,50 @@
+"""The lobby's tables: open seeks and challenges to a named player."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from shashki.server.storage.base import Base, UtcDateTime
+
+
+class Seek(Base):
+    """An open offer to play anyone; `clock_initial_ms` NULL means no clock."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[str] = mapped_column(String(40))
+    double_diagonal: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    clock_increment_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    color: Mapped[str] = mapped_column(String(8))  # white / black / random
+    status: Mapped[str] = mapped_column(String(12), index=True)  # open / matched / cancelled
+    game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+class Challenge(Base):
+    """An offer to play one named player."""
+
+    __tablename__ = "challenges"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    dest_user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    variant: Mapped[str] = mapped_column(String(40))
+    double_diagonal: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    clock_increment_ms: Mapped[int] = mapped_column(BigInteger, default=0)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    color: Mapped[str] = mapped_column(String(8))
+    # A game from a set-up position (FEN); NULL starts from the variant's start position.
+    initial_fen: Mapped[str | None] = mapped_column(Text, nullable=True)
+    status: Mapped[str] = mapped_column(String(12), index=True)  # pending / accepted / declined / cancelled
+    decline_reason: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -1,0 +1,172 @@
+"""The parts of the games service on their own, without a server: the storage of outcomes, the state
+view, the store's listeners, and moves handed over as rules moves (as the Bot API adapter does)."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from shashki.rules import Color, Outcome
+from shashki.rules.game import AGREEMENT, RESIGNATION, TIME
+from shashki.server.accounts.models import User
+from shashki.server.events import make_bus
+from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.live import LiveGame
+from shashki.server.games.models import GameRecord, GameStatus, outcome_columns, stored_outcome
+from shashki.server.games.replay import replay
+from shashki.server.games.service import GameService
+from shashki.server.games.terms import GameTerms
+from shashki.server.storage import Database
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+STATE_KEYS = {
+    "id", "seq", "variant", "double_diagonal", "rated", "status", "white", "black", "ply", "side_to_move",
+    "fen", "initial_fen", "moves", "legal_moves", "clocks", "draw_offer", "result", "winner", "reason",
+    "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch",
+}  # fmt: skip
+
+
+def record(**columns) -> GameRecord:
+    defaults = dict(
+        id="g1",
+        variant="russian-giveaway",
+        double_diagonal=False,
+        white_id=1,
+        black_id=2,
+        rated=False,
+        clock_initial_ms=None,
+        clock_increment_ms=0,
+        turn_started_at=NOW,
+        created_at=NOW,
+        ply=0,
+        version=1,
+        status=GameStatus.STARTED,
+    )
+    return GameRecord(**(defaults | columns))
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        Outcome.win(Color.WHITE, RESIGNATION),
+        Outcome.win(Color.BLACK, TIME),
+        Outcome.draw(AGREEMENT),
+        Outcome.draw("threefold-repetition"),
+        Outcome.aborted(),
+    ],
+    ids=str,
+)
+def test_an_outcome_is_stored_in_its_columns_and_read_back_the_same(outcome):
+    columns = outcome_columns(outcome, NOW)
+    stored = record(**columns)
+    assert stored_outcome(stored) == outcome
+    assert columns["status"] is (GameStatus.ABORTED if outcome == Outcome.aborted() else GameStatus.FINISHED)
+    assert columns["result"] == (None if outcome == Outcome.aborted() else outcome.result)
+
+
+def test_a_game_in_play_has_no_stored_outcome():
+    assert stored_outcome(record()) is None
+
+
+def test_replay_plays_the_stored_moves_and_records_an_end_decided_off_the_board():
+    game = replay(record(**outcome_columns(Outcome.win(Color.BLACK, RESIGNATION), NOW)), ["c3-d4"])
+    assert game.ply == 1 and game.outcome == Outcome.win(Color.BLACK, RESIGNATION)
+    by_the_rules = replay(record(initial_fen="W:WKg1:BKe5"), ["g1-d4", "e5:c3"])
+    assert by_the_rules.outcome is not None and by_the_rules.outcome.winner is Color.WHITE
+
+
+async def _service(tmp_path) -> tuple[Database, GameService]:
+    db = await Database(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}").open()
+    async with db.session() as s:
+        for user_id, name in ((1, "Anna"), (2, "Boris")):
+            key = name.lower()
+            s.add(User(id=user_id, username=name, username_key=key, password_hash="-", created_at=NOW))
+        await s.commit()
+    return db, GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
+
+
+def test_the_state_view_has_exactly_the_keys_clients_read_with_colours_as_names(tmp_path):
+    async def scenario():
+        db, games = await _service(tmp_path)
+        live = await games.create(white_id=1, black_id=2, terms=GameTerms(clock_initial_ms=60_000))
+        state = games.state(live)
+        await games.close()
+        await db.close()
+        return state
+
+    state = asyncio.run(scenario())
+    assert set(state) == STATE_KEYS
+    assert state["side_to_move"] == "white" and state["status"] == "started"
+    assert state["white"] == {"id": 1, "username": "Anna", "bot": False}
+    assert state["clocks"]["running"] is None  # the clocks start after each side's first move
+    assert {"move": "c3-d4", "path": ["c3", "d4"], "captures": []} in state["legal_moves"]
+
+
+def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_after_the_commit(tmp_path):
+    heard: list[tuple[int, int]] = []
+
+    async def scenario():
+        db, games = await _service(tmp_path)
+        live = await games.create(white_id=1, black_id=2)
+        games.store.add_listener(lambda g: heard.append((g.record.version, g.record.ply)))
+        move = live.rules.position.parse_move("c3-d4")
+        state = await games.move(1, live.id, move, ply=0)
+        await games.resign(2, live.id)
+        stored = await games.record(live.id)
+        await games.close()
+        await db.close()
+        return live, state, stored
+
+    live, state, stored = asyncio.run(scenario())
+    assert isinstance(live, LiveGame)
+    assert state["moves"] == ["c3-d4"] and state["seq"] == 2
+    assert heard == [(2, 1), (3, 1)]
+    assert stored.status is GameStatus.FINISHED and stored.winner is Color.WHITE and stored.result == "1-0"
+
+
+# The games package's modules in their order: each may import only those before it (ARCHITECTURE.md).
+GAMES_ORDER = [
+    "models", "terms", "replay", "clock", "presence", "live", "view", "store", "actions", "computer",
+    "listeners", "service", "rematch",
+]  # fmt: skip
+
+
+def test_the_games_modules_import_one_way():
+    import ast
+    from pathlib import Path
+
+    import shashki.server.games as package
+
+    folder = Path(package.__file__).parent
+    assert sorted(GAMES_ORDER) == sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    for position, name in enumerate(GAMES_ORDER):
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        imported = {
+            node.module.rsplit(".", 1)[1]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("shashki.server.games.")
+        }
+        later = imported & set(GAMES_ORDER[position:])
+        assert not later, f"games.{name} imports {sorted(later)}, which come after it"
+
+
+def test_a_standing_draw_offer_lapses_when_a_move_ends_the_game(tmp_path):
+    async def scenario():
+        db, games = await _service(tmp_path)
+        live = await games.create(white_id=1, black_id=2, terms=GameTerms(initial_fen="W:WKg1:BKe5"))
+        await games.move(1, live.id, "g1-d4")
+        offered = await games.offer_draw(2, live.id)
+        # Black's king takes White's last piece: White, without a move, wins at giveaway (RULES.md §3).
+        ended = await games.move(2, live.id, "e5:c3")
+        await games.close()
+        await db.close()
+        return offered, ended
+
+    offered, ended = asyncio.run(scenario())
+    assert offered["draw_offer"] == "black"
+    assert ended["status"] == "finished" and ended["winner"] == "white" and ended["draw_offer"] is None
