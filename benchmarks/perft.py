@@ -205,7 +205,7 @@ def import_shashki():
 def run_shashki(depth: int) -> dict:
     Position, get_variant, perft = import_shashki()
     variant = get_variant("russian")
-    start = variant.start_position()
+    start = Position.start(variant)
     results = {}
     for mode, all_paths in (("all paths", True), ("distinct", False)):
         nodes, seconds = timed(lambda p=all_paths: perft(start, depth, all_paths=p))

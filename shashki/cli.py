@@ -25,13 +25,13 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Any
 
 import typer
 
 from shashki.clitools import FEN_HELP, VARIANT_HELP, CliError, board_text, position_of, variant_of
 from shashki.rules.errors import FenError, PdnError
-from shashki.rules.position import Move
+from shashki.rules.position import Move, Position
 from shashki.rules.variant import DEFAULT_VARIANT_KEY, Variant
 
 app = typer.Typer(
@@ -53,6 +53,7 @@ def _register_engine_commands() -> None:
     app.command("play")(engine_cli.play)
     app.command("analyse")(engine_cli.analyse)
     app.command("hub")(engine_cli.hub)
+    app.command("dxp")(engine_cli.dxp)
     app.add_typer(engine_cli.tablebase_app, name="tablebase")
 
 
@@ -60,7 +61,7 @@ _register_engine_commands()
 
 
 # Click's exception classes, found through typer (which may bundle its own copy of click).
-_ClickException = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+_ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -164,8 +165,6 @@ def moves(
 def _moves_batch(variant: Variant, stdin: IO[str], stdout: IO[str]) -> None:
     """One output line per input line, written in bulk; interactive callers get each chunk's answers
     as soon as it is read (the output is flushed after every chunk of input)."""
-    from shashki.rules.fen import parse_fen
-
     labels = _labels(variant)
     sep = variant.capture_separator  # the notation of Move.notation, without a call per move
     dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -180,7 +179,7 @@ def _moves_batch(variant: Variant, stdin: IO[str], stdout: IO[str]) -> None:
                     answer = dumps({"error": "empty line: expected a FEN"})
                 else:
                     try:
-                        pos = parse_fen(fen, variant)
+                        pos = Position.from_fen(fen, variant)
                     except FenError as exc:
                         answer = dumps({"error": f"bad FEN: {exc.message}"})
                     else:
@@ -335,6 +334,7 @@ def demo() -> None:
     console.print(board_text(end.position))
     for text in ("g1-d4", "e5:c3"):
         end.play(text)
+    assert end.outcome is not None  # White has no piece left: the giveaway win
     console.print(f"\nAfter g1-d4 e5:c3 White has no piece left: {end.outcome.result} ({end.outcome.reason})")
     console.print(board_text(end.position))
 

@@ -29,7 +29,7 @@ def variant_of(key: str | None) -> Variant:
 
 def position_of(variant: Variant, fen: str | None) -> Position:
     if fen is None:
-        return variant.start_position()
+        return Position.start(variant)
     try:
         return Position.from_fen(fen, variant)
     except FenError as exc:
@@ -43,9 +43,9 @@ def board_text(pos: Position):
     board = pos.board
     size = board.size
     at: dict[tuple[int, int], int] = {}
-    for bit, row in board.rows.items():
-        col = board.cols[bit]
-        at[(row, size - 1 - col if board.mirrored else col)] = bit
+    for square, row in board.rows.items():
+        col = board.cols[square]
+        at[(row, size - 1 - col if board.mirrored else col)] = square
     text = Text()
     for row in range(size):
         text.append(f"{size - row:>2} ")

@@ -20,6 +20,7 @@ MODULES = [
     "shashki.rules.game",
     "shashki.engine",
     "shashki.engine.timeman",
+    "shashki.engine.hub",
     "shashki.server.lidraughts",
     "shashki.server.games.terms",
 ]

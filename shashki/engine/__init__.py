@@ -10,8 +10,8 @@
 - `hub`: the Hub protocol (`python -m shashki.engine.hub`); `cli`: the `play`, `analyse`, `hub` and
   `tablebase build` commands.
 
->>> from shashki.rules import get_variant
->>> pos = get_variant("russian").start_position()
+>>> from shashki.rules import Position, get_variant
+>>> pos = Position.start(get_variant("russian"))
 >>> result = play(pos, Limit(depth=2))
 >>> result.move in pos.legal_moves(), result.depth
 (True, 2)

@@ -1,4 +1,4 @@
-"""The engine's commands for the `shashki` command line: `play`, `analyse` and `hub`.
+"""The engine's commands for the `shashki` command line: `play`, `analyse`, `hub` and `dxp`.
 
 They are plain typer command functions (and a `tablebase` sub-app); `shashki/cli.py` registers them:
 
@@ -6,6 +6,7 @@ They are plain typer command functions (and a `tablebase` sub-app); `shashki/cli
     app.command("play")(engine_cli.play)
     app.command("analyse")(engine_cli.analyse)
     app.command("hub")(engine_cli.hub)
+    app.command("dxp")(engine_cli.dxp)
     app.add_typer(engine_cli.tablebase_app, name="tablebase")
 
 Mistakes in how they are called raise `CliError` (one `error:` line, exit code 2).
@@ -80,6 +81,39 @@ def hub() -> None:
     run(sys.stdin, sys.stdout)
 
 
+def dxp(
+    initiator: bool = typer.Option(False, "--initiator", help="Ask for a game instead of waiting for one."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Where to listen, or the Follower to connect to."),
+    port: int = typer.Option(27531, "--port", min=0, max=65535, help="DXP's port is 27531."),
+    color: str = typer.Option("white", "--color", metavar="white|black", help="The engine's side."),
+    minutes: int = typer.Option(10, "--minutes", min=0, max=999, help="Minutes a side (--initiator)."),
+    moves: int = typer.Option(0, "--moves", min=0, max=999, help="Moves in that time, 0 = all."),
+    fen: str | None = typer.Option(None, "--fen", metavar="FEN", help="Start position (--initiator)."),
+    variant: str = typer.Option("international", "--variant", metavar="KEY", help="A 10x10 variant."),
+    seconds: float | None = typer.Option(None, "--time", min=0.01, help="Seconds a move, not the clock."),
+    once: bool = typer.Option(False, "--once", help="As Follower, play one connection and exit."),
+) -> None:
+    """Play International draughts over DXP (DamExchange), as Follower (default) or Initiator."""
+    from shashki.engine import dxp as dxp_module
+    from shashki.rules.variant import Color
+
+    v = variant_of(variant)
+    if v.board.size != 10:
+        raise CliError(f"DXP is played on the 10x10 board; {v.key} is not")
+    if color not in ("white", "black"):
+        raise CliError(f"--color is white or black, not {color!r}")
+    options: dict = {"variant": v, "log": lambda text: typer.echo(text, err=True)}
+    if seconds is not None:
+        options["limit"] = Limit(time=seconds)
+    if initiator:
+        start = position_of(v, fen) if fen else None
+        side = Color(color)
+        dxp_module.initiate(host, port, color=side, minutes=minutes, moves=moves, start=start, **options)
+    else:
+        ready = lambda p: typer.echo(f"DXP Follower listening on {host}:{p}", err=True)  # noqa: E731
+        dxp_module.follow(host, port, once=once, ready=ready, **options)
+
+
 def play(
     variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY", help=VARIANT_HELP),
     level: int = typer.Option(4, "--level", min=1, max=8, help="The engine's level, 1 (beginner) to 8."),
@@ -120,10 +154,12 @@ def play(
             console.print(f"You play {move.notation(v)}")
         else:
             result = engine.play(game, Limit(time=seconds))
+            assert result.move is not None  # the game goes on, so there is a legal move
             move = game.play(result.move)
             console.print(f"The engine plays [bold]{move.notation(v)}[/bold] ({format_score(result.score)})")
         console.print(board_text(game.position))
     outcome = game.outcome
+    assert outcome is not None  # the loop ends when the game does
     console.print(f"Game over: {outcome.result} ({outcome.reason})")
 
 
@@ -139,14 +175,14 @@ def tablebase_build(
     """Build the Russian giveaway endgame tables into the data directory ($SHASHKI_DATA/tablebases)."""
     import time
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
     from shashki.engine.tablebase import Tablebase, data_dir
 
     start = time.perf_counter()
     with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"),
                   TimeElapsedColumn()) as bar:
-        tasks: dict[int, int] = {}
+        tasks: dict[int, TaskID] = {}
 
         def progress(k: int, done: int, total: int) -> None:
             if k not in tasks:

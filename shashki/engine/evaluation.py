@@ -16,9 +16,9 @@ Every feature is computed with a handful of shifts and popcounts on the position
 `shashki.rules.board`: one diagonal step is the same shift everywhere, off-board steps land on ghost
 bits outside the board mask), so the same code serves 8×8 and 10×10 boards.
 
->>> from shashki.rules import get_variant
+>>> from shashki.rules import Position, get_variant
 >>> evaluate = evaluator(get_variant("russian"))
->>> evaluate(get_variant("russian").start_position())
+>>> evaluate(Position.start(get_variant("russian")))
 0
 """
 
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
@@ -67,9 +67,6 @@ class GiveawayWeights:
     def shipped(cls) -> GiveawayWeights:
         """The tuned weights shipped in the package, or the defaults if the file is missing."""
         return _shipped_giveaway()
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=2) + "\n"
 
     @classmethod
     def from_dict(cls, data: dict) -> GiveawayWeights:
@@ -119,10 +116,6 @@ class _Masks:
         self.centre = centre
         self.backward = variant.men_capture_backward
         self.capture_kings = variant.men_capture_kings
-
-
-def _up(bb: int, s: int) -> int:
-    return bb >> s
 
 
 def _down(bb: int, s: int, mask: int) -> int:

@@ -25,16 +25,30 @@ start and end squares joined by `-` (a quiet move) or `x` (a capture) followed, 
 captured square (`x`-separated, in any order): `32-28`, `28x19x23`. Scores are in men
 (`score=0.35`); a forced end of the game in n plies is `±(100 - n/100)`, as Scan's `99.xx`.
 
-Variants: every key of `shashki.rules` (`russian-giveaway` by default), and Scan's names `normal`
-(International) and `losing` (International giveaway). `time` is the clock *before* this move's increment
-is added (as Scan and pydraughts count it).
+Lines are read as the protocol says: `name=value` arguments, a value in double quotes when it holds a
+space, bare words as flags. One leniency: a `set-param` whose unquoted value is followed by bare words
+takes them as the rest of the value, since pydraughts' `HubEngine.setoption` does not quote
+(`set-param name=variant value=russian giveaway (poddavki)` sets "russian giveaway (poddavki)").
+
+Variants (`set-param name=variant`): every key and alias of `shashki.rules` (`russian-giveaway` by
+default), every variant's name (`Russian giveaway (poddavki)`, any case), Scan's names `normal`
+(International) and `losing` (International giveaway), and the names pydraughts and lidraughts-bot send
+(`standard`, `american`). Any other name is answered with an `error` line and leaves the session without
+a variant (`pos` and `go` then answer `error`) rather than playing some default game. `time` is the
+clock *before* this move's increment is added (as Scan and pydraughts count it).
+
+Square numbers (RULES.md §1): the hub position and, by default, the moves number the squares as
+RULES.md does, which is pydraughts' internal numbering and what lidraughts-bot (pydraughts 0.5) sends.
+pydraughts 0.6's `Board` sends the position in that numbering but the moves in each variant's own one
+(Russian and Brazilian count from a1; English swaps the colours of its position and so numbers its
+moves 33 - n); `set-param name=move-numbering value=pydraughts` reads and writes moves that way.
 
 Run it with `python -m shashki.engine.hub` (or the `shashki hub` command).
 """
 
 from __future__ import annotations
 
-import shlex
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -44,11 +58,31 @@ from shashki import __version__ as _version
 from shashki.engine.engine import Engine
 from shashki.engine.search import WIN, WIN_BOUND, Limit
 from shashki.rules.position import Move, Position
-from shashki.rules.variant import VARIANTS, Color, Variant, get_variant
+from shashki.rules.variant import VARIANTS, Color, UnknownVariant, Variant, get_variant
 
 NAME = "Shashki"
 AUTHOR = "Shashki authors"
-SCAN_NAMES = {"normal": "international", "losing": "international-giveaway"}
+# Names other programs use for our variants: Scan's (Hub protocol) and those pydraughts and lidraughts-bot
+# send (pydraughts reads "american" as English; lidraughts calls International "standard").
+CLIENT_NAMES = {
+    "normal": "international",
+    "losing": "international-giveaway",
+    "standard": "international",
+    "american": "english",
+}
+MOVE_NUMBERINGS = ("hub", "pydraughts")
+
+
+def hub_variant(name: str) -> Variant:
+    """The variant a client names (see the module docstring); UnknownVariant when none of ours."""
+    text = name.strip()
+    lowered = text.lower()
+    if lowered in CLIENT_NAMES:
+        return get_variant(CLIENT_NAMES[lowered])
+    for variant in VARIANTS.values():
+        if lowered == variant.name.lower():
+            return variant
+    return get_variant(text)  # keys and aliases; UnknownVariant otherwise
 
 
 # ------------------------------------------------------------------------------------------------
@@ -88,33 +122,45 @@ def parse_hub_position(text: str, variant: Variant) -> Position:
     return Position(variant, white, black, kings, text[0] == "W")
 
 
-def hub_move(move: Move, variant: Variant) -> str:
+def _client_numbers(variant: Variant, numbering: str) -> dict[int, int]:
+    """Square number in the client's moves -> square number of the position (RULES.md §1)."""
+    board = variant.board
+    base = variant.key.removesuffix("-giveaway")
+    if numbering == "pydraughts" and base in ("russian", "brazilian"):
+        # The Russian numeric notation: rank by rank from White's side, files a to h (1 = a1, 32 = h8).
+        order = sorted(board.rows, key=lambda bit: (-board.rows[bit], board.cols[bit]))
+        return {k: board.number(bit) for k, bit in enumerate(order, start=1)}
+    if numbering == "pydraughts" and base == "english":
+        return {k: board.squares + 1 - k for k in range(1, board.squares + 1)}
+    return {n: n for n in range(1, board.squares + 1)}
+
+
+def hub_move(move: Move, variant: Variant, numbering: str = "hub") -> str:
     """`32-28`, or for a capture start x end x every captured square: `28x19x23`."""
-    number = variant.board.number
+    to_client = {n: k for k, n in _client_numbers(variant, numbering).items()}
+
+    def number(bit: int) -> int:
+        return to_client[variant.board.number(bit)]
+
     if not move.capture_mask:
         return f"{number(move.path[0])}-{number(move.path[-1])}"
-    squares = [move.path[0], move.path[-1], *sorted(move.captured, key=number)]
-    return "x".join(str(number(b)) for b in squares)
+    captured = sorted(number(b) for b in move.captured)
+    return "x".join(str(n) for n in (number(move.path[0]), number(move.path[-1]), *captured))
 
 
-def parse_hub_move(pos: Position, text: str) -> Move:
-    """The legal move a hub move names (ValueError if none or several)."""
+def parse_hub_move(pos: Position, text: str, numbering: str = "hub") -> Move:
+    """The legal move a hub move names (`shashki.rules.notation.move_by_path`); IllegalMove if none."""
     board = pos.variant.board
+    to_position = _client_numbers(pos.variant, numbering)
     try:
-        numbers = [int(t) for t in text.replace("x", "-").split("-")]
-        bits = [board.bit_of_number(n) for n in numbers]
-    except (ValueError, IndexError):
+        numbers = [int(t) for t in re.split(r"[-x]", text.strip())]
+        bits = [board.bit_of_number(to_position[n]) for n in numbers]
+    except (ValueError, KeyError):
         raise ValueError(f"malformed hub move {text!r}") from None
     if len(bits) < 2:
         raise ValueError(f"malformed hub move {text!r}")
-    start, end, captured = bits[0], bits[1], set(bits[2:])
-    found = [
-        m for m in pos.legal_moves()
-        if m.path[0] == start and m.path[-1] == end and (not captured or set(m.captured) == captured)
-    ]
-    if len(found) != 1:
-        raise ValueError(f"{text!r} is {'ambiguous' if found else 'not a legal move'} here")
-    return found[0]
+    captured = bits[2:] if "x" in text else None
+    return pos.move_by_path(bits[:2], captured)
 
 
 def hub_score(score: int) -> str:
@@ -125,12 +171,28 @@ def hub_score(score: int) -> str:
     return f"{score / 100:.2f}"
 
 
-def _pairs(args: str) -> dict[str, str]:
-    """`name=value` pairs (values may be double-quoted); a bare word maps to ''."""
+_ARGUMENT = re.compile(r'\s*([^\s=]+)(?:=(?:"([^"]*)"|(\S*)))?')
+
+
+def parse_arguments(args: str, *, value_runs_on: bool = False) -> dict[str, str]:
+    """The `name=value` arguments of a line (Hub protocol 2, "general syntax"): a value in double quotes
+    may hold spaces and `=`; a bare word is a flag, mapped to "". With `value_runs_on`, bare words after
+    an unquoted `value=` continue that value (a client that did not quote it, see the module docstring).
+
+    >>> parse_arguments('name=variant value="russian giveaway (poddavki)"')
+    {'name': 'variant', 'value': 'russian giveaway (poddavki)'}
+    >>> parse_arguments('start moves="32-28 19-23" infinite')
+    {'start': '', 'moves': '32-28 19-23', 'infinite': ''}
+    """
     result: dict[str, str] = {}
-    for token in shlex.split(args):
-        name, _, value = token.partition("=")
-        result[name] = value
+    last_unquoted = None
+    for m in _ARGUMENT.finditer(args):
+        name, quoted, plain = m.group(1), m.group(2), m.group(3)
+        if quoted is None and plain is None and value_runs_on and last_unquoted is not None:
+            result[last_unquoted] += " " + name
+            continue
+        result[name] = quoted if quoted is not None else (plain or "")
+        last_unquoted = name if plain is not None and name == "value" else None
     return result
 
 
@@ -145,8 +207,10 @@ class HubSession:
         self._write = write
         self._lock = threading.Lock()
         self.engine = engine or Engine()
-        self.variant = get_variant(None)
-        self.position = self.variant.start_position()
+        # None after a variant we do not play was asked for: no game until a known one is set.
+        self.variant: Variant | None = get_variant(None)
+        self.numbering = "hub"
+        self.position: Position | None = Position.start(self.variant)
         self.history: list[int] = []
         self.limit = Limit(time=1.0)
         self.infinite = False
@@ -175,17 +239,29 @@ class HubSession:
 
     def cmd_hub(self, args: str) -> None:
         self.send(f"id name={NAME} version={_version} author={_quote(AUTHOR)}")
-        values = " ".join([*VARIANTS, *SCAN_NAMES])
-        self.send(f'param name=variant value={self.variant.key} type=enum values="{values}"')
+        aliases = [alias for v in VARIANTS.values() for alias in v.aliases]
+        values = " ".join([*VARIANTS, *aliases, *CLIENT_NAMES])
+        key = self.variant.key if self.variant else get_variant(None).key
+        self.send(f'param name=variant value={key} type=enum values="{values}"')
+        numberings = " ".join(MOVE_NUMBERINGS)
+        self.send(f'param name=move-numbering value={self.numbering} type=enum values="{numberings}"')
         self.send("wait")
 
     def cmd_set_param(self, args: str) -> None:
-        pairs = _pairs(args)
-        if pairs.get("name") == "variant":
-            key = pairs.get("value", "")
-            self.variant = get_variant(SCAN_NAMES.get(key, key))
-            self.position = self.variant.start_position()
+        pairs = parse_arguments(args, value_runs_on=True)
+        name, value = pairs.get("name"), pairs.get("value", "")
+        if name == "variant":
+            self.variant = self.position = None
             self.history = []
+            try:
+                self.variant = hub_variant(value)
+            except UnknownVariant:
+                raise ValueError(f"unknown variant {value!r}; no game until a known one is set") from None
+            self.position = Position.start(self.variant)
+        elif name == "move-numbering":
+            if value not in MOVE_NUMBERINGS:
+                raise ValueError(f"move-numbering is one of {', '.join(MOVE_NUMBERINGS)}, not {value!r}")
+            self.numbering = value
         else:
             self.send(f"error message={_quote('unknown parameter ' + pairs.get('name', ''))}")
 
@@ -199,19 +275,21 @@ class HubSession:
         self.engine.searcher.table.clear()
 
     def cmd_pos(self, args: str) -> None:
-        pairs = _pairs(args)
-        pos = self.variant.start_position()
+        pairs = parse_arguments(args)
+        self.position = None  # a refused `pos` leaves no position to search, never the previous one
+        variant = self._variant()
+        pos = Position.start(variant)
         if "pos" in pairs:
-            pos = parse_hub_position(pairs["pos"], self.variant)
+            pos = parse_hub_position(pairs["pos"], variant)
         history = []
         for text in pairs.get("moves", "").split():
-            move = parse_hub_move(pos, text)
+            move = parse_hub_move(pos, text, self.numbering)
             history.append(pos.hash)
             pos = pos.play(move)
         self.position, self.history = pos, history
 
     def cmd_level(self, args: str) -> None:
-        pairs = _pairs(args)
+        pairs = parse_arguments(args)
         self.infinite = "infinite" in pairs
 
         def number(name: str) -> float | None:
@@ -233,10 +311,17 @@ class HubSession:
 
     def cmd_go(self, args: str) -> None:
         self.cmd_stop("")  # a search still running (pondering, analysing) ends first
+        if self.position is None:
+            why = self._no_variant() if self.variant is None else "no position: the last pos was refused"
+            self.send(f"error message={_quote(why)}")
+            self.send("done")
+            return
         mode = args.split()[0] if args else "think"
         limit = Limit() if (self.infinite or mode == "analyze") else self.limit
         self.engine.searcher.stop_event.clear()
-        self._thread = threading.Thread(target=self._think, args=(self.position, list(self.history), limit))
+        self._thread = threading.Thread(
+            target=self._think, args=(self.position, list(self.history), limit, self.numbering)
+        )
         self._thread.daemon = True
         self._thread.start()
 
@@ -252,6 +337,14 @@ class HubSession:
         self.wait()
         return False
 
+    def _variant(self) -> Variant:
+        if self.variant is None:
+            raise ValueError(self._no_variant())
+        return self.variant
+
+    def _no_variant(self) -> str:
+        return "no variant is set: the last one asked for is not one we play"
+
     # Searching ----------------------------------------------------------------------------------
 
     def wait(self) -> None:
@@ -259,7 +352,7 @@ class HubSession:
             self._thread.join()
             self._thread = None
 
-    def _think(self, position: Position, history: list[int], limit: Limit) -> None:
+    def _think(self, position: Position, history: list[int], limit: Limit, numbering: str) -> None:
         variant = position.variant
         moves = position.legal_moves()
         if not moves:
@@ -269,15 +362,15 @@ class HubSession:
         last = None
         for line in self.engine.analyse(position, limit, history):
             last = line
-            pv = " ".join(hub_move(m, variant) for m in _legal_pv(position, line.pv))
+            pv = " ".join(hub_move(m, variant, numbering) for m in _legal_pv(position, line.pv))
             self.send(
                 f"info depth={line.depth} mean-depth={line.seldepth:.2f} score={hub_score(line.score)} "
                 f'nodes={line.nodes} time={line.seconds:.2f} nps={line.nps} pv="{pv}"'
             )
         best = last.pv if last is not None else (moves[0],)
-        reply = f"done move={hub_move(best[0], variant)}"
+        reply = f"done move={hub_move(best[0], variant, numbering)}"
         if len(best) > 1:
-            reply += f" ponder={hub_move(best[1], variant)}"
+            reply += f" ponder={hub_move(best[1], variant, numbering)}"
         self.send(reply)
 
 

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-LEVELS = range(1, 9)
-
 
 @dataclass(frozen=True)
 class Level:
@@ -49,6 +47,11 @@ LEVEL_SETTINGS: dict[int, Level] = {
     7: Level(7, depth=10, time=0.15, noise=0, blunder=0.0),
     8: Level(8, depth=None, time=None, noise=0, blunder=0.0),
 }
+
+
+# The levels a game against the computer may ask for: the one list (the server's lobby checks a
+# requested level against it).
+LEVELS = range(min(LEVEL_SETTINGS), max(LEVEL_SETTINGS) + 1)
 
 
 def level_setting(level: int) -> Level:

@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from shashki.engine.evaluation import evaluator
+from shashki.engine.evaluation import Weights, evaluator
+from shashki.engine.tablebase import Tablebase, default_tablebase
 from shashki.rules.position import Move, Position
 
 WIN = 30_000
@@ -117,12 +118,12 @@ class Searcher:
     # The evaluation: a function of a position, or else the variant's evaluator with `weights`
     # (a DraughtsWeights/GiveawayWeights; None = the shipped ones).
     evaluate: Callable[[Position], int] | None = None
-    weights: object | None = None
+    weights: Weights | None = None
     # hash -> (depth, EXACT/LOWER/UPPER, score, index of the best move in legal_moves() or -1)
     table: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
     stop_event: threading.Event = field(default_factory=threading.Event)
     # Endgame tables (shashki.engine.tablebase) probed in Russian giveaway; None = the shipped ones.
-    tablebase: object | None = None
+    tablebase: Tablebase | None = None
     use_tablebase: bool = True
 
     def __post_init__(self) -> None:
@@ -138,7 +139,7 @@ class Searcher:
         self._variant_key: str | None = None
         self._eval: Callable[[Position], int] = self.evaluate or (lambda pos: 0)
         self._giveaway = False
-        self._tb = None
+        self._tb: Tablebase | None = None
         self._tb_pieces = 0
         self._must_finish = False
 
@@ -237,8 +238,6 @@ class Searcher:
         self._tb_pieces = 0
         if self.use_tablebase and variant.key == "russian-giveaway" and not variant.double_diagonal:
             # (the double-diagonal draw is a convention the tables do not know: RULES.md §3)
-            from shashki.engine.tablebase import default_tablebase
-
             tb = self.tablebase if self.tablebase is not None else default_tablebase()
             self._tb, self._tb_pieces = tb, tb.pieces
         self._seen = set(history)
@@ -300,8 +299,9 @@ class Searcher:
         # A repetition along the path (same side to move: every second ply) or of the game: a draw.
         if key in self._seen or key in self._path[-2::-2]:
             return DRAW
-        if self._tb_pieces and (pos.white | pos.black).bit_count() <= self._tb_pieces:
-            code = self._tb.code(pos)
+        tb = self._tb
+        if tb is not None and (pos.white | pos.black).bit_count() <= self._tb_pieces:
+            code = tb.code(pos)
             if code == 1:
                 return DRAW
             if code:
@@ -414,6 +414,7 @@ class Searcher:
                 break
             seen.add(pos.hash)
             legal = pos.legal_moves()
+            move: Move | None
             if entry is not None and 0 <= entry[3] < len(legal):
                 move = legal[entry[3]]
             else:
@@ -426,11 +427,12 @@ class Searcher:
 
     def _table_move(self, pos: Position, legal: list[Move]) -> Move | None:
         """The best move by the endgame tables (the nearest win, the farthest loss), if they cover pos."""
-        if not legal or not self._tb_pieces or (pos.white | pos.black).bit_count() > self._tb_pieces:
+        tb = self._tb
+        if not legal or tb is None or (pos.white | pos.black).bit_count() > self._tb_pieces:
             return None
         best, best_score = None, -INFINITE
         for move in legal:
-            code = self._tb.code(pos.play(move))
+            code = tb.code(pos.play(move))
             if not code:
                 return None
             plies, lost = divmod(code - 2, 2)

@@ -270,7 +270,9 @@ def _build_table(smaller: Tablebase, k: int, progress: Callable[[int, int, int],
             child = pos.play(move)
             if move.capture_mask:
                 # Fewer pieces (never none: the capturing piece remains): the smaller table knows it.
-                result, plies = _decode(smaller.code(child))
+                code = smaller.code(child)
+                assert code is not None  # a smaller table covers every position with fewer pieces
+                result, plies = _decode(code)
                 if result != DRAW_RESULT:  # a drawn child only stops this position from being lost
                     push(plies + 1, index * 4 + (_CHILD_WON if result == WIN_RESULT else _CHILD_LOST))
             else:

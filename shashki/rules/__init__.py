@@ -7,6 +7,7 @@
 """
 
 from shashki.rules.errors import FenError, IllegalMove, PdnError, RulesError
+from shashki.rules.game import Game, Outcome
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import (
     DEFAULT_VARIANT_KEY,
@@ -16,6 +17,7 @@ from shashki.rules.variant import (
     Precedence,
     PromotionInCapture,
     Result,
+    UnavailableOption,
     UnknownVariant,
     Variant,
     get_variant,
@@ -37,16 +39,9 @@ __all__ = [
     "PromotionInCapture",
     "Result",
     "RulesError",
+    "UnavailableOption",
     "UnknownVariant",
     "Variant",
     "get_variant",
 ]
 
-
-def __getattr__(name: str):
-    # Game and Outcome live in shashki.rules.game, which imports this package's modules.
-    if name in ("Game", "Outcome"):
-        from shashki.rules import game
-
-        return getattr(game, name)
-    raise AttributeError(name)

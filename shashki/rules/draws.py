@@ -29,12 +29,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from shashki.rules.position import Move, Position
 from shashki.rules.variant import DrawRule, Variant
-
-if TYPE_CHECKING:
-    from shashki.rules.position import Move, Position
 
 
 class Material(NamedTuple):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RulesError(ValueError):
     """Base class: `code` for programs, `str(error)` for people."""
@@ -47,7 +49,7 @@ class PdnError(RulesError):
         self.move_number = move_number
 
 
-def _rebuild(cls: type, state: dict) -> RulesError:
+def _rebuild(cls: type[RulesError], state: dict[str, Any]) -> RulesError:
     error = cls.__new__(cls)
     RulesError.__init__(error, state.get("code", cls.code), state.get("message", ""))
     error.__dict__.update(state)

@@ -1,8 +1,14 @@
 """FEN: `W:W21,22,K5:B1,2` (PDN 3.0), with algebraic squares and ranges accepted (RULES.md §5).
 
->>> from shashki.rules import get_variant
+This module reads a FEN into bitboards and writes one from a position's bitboards; it sits below
+`shashki.rules.position`, whose `Position.from_fen` and `Position.fen` are the way in.
+
+>>> from shashki.rules import Position, get_variant
 >>> v = get_variant("russian")
->>> pos = parse_fen("W:WKa1,c3:Bb8", v)
+>>> pieces = read_fen("W:WKa1,c3:Bb8", v)
+>>> [v.board.square_name(bit) for bit in v.board.iter_bits(pieces.white)], pieces.white_to_move
+(['c3', 'a1'], True)
+>>> pos = Position.from_fen("W:WKa1,c3:Bb8", v)
 >>> write_fen(pos), write_fen(pos, algebraic=True)
 ('W:W22,K29:B1', 'W:Wc3,Ka1:Bb8')
 """
@@ -10,16 +16,28 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, NamedTuple
 
 from shashki.rules.errors import FenError
 from shashki.rules.notation import parse_square
-from shashki.rules.position import Position
 from shashki.rules.variant import Variant
+
+if TYPE_CHECKING:
+    from shashki.rules.position import Position
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
 
 
-def parse_fen(text: str, variant: Variant) -> Position:
+class FenPieces(NamedTuple):
+    """What a FEN says: the bitboards of White's pieces, Black's pieces and the kings, and whose move."""
+
+    white: int
+    black: int
+    kings: int
+    white_to_move: bool
+
+
+def read_fen(text: str, variant: Variant) -> FenPieces:
     """Read a FEN; FenError names what is wrong with it."""
     if not isinstance(text, str):
         raise FenError("the FEN must be text")
@@ -91,7 +109,7 @@ def parse_fen(text: str, variant: Variant) -> Position:
     for name, bb in (("White", white), ("Black", black)):
         if bb.bit_count() > most:
             raise FenError(f"{name} has {bb.bit_count()} pieces; {variant.name} has {most} per side")
-    return Position(variant, white, black, kings, white_to_move)
+    return FenPieces(white, black, kings, white_to_move)
 
 
 def write_fen(pos: Position, algebraic: bool = False) -> str:

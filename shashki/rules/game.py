@@ -53,7 +53,7 @@ class Outcome:
         expected = {Color.WHITE: WHITE_WINS, Color.BLACK: BLACK_WINS}.get(self.winner)  # type: ignore[arg-type]
         if expected is None and self.winner is not None:
             raise ValueError(f"the winner must be a Color or None, not {self.winner!r}")
-        if expected is not None and self.result != expected:
+        if self.winner is not None and self.result != expected:
             raise ValueError(f"result {self.result!r} does not say that {self.winner.value} won")
         if expected is None and self.result in (WHITE_WINS, BLACK_WINS):
             raise ValueError(f"result {self.result!r} needs a winner")

@@ -4,8 +4,11 @@ Input is accepted liberally: `c3-d4`, `c3d4`, `c3xe5`, `c3:e5:g3`, `c3:g3` (star
 that names one move), and square numbers on any 8×8 variant (`22-18`, `2218`, lidraughts' `3227`).
 Whatever is refused is refused with a reason (`IllegalMove.code`) and the legal moves that bear on it.
 
->>> from shashki.rules import get_variant
->>> pos = get_variant("russian").start_position()
+This module sits below `shashki.rules.position`: it knows a position only as a type and asks it for its
+moves, and `Position.parse_move` / `Position.move_by_path` call it.
+
+>>> from shashki.rules import Position, get_variant
+>>> pos = Position.start(get_variant("russian"))
 >>> pos.parse_move("c3d4").notation(pos.variant)
 'c3-d4'
 """
@@ -13,6 +16,7 @@ Whatever is refused is refused with a reason (`IllegalMove.code`) and the legal 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shashki.rules.errors import IllegalMove
@@ -103,16 +107,20 @@ def parse_move(pos: Position, text: str) -> Move:
     return move_by_path(pos, split_squares(pos.variant, text), text.strip())
 
 
-def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> Move:
+def move_by_path(
+    pos: Position, squares: list[int], text: str | None = None, captured: Iterable[int] | None = None
+) -> Move:
     """The legal move of `pos` whose route the squares (bits, as in `Move.path`) name: the whole route,
     or its start and end when that names one move, or its start, end and some landing squares in order.
+    `captured`, when given, is the set of squares whose pieces the move takes: the Hub protocol and DXP
+    name a capture by its start, its end and what it takes, not by its route.
 
-    The one move resolver: typed notation (`parse_move`), the Bot API's square numbers and the Hub
-    protocol all come here. IllegalMove with the reason (and `text`, or the squares in the variant's
+    The one move resolver: typed notation (`parse_move`), the Bot API's square numbers, the Hub protocol
+    and DXP all come here. IllegalMove with the reason (and `text`, or the squares in the variant's
     notation, in the message) when the squares name no legal move or several.
 
-    >>> from shashki.rules import get_variant
-    >>> pos = get_variant("russian").start_position()
+    >>> from shashki.rules import Position, get_variant
+    >>> pos = Position.start(get_variant("russian"))
     >>> board = pos.board
     >>> pos.move_by_path([board.by_name["c3"], board.by_name["d4"]]).notation(pos.variant)
     'c3-d4'
@@ -141,6 +149,17 @@ def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> 
                 for m in routes
                 if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
             ]
+    if captured is not None:
+        taken = set(captured)
+        by_route = _unique(matches)
+        matches = [m for m in matches if set(m.captured) == taken]
+        if by_route and not matches:
+            raise IllegalMove(
+                "illegal_destination",
+                f"{text} takes other pieces than the move from {label(start)} to {label(end)} does: "
+                f"{', '.join(fmt(by_route))}.",
+                fmt(by_route),
+            )
     keys = {m.key for m in matches}
     if len(keys) == 1:
         return distinct[next(iter(keys))]
@@ -157,8 +176,6 @@ def move_by_path(pos: Position, squares: list[int], text: str | None = None) -> 
 
 def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], label, fmt) -> IllegalMove:
     """Why the squares typed name no legal move."""
-    from shashki.rules.position import Position as _P  # noqa: F401  (typing only)
-
     variant = pos.variant
     start, end = squares[0], squares[-1]
     if not legal:

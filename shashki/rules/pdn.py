@@ -36,13 +36,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from shashki.rules.errors import FenError, IllegalMove, PdnError
+from shashki.rules.game import Game
+from shashki.rules.position import Position
 from shashki.rules.variant import DEFAULT_VARIANT_KEY, VARIANTS, UnknownVariant, Variant, get_variant
-
-if TYPE_CHECKING:
-    from shashki.rules.game import Game
 
 __all__ = [
     "GAME_TYPES",
@@ -161,8 +159,6 @@ class PdnGame:
     def replay(self) -> Game:
         """Play the game's moves from its start; PdnError (IllegalPdnMove for a move) on the first fault."""
         variant = self.variant
-        from shashki.rules.game import Game
-
         try:
             game = Game(variant, self.fen)
         except (FenError, UnknownVariant, ValueError) as exc:
@@ -358,7 +354,7 @@ def write_game(game: Game, tags: Mapping[str, str] | None = None) -> str:
     if variant.double_diagonal:
         out.append(_tag("Options", "double-diagonal"))
     start = game.start
-    if start != variant.start_position():
+    if start != Position.start(variant):
         out.append(_tag("FEN", start.fen()))
     roster = {name for name, _ in SEVEN_TAG_ROSTER}
     for name, value in given.items():

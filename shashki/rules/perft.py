@@ -11,7 +11,7 @@ def perft(pos: Position, depth: int, *, all_paths: bool = False, bulk: bool = Fa
     Every move is played down to the leaves; with `bulk` the last ply is counted, not played.
 
     >>> from shashki.rules import get_variant
-    >>> perft(get_variant("russian").start_position(), 3)
+    >>> perft(Position.start(get_variant("russian")), 3)
     302
     """
     if depth <= 0:

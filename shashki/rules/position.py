@@ -7,8 +7,11 @@ RULES.md §2 and §4 from the variant's parameters; `play(move)` returns the nex
 Squares in this module are bit indices of the board's layout (see `shashki.rules.board`); the
 variant's `board` turns them into numbers and names.
 
+Imports run one way: this module builds on `variant` (the rules' parameters), `notation` (reading
+moves) and `fen` (reading and writing positions); those know a position only as a type.
+
 >>> from shashki.rules import get_variant
->>> pos = get_variant("russian").start_position()
+>>> pos = Position.start(get_variant("russian"))
 >>> len(pos.legal_moves())
 7
 >>> pos.play(pos.parse_move("c3-d4")).fen()
@@ -18,10 +21,11 @@ variant's `board` turns them into numbers and names.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
+from shashki.rules import fen as _fen
+from shashki.rules import notation as _notation
 from shashki.rules.board import BoardGeometry, geometry
-from shashki.rules.variant import Color, Precedence, PromotionInCapture, Variant
+from shashki.rules.variant import Color, Precedence, PromotionInCapture, Variant, get_variant
 
 
 class Move:
@@ -137,7 +141,7 @@ def _tables(size: int) -> _Tables:
 class MoveRules:
     """A variant's rules for one colour, precomputed for the move generator.
 
-    Built once per variant and colour (`Variant.move_rules`): the quiet moves as ready-made Move
+    Built once per variant and colour (`move_rules`): the quiet moves as ready-made Move
     objects, the bitboard test for captures, and what the capture search needs.
     """
 
@@ -212,9 +216,17 @@ class MoveRules:
             self.king_rays[frm] = per_dir
 
 
+# (Black's, White's) MoveRules by variant key: a variant's key names its rules (as its pickling and
+# Position equality say), and a str key hashes once and for all, where a Variant would hash per lookup.
+_MOVE_RULES: dict[str, tuple[MoveRules, MoveRules]] = {}
+
+
 def move_rules(variant: Variant) -> tuple[MoveRules, MoveRules]:
-    """(Black's, White's) MoveRules of a variant; `Variant.move_rules` caches it."""
-    return (MoveRules(variant, False), MoveRules(variant, True))
+    """(Black's, White's) MoveRules of a variant, built on first use."""
+    rules = _MOVE_RULES.get(variant.key)
+    if rules is None:
+        rules = _MOVE_RULES[variant.key] = (MoveRules(variant, False), MoveRules(variant, True))
+    return rules
 
 
 def zobrist(variant: Variant, white: int, black: int, kings: int, white_to_move: bool) -> int:
@@ -271,15 +283,13 @@ class Position:
 
     @classmethod
     def from_fen(cls, fen: str, variant: Variant | str | None = None) -> Position:
-        from shashki.rules.fen import parse_fen
-        from shashki.rules.variant import get_variant
-
-        return parse_fen(fen, get_variant(variant) if not isinstance(variant, Variant) else variant)
+        """The position a FEN describes (`shashki.rules.fen.read_fen`); FenError says what is wrong."""
+        v = variant if isinstance(variant, Variant) else get_variant(variant)
+        white, black, kings, white_to_move = _fen.read_fen(fen, v)
+        return cls(v, white, black, kings, white_to_move)
 
     def fen(self, algebraic: bool = False) -> str:
-        from shashki.rules.fen import write_fen
-
-        return write_fen(self, algebraic=algebraic)
+        return _fen.write_fen(self, algebraic=algebraic)
 
     @property
     def side_to_move(self) -> Color:
@@ -375,7 +385,7 @@ class Position:
         quantity/Italian choice rules (to explain a refusal)."""
         white = self.white_to_move
         # The variant's rules for the side to move, precomputed once per variant (MoveRules).
-        S: MoveRules = self.variant.move_rules[white]
+        S: MoveRules = move_rules(self.variant)[white]
         kings = self.kings
         if white:
             own, opp = self.white, self.black
@@ -466,25 +476,19 @@ class Position:
 
     def parse_move(self, text: str) -> Move:
         """The legal move named by `text` (liberal input, RULES.md §5); raises IllegalMove."""
-        from shashki.rules.notation import parse_move
+        return _notation.parse_move(self, text)
 
-        return parse_move(self, text)
+    def move_by_path(self, squares: list[int], captured: list[int] | None = None) -> Move:
+        """The legal move whose route the squares (bits, as in `Move.path`) name, taking the pieces on
+        `captured` when that is given; raises IllegalMove.
 
-    def move_by_path(self, squares: list[int]) -> Move:
-        """The legal move whose route the squares (bits, as in `Move.path`) name; raises IllegalMove.
-
-        The one resolver of moves given as squares (the Bot API's numbers, the Hub protocol's paths):
+        The one resolver of moves given as squares (the Bot API's numbers, the Hub protocol and DXP):
         `shashki.rules.notation.move_by_path`.
         """
-        from shashki.rules.notation import move_by_path
-
-        return move_by_path(self, squares)
+        return _notation.move_by_path(self, squares, captured=captured)
 
     def notation(self, move: Move) -> str:
         return move.notation(self.variant)
-
-    def iter_squares(self, bb: int) -> Iterator[int]:
-        return self.board.iter_bits(bb)
 
 
 def _capture_moves(

@@ -1,7 +1,9 @@
 """Variants: each one frozen set of named rule parameters.
 
 A variant is configured, not subclassed: the move generator, the game and the notation read these
-parameters and nothing else. Each parameter cites the article of the official rules it implements:
+parameters and nothing else. This module knows no position: `shashki.rules.position` builds on it
+(`Position.start(variant)` is a variant's start position). Each parameter cites the article of the
+official rules it implements:
 
 - RU: the Russian draughts code (Правила игры в шашки, 2004 edition) for Russian and its giveaway form;
   FMJD-64 7.2.x for the draw rules of Russian, as RULES.md §4 gives them;
@@ -26,6 +28,7 @@ from enum import Enum
 from functools import cached_property
 
 from shashki.rules.board import BoardGeometry, geometry
+from shashki.rules.errors import RulesError
 
 
 class Precedence(Enum):
@@ -124,12 +127,6 @@ class Variant:
     def board(self) -> BoardGeometry:
         return geometry(self.board_size, self.mirrored)
 
-    @cached_property
-    def move_rules(self):  # (Black's, White's) shashki.rules.position.MoveRules for the generator
-        from shashki.rules.position import move_rules
-
-        return move_rules(self)
-
     def __hash__(self) -> int:
         return hash((self.key, self.double_diagonal))
 
@@ -149,17 +146,22 @@ class Variant:
         return rules
 
     def with_options(self, *, double_diagonal: bool = False) -> Variant:
-        """This variant with a game option switched on (only the options it offers)."""
+        """This variant with a game option switched on; UnavailableOption ("bad_option") for an option it
+        does not offer. The one check of which variant offers which option: `get_variant(key,
+        double_diagonal=...)` comes here, and so may the server's checks of a seek or a game.
+
+        >>> get_variant("poddavki").with_options(double_diagonal=True).double_diagonal
+        True
+        >>> get_variant("russian").with_options(double_diagonal=True)
+        Traceback (most recent call last):
+        ...
+        shashki.rules.variant.UnavailableOption: The double-diagonal option belongs to Russian giveaway.
+        """
         if double_diagonal and "double-diagonal" not in self.options:
-            raise ValueError(f"the double-diagonal option is not available in {self.key}")
+            raise UnavailableOption("double-diagonal")
         if double_diagonal == self.double_diagonal:
             return self
         return replace(self, double_diagonal=double_diagonal)
-
-    def start_position(self):  # -> Position (imported lazily: position imports variant)
-        from shashki.rules.position import Position
-
-        return Position.start(self)
 
     def __repr__(self) -> str:
         extra = " double-diagonal" if self.double_diagonal else ""
@@ -336,8 +338,22 @@ class UnknownVariant(ValueError):
         super().__init__(f"unknown variant {key!r}; known variants: {known}")
 
 
+class UnavailableOption(RulesError):
+    """A game option asked of a variant that does not offer it (RULES.md §3: the double-diagonal draw
+    belongs to Russian giveaway). A ValueError, as `RulesError` is; `code` is "bad_option"."""
+
+    def __init__(self, option: str) -> None:
+        offering = [v.name.split(" (")[0] for v in VARIANTS.values() if option in v.options]
+        where = " and ".join(offering) if offering else "no variant"
+        super().__init__("bad_option", f"The {option} option belongs to {where}.")
+        self.option = option
+
+
 def get_variant(key: str | Variant | None = None, *, double_diagonal: bool = False) -> Variant:
-    """The variant named by key or alias (case and `_`/space insensitive); the default when None."""
+    """The variant named by key or alias (case and `_`/space insensitive); the default when None.
+
+    UnknownVariant ("unknown_variant") for a name that is none of ours; UnavailableOption
+    ("bad_option") for `double_diagonal` asked of a variant that does not offer it."""
     if isinstance(key, Variant):
         return key.with_options(double_diagonal=double_diagonal) if double_diagonal else key
     if key is None:

@@ -13,7 +13,7 @@ from shashki.rules import Position, get_variant
 @pytest.mark.parametrize("key", ["russian", "russian-giveaway", "international", "english", "italian"])
 def test_the_start_position_is_even_for_both_sides(key):
     variant = get_variant(key)
-    assert evaluator(variant)(variant.start_position()) == 0
+    assert evaluator(variant)(Position.start(variant)) == 0
 
 
 @pytest.mark.parametrize("key", ["russian", "russian-giveaway"])

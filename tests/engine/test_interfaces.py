@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from shashki.engine import LEVEL_SETTINGS, AsyncEngine, Engine, Limit, level_setting, time_for_move
+from shashki.engine import LEVEL_SETTINGS, LEVELS, AsyncEngine, Engine, Limit, level_setting, time_for_move
 from shashki.engine.hub import (
     HubSession,
     hub_move,
@@ -33,6 +33,11 @@ def test_levels_one_to_eight_are_documented_settings():
         level_setting(9)
 
 
+def test_the_levels_a_game_may_ask_for_are_those_with_a_setting():
+    assert list(LEVELS) == sorted(LEVEL_SETTINGS)
+    assert (LEVELS.start, LEVELS.stop - 1) == (1, 8)  # what the lobby's refusal message quotes
+
+
 @pytest.mark.parametrize("level", range(1, 9))
 def test_every_level_plays_a_legal_move(level):
     game = Game("russian-giveaway")
@@ -44,7 +49,7 @@ def test_every_level_plays_a_legal_move(level):
 
 
 def test_a_level_with_a_seed_is_reproducible():
-    pos = get_variant("russian-giveaway").start_position()
+    pos = Position.start(get_variant("russian-giveaway"))
     first = [Engine(level=2, seed=11).play(pos).move for _ in range(3)]
     again = [Engine(level=2, seed=11).play(pos).move for _ in range(3)]
     assert first == again
@@ -89,7 +94,7 @@ def test_pool_wrapper_returns_a_legal_move_without_blocking_the_event_loop():
 @pytest.mark.parametrize("key", ["russian-giveaway", "international"])
 def test_hub_positions_and_moves_round_trip(key):
     variant = get_variant(key)
-    pos = variant.start_position()
+    pos = Position.start(variant)
     assert parse_hub_position(hub_position(pos), variant) == pos
     for move in pos.legal_moves():
         assert parse_hub_move(pos, hub_move(move, variant)) is move
@@ -114,11 +119,12 @@ def test_hub_session_answers_the_handshake_and_plays_a_move():
     session.wait()
     assert out[0].startswith("id name=Shashki")
     assert out[1].startswith("param name=variant")
-    assert out[2:5] == ["wait", "ready", "pong"]
+    assert out[2].startswith("param name=move-numbering")
+    assert out[3:6] == ["wait", "ready", "pong"]
     assert any(line.startswith("info depth=3") for line in out)
     done = out[-1]
     assert done.startswith("done move=")
-    pos = get_variant("russian-giveaway").start_position()
+    pos = Position.start(get_variant("russian-giveaway"))
     pos = pos.play(parse_hub_move(pos, "22-18"))
     parse_hub_move(pos, done.split()[1].split("=")[1])  # a legal move of the position sent
 

@@ -93,14 +93,14 @@ def test_never_plays_an_illegal_move_in_any_variant(key):
 
 
 def test_respects_the_node_limit():
-    pos = get_variant("russian").start_position()
+    pos = Position.start(get_variant("russian"))
     result = play(pos, Limit(nodes=2000))
     assert result.move in pos.legal_moves()
     assert result.nodes <= 2000
 
 
 def test_respects_the_time_limit():
-    pos = get_variant("international").start_position()
+    pos = Position.start(get_variant("international"))
     start = time.perf_counter()
     result = play(pos, Limit(time=0.3))
     assert time.perf_counter() - start < 0.6
@@ -108,7 +108,7 @@ def test_respects_the_time_limit():
 
 
 def test_respects_the_depth_limit_and_reports_each_iteration():
-    pos = get_variant("russian-giveaway").start_position()
+    pos = Position.start(get_variant("russian-giveaway"))
     lines = list(analyse(pos, Limit(depth=4)))
     assert [line.depth for line in lines] == [1, 2, 3, 4]
     assert all(line.pv and line.pv[0] in pos.legal_moves() for line in lines)
@@ -130,11 +130,11 @@ def test_repetition_along_the_game_scores_as_a_draw():
 def test_stop_event_ends_a_search_early():
     engine = Engine()
     engine.stop()  # set before: iterate() clears it, so the search runs
-    pos = get_variant("russian").start_position()
+    pos = Position.start(get_variant("russian"))
     assert engine.play(pos, Limit(depth=2)).depth == 2
 
 
 def test_the_first_iteration_completes_even_with_a_tiny_node_limit():
-    pos = get_variant("international").start_position()
+    pos = Position.start(get_variant("international"))
     result = play(pos, Limit(nodes=1))
     assert result.depth == 1 and result.move in pos.legal_moves()

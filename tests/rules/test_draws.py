@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from draw_play import assert_drawn_by, assert_going_on, wander
 
-from shashki.rules import VARIANTS, DrawRule, Position, get_variant
+from shashki.rules import VARIANTS, DrawRule, Position, UnavailableOption, get_variant
 from shashki.rules.draws import Material, Repetition, draw_counters
 from shashki.rules.game import Game
 
@@ -135,3 +135,11 @@ def test_double_diagonal_needs_one_king_each_on_different_double_diagonals(fen, 
 def test_double_diagonal_option_exists_only_in_russian_giveaway():
     with pytest.raises(ValueError):
         Game("russian", double_diagonal=True)
+    for key, variant in VARIANTS.items():
+        if key == "russian-giveaway":
+            assert get_variant(key, double_diagonal=True).double_diagonal
+            continue
+        with pytest.raises(UnavailableOption) as info:
+            get_variant(variant, double_diagonal=True)
+        assert info.value.code == "bad_option"
+        assert info.value.message == "The double-diagonal option belongs to Russian giveaway."

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shashki.rules import VARIANTS, FenError, Position
-from shashki.rules.fen import parse_fen, write_fen
+from shashki.rules.fen import read_fen, write_fen
 
 VARIANT_KEYS = sorted(VARIANTS)
 
@@ -18,7 +18,7 @@ def positions(draw, keys=tuple(VARIANT_KEYS)):
     they may stand (at most the variant's number of men per side), either side to move."""
     variant = VARIANTS[draw(st.sampled_from(keys))]
     if draw(st.booleans()):
-        pos = variant.start_position()
+        pos = Position.start(variant)
         for choice in draw(st.lists(st.integers(0, 1000), max_size=60)):
             moves = pos.legal_moves()
             if not moves:
@@ -48,7 +48,7 @@ def positions(draw, keys=tuple(VARIANT_KEYS)):
 @given(positions())
 def test_fen_round_trip_with_numbers(pos):
     fen = write_fen(pos)
-    assert parse_fen(fen, pos.variant) == pos
+    assert Position.from_fen(fen, pos.variant) == pos
     assert Position.from_fen(fen, pos.variant.key).fen() == fen
 
 
@@ -56,51 +56,51 @@ def test_fen_round_trip_with_numbers(pos):
 @given(positions())
 def test_fen_round_trip_with_algebraic_squares(pos):
     fen = write_fen(pos, algebraic=True)
-    assert parse_fen(fen, pos.variant) == pos
-    assert parse_fen(fen, pos.variant).hash == pos.hash
+    assert Position.from_fen(fen, pos.variant) == pos
+    assert Position.from_fen(fen, pos.variant).hash == pos.hash
 
 
 def test_fen_of_the_start_position():
-    assert VARIANTS["russian"].start_position().fen() == (
+    assert Position.start(VARIANTS["russian"]).fen() == (
         "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
     )
-    assert VARIANTS["english"].start_position().fen().startswith("B:")  # Black moves first
+    assert Position.start(VARIANTS["english"]).fen().startswith("B:")  # Black moves first
 
 
 def test_fen_algebraic_and_numeric_squares_name_the_same_position():
     russian = VARIANTS["russian"]
-    pos = parse_fen("W:WKa1,c3:Bb8", russian)
-    assert pos == parse_fen("W:W22,K29:B1", russian)
+    pos = Position.from_fen("W:WKa1,c3:Bb8", russian)
+    assert pos == Position.from_fen("W:W22,K29:B1", russian)
     assert write_fen(pos) == "W:W22,K29:B1"
     assert write_fen(pos, algebraic=True) == "W:Wc3,Ka1:Bb8"
     # Numbers are accepted on every 8x8 variant, names on the algebraic ones and in Italian's mirror.
-    assert parse_fen("W:W22,K29:B1", VARIANTS["pool"]).fen() == "W:W22,K29:B1"
-    assert parse_fen("W:Wh1:Ba8", VARIANTS["italian"]).fen() == "W:W32:B1"
+    assert Position.from_fen("W:W22,K29:B1", VARIANTS["pool"]).fen() == "W:W22,K29:B1"
+    assert Position.from_fen("W:Wh1:Ba8", VARIANTS["italian"]).fen() == "W:W32:B1"
 
 
 def test_fen_ranges_in_international():
     international = VARIANTS["international"]
-    assert parse_fen("W:W31-50:B1-20", international) == international.start_position()
-    pos = parse_fen("B:W31-33,K48:BK1-3,20", international)
+    assert Position.from_fen("W:W31-50:B1-20", international) == Position.start(international)
+    pos = Position.from_fen("B:W31-33,K48:BK1-3,20", international)
     assert pos.fen() == "B:W31,32,33,K48:BK1,K2,K3,20"
     assert not pos.white_to_move
 
 
 def test_fen_with_an_empty_side_is_valid():
     russian_giveaway = VARIANTS["russian-giveaway"]
-    pos = parse_fen("W:W:B1", russian_giveaway)
+    pos = Position.from_fen("W:W:B1", russian_giveaway)
     assert pos.white == 0 and pos.black.bit_count() == 1
     assert pos.fen() == "W:W:B1"
     assert pos.legal_moves() == []  # a finished giveaway game: White has no pieces
-    assert parse_fen("B:W22:B", russian_giveaway).fen() == "B:W22:B"
+    assert Position.from_fen("B:W22:B", russian_giveaway).fen() == "B:W22:B"
 
 
 def test_fen_accepts_lowercase_spaces_quotes_and_move_counters():
     russian = VARIANTS["russian"]
-    expected = parse_fen("W:W22,K29:B1", russian)
-    assert parse_fen('"w:w22, k29 :b1"', russian) == expected
-    assert parse_fen("W:W22,K29:B1.", russian) == expected
-    assert parse_fen("W:W22,K29:B1:H0:F1", russian) == expected  # lidraughts' clock and move number
+    expected = Position.from_fen("W:W22,K29:B1", russian)
+    assert Position.from_fen('"w:w22, k29 :b1"', russian) == expected
+    assert Position.from_fen("W:W22,K29:B1.", russian) == expected
+    assert Position.from_fen("W:W22,K29:B1:H0:F1", russian) == expected  # lidraughts' clock and move number
 
 
 # ----------------------------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def test_fen_accepts_lowercase_spaces_quotes_and_move_counters():
 ])
 def test_bad_fen_is_refused_with_a_clear_message(key, fen, words):
     with pytest.raises(FenError) as info:
-        parse_fen(fen, VARIANTS[key])
+        Position.from_fen(fen, VARIANTS[key])
     assert info.value.code == "bad_fen"
     for word in words:
         assert word in info.value.message, (fen, info.value.message)
@@ -145,7 +145,7 @@ def test_bad_fen_is_refused_with_a_clear_message(key, fen, words):
 
 def test_fen_must_be_text():
     with pytest.raises(FenError):
-        parse_fen(None, VARIANTS["russian"])  # type: ignore[arg-type]
+        read_fen(None, VARIANTS["russian"])  # type: ignore[arg-type]
 
 
 FEN_ALPHABET = st.sampled_from(list("WBKwbk:,-.0123456789 abcdefghij\"HF²٣xX"))
@@ -154,10 +154,10 @@ FEN_LIKE = st.one_of(st.text(), st.text(FEN_ALPHABET), st.text(FEN_ALPHABET).map
 
 @settings(max_examples=500, deadline=None)
 @given(st.sampled_from(VARIANT_KEYS), FEN_LIKE)
-def test_parse_fen_on_any_text_raises_only_fen_error(key, text):
+def test_reading_any_text_as_fen_raises_only_fen_error(key, text):
     try:
-        pos = parse_fen(text, VARIANTS[key])
+        pos = Position.from_fen(text, VARIANTS[key])
     except FenError as error:
         assert error.message
     else:
-        assert parse_fen(pos.fen(), pos.variant) == pos
+        assert Position.from_fen(pos.fen(), pos.variant) == pos

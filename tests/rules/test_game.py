@@ -42,7 +42,7 @@ def test_outcome_refuses_a_result_that_contradicts_its_winner(result, winner, re
 def test_game_starts_from_the_default_variant_start_position():
     game = Game()
     assert game.variant.key == "russian-giveaway"
-    assert game.start == game.position == get_variant("russian-giveaway").start_position()
+    assert game.start == game.position == Position.start(get_variant("russian-giveaway"))
     assert (game.positions, game.moves, game.ply) == ([game.start], [], 0)
     assert (game.outcome, game.is_over) == (None, False)
     assert game.counters == {DrawRule.THREEFOLD: 1}
@@ -52,7 +52,7 @@ def test_game_starts_from_the_default_variant_start_position():
 def test_play_records_the_move_and_the_position():
     game = Game("russian")
     move = game.play("c3d4")
-    assert move in game.position.variant.start_position().legal_moves()
+    assert move in Position.start(game.position.variant).legal_moves()
     assert game.moves == [move] and game.ply == 1
     assert game.positions == [game.start, game.start.play(move)]
     game.play(game.legal_moves()[0])
@@ -61,7 +61,7 @@ def test_play_records_the_move_and_the_position():
 
 def test_play_takes_a_move_made_elsewhere_by_its_key_and_plays_the_games_own():
     game = Game("russian")
-    elsewhere = get_variant("russian").start_position().parse_move("c3-d4")
+    elsewhere = Position.start(get_variant("russian")).parse_move("c3-d4")
     played = game.play(elsewhere)
     assert played.key == elsewhere.key
     assert any(played is m for m in game.start.legal_moves())
@@ -113,7 +113,7 @@ def test_illegal_moves_are_refused_and_change_nothing(move, code):
 
 def test_a_move_object_that_is_not_legal_is_refused_with_the_reason():
     game = Game("russian", "W:Wc3,a3:Bd4")  # capture is compulsory (RULES.md §2.3)
-    quiet = get_variant("russian").start_position().parse_move("a3-b4")
+    quiet = Position.start(get_variant("russian")).parse_move("a3-b4")
     with pytest.raises(IllegalMove) as refused:
         game.play(quiet)
     assert refused.value.code == "capture_required"

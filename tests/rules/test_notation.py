@@ -13,7 +13,7 @@ from shashki.rules.notation import parse_move, parse_square, split_squares, squa
 
 def position(key: str, fen: str | None = None) -> Position:
     variant = VARIANTS[key]
-    return Position.from_fen(fen, variant) if fen else variant.start_position()
+    return Position.from_fen(fen, variant) if fen else Position.start(variant)
 
 
 def parsed(key: str, text: str, fen: str | None = None) -> str:

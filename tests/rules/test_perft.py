@@ -46,24 +46,24 @@ def cases(table: dict[str, list[int]], slow: bool):
 
 @pytest.mark.parametrize(("key", "depth", "expected"), cases(ALL_PATHS, slow=False))
 def test_perft_all_paths_from_the_start(key, depth, expected):
-    assert perft(VARIANTS[key].start_position(), depth, all_paths=True) == expected
+    assert perft(Position.start(VARIANTS[key]), depth, all_paths=True) == expected
 
 
 @pytest.mark.parametrize(("key", "depth", "expected"), cases(DISTINCT, slow=False))
 def test_perft_distinct_moves_from_the_start(key, depth, expected):
-    assert perft(VARIANTS[key].start_position(), depth) == expected
+    assert perft(Position.start(VARIANTS[key]), depth) == expected
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("key", "depth", "expected"), cases(ALL_PATHS, slow=True))
 def test_deep_perft_all_paths_from_the_start(key, depth, expected):
-    assert perft(VARIANTS[key].start_position(), depth, all_paths=True, bulk=True) == expected
+    assert perft(Position.start(VARIANTS[key]), depth, all_paths=True, bulk=True) == expected
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("key", "depth", "expected"), cases(DISTINCT, slow=True))
 def test_deep_perft_distinct_moves_from_the_start(key, depth, expected):
-    assert perft(VARIANTS[key].start_position(), depth, bulk=True) == expected
+    assert perft(Position.start(VARIANTS[key]), depth, bulk=True) == expected
 
 
 @pytest.mark.parametrize("depth", range(1, 9))
@@ -83,7 +83,7 @@ def test_deep_perft_woldouby_position_international(depth):
 def test_giveaway_variant_has_the_perft_of_its_base(base):
     # RULES.md §4: the giveaway form has the same moves, only the result is reversed.
     depth = FAST_DEPTH.get(base, 7) - 1
-    pos = VARIANTS[f"{base}-giveaway"].start_position()
+    pos = Position.start(VARIANTS[f"{base}-giveaway"])
     assert perft(pos, depth, all_paths=True) == ALL_PATHS[base][depth - 1]
     assert perft(pos, depth) == DISTINCT.get(base, ALL_PATHS[base])[depth - 1]
 
@@ -91,12 +91,12 @@ def test_giveaway_variant_has_the_perft_of_its_base(base):
 @pytest.mark.slow
 @pytest.mark.parametrize("depth", (8, 9))
 def test_deep_perft_russian_giveaway(depth):
-    pos = VARIANTS["russian-giveaway"].start_position()
+    pos = Position.start(VARIANTS["russian-giveaway"])
     assert perft(pos, depth, bulk=True) == DISTINCT["russian"][depth - 1]
 
 
 def test_bulk_counting_and_divide_agree_with_plain_perft():
-    pos = VARIANTS["russian"].start_position()
+    pos = Position.start(VARIANTS["russian"])
     assert perft(pos, 5, bulk=True) == perft(pos, 5) == 7482
     split = divide(pos, 4)
     assert len(split) == 7
@@ -105,4 +105,4 @@ def test_bulk_counting_and_divide_agree_with_plain_perft():
 
 
 def test_perft_depth_zero_is_one_position():
-    assert perft(VARIANTS["russian"].start_position(), 0) == 1
+    assert perft(Position.start(VARIANTS["russian"]), 0) == 1

@@ -305,7 +305,7 @@ def test_flying_king_captures_from_a_distance(key):
 ])
 def test_first_moves_and_who_moves_first(key, expected):
     variant = VARIANTS[key]
-    pos = variant.start_position()
+    pos = Position.start(variant)
     assert pos.side_to_move is variant.first_player
     assert sorted(m.notation(variant) for m in pos.legal_moves()) == expected
 
@@ -316,7 +316,7 @@ def test_italian_mirrored_numbering_square_1_is_a8():
     assert names == {1: "a8", 4: "g8", 5: "b7", 29: "b1", 32: "h1"}
     assert board.rows[board.bit_of_number(1)] == 0  # the top row, Black's side
     assert "a1" not in board.by_name and "h1" in board.by_name  # a1 is a light square (FID 2.3)
-    start = VARIANTS["italian"].start_position()
+    start = Position.start(VARIANTS["italian"])
     assert start.fen() == "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 
 
@@ -330,6 +330,6 @@ def test_international_numbering_runs_from_the_top_left():
     board = VARIANTS["international"].board
     assert board.rows[board.bit_of_number(1)] == 0 and board.cols[board.bit_of_number(1)] == 1
     assert board.rows[board.bit_of_number(46)] == 9 and board.cols[board.bit_of_number(46)] == 0
-    assert VARIANTS["international"].start_position().fen() == (
+    assert Position.start(VARIANTS["international"]).fen() == (
         "W:W" + ",".join(map(str, range(31, 51))) + ":B" + ",".join(map(str, range(1, 21)))
     )

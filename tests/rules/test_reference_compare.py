@@ -52,7 +52,7 @@ def random_play_positions(variant: Variant, count: int, rng: random.Random) -> l
     """Every position of random games from the start position, until `count` are collected."""
     positions: list[Position] = []
     while len(positions) < count:
-        pos = variant.start_position()
+        pos = Position.start(variant)
         for _ in range(rng.randint(20, 200)):
             positions.append(pos)
             moves = pos.legal_moves()
@@ -236,7 +236,7 @@ def reference_perft(pos: Position, depth: int, all_paths: bool) -> int:
 @pytest.mark.parametrize("key", sorted(REFERENCE_PERFT))
 def test_reference_generator_reproduces_the_published_perft(key):
     depth = 4 if key == "international" else 5
-    pos = VARIANTS[key].start_position()
+    pos = Position.start(VARIANTS[key])
     assert reference_perft(pos, depth, all_paths=True) == REFERENCE_PERFT[key][depth - 1]
 
 
@@ -244,7 +244,7 @@ def test_reference_generator_reproduces_the_published_perft(key):
 @pytest.mark.parametrize("key", sorted(REFERENCE_PERFT))
 def test_reference_generator_reproduces_the_published_perft_deeper(key):
     depth = len(REFERENCE_PERFT[key])
-    pos = VARIANTS[key].start_position()
+    pos = Position.start(VARIANTS[key])
     assert reference_perft(pos, depth, all_paths=True) == REFERENCE_PERFT[key][-1]
 
 

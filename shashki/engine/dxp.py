@@ -1,0 +1,404 @@
+"""DXP, the DamExchange protocol: the engine plays International draughts against another program over
+TCP, as the Initiator (it asks for a game) or as the Follower (it waits to be asked).
+
+The protocol (DamExchange, layer 1 "SOCKET" and layer 2, mesander.nl/damexchange): each message is 1 to
+127 ASCII characters followed by a NUL byte on a stream socket (port 27531 by default). Layer 2:
+
+    R01<name:32><follower colour W|Z><minutes:3><moves:3>A            GAMEREQ, start position
+    R01<name:32><colour><minutes:3><moves:3>B<to move W|Z><board:50>   GAMEREQ from a position
+    A<name:32><code>            GAMEACC: 0 accepted, 1 wrong version, 2 not this game, 3 no game at all
+    M<seconds:4><from:2><to:2><n:2><captured:2 each>                  MOVE (captures in any order)
+    E<reason><stop>             GAMEEND: reason 0 none, 1 I lose, 2 draw, 3 I win; stop 1 = no next game
+    C<text>                     CHAT
+    B<move number:3><to move W|Z>                                    BACKREQ: take back to that move
+    K<code>                     BACKACC: 0 done, 1 not supported, 2 let us continue
+
+A board is 50 letters, squares 1-50: `e` empty, `w`/`z` white/black man, `W`/`Z` king. Moves alternate
+strictly; the side to move sends GAMEEND instead of a MOVE when the game is over for it (`rules.Game`
+decides, RULES.md §3-4), and the other side answers with one. The opponent's moves are resolved by
+`Position.move_by_path` (start, end and the captured squares).
+
+    shashki dxp                       # Follower on 127.0.0.1:27531
+    shashki dxp --initiator --color black --minutes 10
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shashki.engine.engine import Engine
+from shashki.engine.search import Limit
+from shashki.rules.errors import RulesError
+from shashki.rules.game import Game
+from shashki.rules.position import Move, Position
+from shashki.rules.variant import Color, Variant, get_variant
+
+PORT = 27531
+NAME = "Shashki"
+VERSION = "01"
+_COLOR = {"W": Color.WHITE, "Z": Color.BLACK}
+_LETTER = {Color.WHITE: "W", Color.BLACK: "Z"}
+
+
+class DxpError(ValueError):
+    """A message that does not follow the protocol."""
+
+# Layer 2: messages ------------------------------------------------------------------------------
+
+
+def _name(name: str) -> str:
+    return name.strip()[:32].ljust(32)
+
+
+def msg_gamereq(follower: Color, minutes: int, moves: int, start: Position | None = None,
+                name: str = NAME) -> str:
+    head = f"R{VERSION}{_name(name)}{_LETTER[follower]}{minutes:03d}{moves:03d}"
+    if start is None:
+        return head + "A"
+    return head + "B" + _LETTER[start.side_to_move] + dxp_board(start)
+
+
+def msg_gameacc(code: int, name: str = NAME) -> str:
+    return f"A{_name(name)}{code}"
+
+
+def msg_move(move: Move, variant: Variant, seconds: float = 0.0) -> str:
+    number = variant.board.number
+    taken = sorted(number(b) for b in move.captured)
+    squares = "".join(f"{n:02d}" for n in (number(move.path[0]), number(move.path[-1]), len(taken), *taken))
+    return f"M{min(int(seconds), 9999):04d}{squares}"
+
+
+def msg_gameend(reason: int, stop: int) -> str:
+    return f"E{reason}{stop}"
+
+
+def msg_backacc(code: int) -> str:
+    return f"K{code}"
+
+
+def msg_chat(text: str) -> str:
+    return "C" + "".join(c if 32 <= ord(c) < 127 else "?" for c in text)[:126]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One received message: `kind` is its header letter; the other fields are those it carries."""
+
+    kind: str
+    name: str = ""
+    version: str = ""
+    color: Color | None = None  # GAMEREQ: the Follower's colour; BACKREQ: the side to move
+    minutes: int = 0
+    moves: int = 0
+    board: str | None = None  # GAMEREQ "B": the side to move and 50 squares, `W` + board
+    code: int = 0  # GAMEACC, BACKACC; GAMEEND's reason
+    stop: int = 0
+    squares: tuple[int, ...] = ()  # MOVE: from, to, then the captured squares
+    seconds: int = 0
+    number: int = 0  # BACKREQ: the move number
+    text: str = ""
+
+
+def parse_message(text: str) -> Message:
+    """A layer-2 message; DxpError names what is wrong with it."""
+    try:
+        return _parse(text)
+    except (ValueError, KeyError, IndexError):
+        raise DxpError(f"malformed DXP message {text!r}") from None
+
+
+def _parse(text: str) -> Message:
+    kind = text[:1]
+    if kind == "R":
+        board = None
+        if text[42] == "B":
+            board = text[43] + text[44:94]
+            if len(board) != 51:
+                raise ValueError(text)
+        return Message("R", name=text[3:35].strip(), version=text[1:3], color=_COLOR[text[35]],
+                       minutes=int(text[36:39]), moves=int(text[39:42]), board=board)
+    if kind == "A":
+        return Message("A", name=text[1:33].strip(), code=int(text[33]))
+    if kind == "M":
+        count = int(text[9:11])
+        squares = [int(text[5:7]), int(text[7:9])]
+        squares += [int(text[11 + 2 * i : 13 + 2 * i]) for i in range(count)]
+        if len(text) < 11 + 2 * count:
+            raise ValueError(text)
+        return Message("M", seconds=int(text[1:5]), squares=tuple(squares))
+    if kind == "E":
+        return Message("E", code=int(text[1]), stop=int(text[2]))
+    if kind == "C":
+        return Message("C", text=text[1:])
+    if kind == "B":
+        return Message("B", number=int(text[1:4]), color=_COLOR[text[4]])
+    if kind == "K":
+        return Message("K", code=int(text[1]))
+    raise ValueError(text)
+
+
+def dxp_board(pos: Position) -> str:
+    """The 50 squares of a position: e, w/z men, W/Z kings."""
+    board = pos.board
+    letters = []
+    for n in range(1, board.squares + 1):
+        piece = pos.piece_at(board.bit_of_number(n))
+        if piece is None:
+            letters.append("e")
+        else:
+            color, king = piece
+            letter = "w" if color is Color.WHITE else "z"
+            letters.append(letter.upper() if king else letter)
+    return "".join(letters)
+
+
+def parse_dxp_board(board_text: str, variant: Variant) -> Position:
+    """`W` or `Z` (the side to move) and the 50 squares of a GAMEREQ."""
+    board = variant.board
+    to_move, squares = board_text[0], board_text[1:]
+    if to_move not in _COLOR or len(squares) != board.squares or set(squares) - set("ewzWZ"):
+        raise DxpError(f"bad DXP position {board_text!r}")
+    white = black = kings = 0
+    for n, letter in enumerate(squares, start=1):
+        bit = 1 << board.bit_of_number(n)
+        white |= bit if letter in "wW" else 0
+        black |= bit if letter in "zZ" else 0
+        kings |= bit if letter in "WZ" else 0
+    return Position(variant, white, black, kings, to_move == "W")
+
+
+# Layer 1: NUL-terminated messages on a stream socket -----------------------------------------------
+
+
+class Connection:
+    """Messages over a connected socket; `receive()` returns None once the peer has closed it."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._buffer = b""
+
+    def send(self, message: str) -> None:
+        self.sock.sendall(message.encode("ascii", "replace") + b"\0")
+
+    def receive(self) -> str | None:
+        while b"\0" not in self._buffer:
+            try:
+                chunk = self.sock.recv(4096)
+            except OSError:  # reset by the peer: gone as surely as a closed connection
+                return None
+            if not chunk:
+                return None
+            self._buffer += chunk
+        message, _, self._buffer = self._buffer.partition(b"\0")
+        return message.decode("ascii", "replace")
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+# A match: one side played by the engine -------------------------------------------------------------
+
+
+class DxpPlayer:
+    """The engine's side of a DXP connection, as Initiator (`start_game`) or Follower (`run` answers a
+    GAMEREQ). `limit`, when given, replaces the clock of the GAMEREQ for every move."""
+
+    def __init__(self, connection: Connection, *, variant: Variant | None = None, limit: Limit | None = None,
+                 engine: Engine | None = None, log: Callable[[str], None] | None = None) -> None:
+        self.conn = connection
+        self.variant = variant or get_variant("international")
+        self.limit = limit
+        self.engine = engine or Engine()
+        self.log = log or (lambda text: None)
+        self.game: Game | None = None
+        self.color = Color.WHITE
+        self.clock: float | None = None  # seconds left for the whole game (GAMEREQ), None = no clock
+        self.moves_left: int | None = None
+        self.opponent = ""
+        self._ended_by_us = False
+        self._one_game = False
+
+    # Initiator ---------------------------------------------------------------------------------
+
+    def start_game(self, color: Color, minutes: int, moves: int = 0, start: Position | None = None) -> bool:
+        """Ask for a game with the engine playing `color`; True when the Follower accepts (then `run`)."""
+        self.conn.send(msg_gamereq(color.other, minutes, moves, start))
+        while True:
+            text = self.conn.receive()
+            if text is None:
+                return False
+            message = parse_message(text)
+            if message.kind == "A":
+                break
+            if message.kind == "C":
+                self.log(f"chat: {message.text}")
+        self.opponent = message.name
+        if message.code != 0:
+            self.log(f"{message.name or 'the Follower'} refused the game (code {message.code})")
+            return False
+        self._new_game(color, minutes, moves, start)
+        self._move_if_our_turn()
+        return True
+
+    # Both ----------------------------------------------------------------------------------------
+
+    def run(self, *, one_game: bool = False) -> None:
+        """Answer messages until the peer closes the connection or asks for no further game (or, with
+        `one_game`, until the game ends)."""
+        self._one_game = one_game
+        while True:
+            text = self.conn.receive()
+            if text is None:
+                return
+            try:
+                message = parse_message(text)
+            except DxpError as exc:
+                self.conn.send(msg_chat(str(exc)))
+                continue
+            if not self._handle(message):
+                return
+
+    def _handle(self, message: Message) -> bool:
+        if message.kind == "R":
+            self._game_request(message)
+        elif message.kind == "M":
+            self._their_move(message)
+        elif message.kind == "E":
+            if not self._ended_by_us and self.game is not None:
+                self.conn.send(msg_gameend(0, message.stop))  # acknowledge; the game ends either way
+            self.game = None
+            self._ended_by_us = False
+            return message.stop == 0 and not self._one_game
+        elif message.kind == "B":
+            self._take_back(message)
+        elif message.kind == "C":
+            self.log(f"chat: {message.text}")
+        return True
+
+    def _game_request(self, message: Message) -> None:
+        if message.version != VERSION:
+            self.conn.send(msg_gameacc(1))
+            return
+        try:
+            start = parse_dxp_board(message.board, self.variant) if message.board else None
+        except DxpError:
+            self.conn.send(msg_gameacc(2))
+            return
+        if start is not None and not start.legal_moves():
+            self.conn.send(msg_gameacc(2))  # no move to play: the specification's example of a refusal
+            return
+        assert message.color is not None
+        self.opponent = message.name
+        self.conn.send(msg_gameacc(0))
+        self._new_game(message.color, message.minutes, message.moves, start)
+        self._move_if_our_turn()
+
+    def _new_game(self, color: Color, minutes: int, moves: int, start: Position | None) -> None:
+        self.game = Game(self.variant, start)
+        self.color = color
+        self.clock = minutes * 60.0 if minutes else None
+        self.moves_left = moves or None
+        self._ended_by_us = False
+        self.engine.searcher.table.clear()
+
+    def _their_move(self, message: Message) -> None:
+        game = self.game
+        if game is None or game.position.side_to_move is self.color:
+            self.conn.send(msg_chat("a move out of turn, ignored"))
+            return
+        board = self.variant.board
+        try:
+            bits = [board.bit_of_number(n) for n in message.squares]
+            move = game.position.move_by_path(bits[:2], bits[2:])
+        except (IndexError, RulesError) as exc:
+            reason = exc.message if isinstance(exc, RulesError) else "squares off the board"
+            self.conn.send(msg_chat(f"illegal move {message.squares}: {reason}"))
+            self._end(0)
+            return
+        game.play(move)
+        self._move_if_our_turn()
+
+    def _move_if_our_turn(self) -> None:
+        game = self.game
+        if game is None or game.position.side_to_move is not self.color:
+            return
+        if game.outcome is not None:
+            outcome = game.outcome
+            self._end(2 if outcome.winner is None else (3 if outcome.winner is self.color else 1))
+            return
+        started = time.monotonic()
+        result = self.engine.play(game, self._move_limit())
+        spent = time.monotonic() - started
+        if self.clock is not None:
+            self.clock = max(0.0, self.clock - spent)
+        if self.moves_left is not None:
+            self.moves_left = max(1, self.moves_left - 1)
+        assert result.move is not None  # the game is not over, so there is a legal move
+        game.play(result.move)
+        self.conn.send(msg_move(result.move, self.variant, spent))
+
+    def _move_limit(self) -> Limit:
+        if self.limit is not None:
+            return self.limit
+        if self.clock is None:
+            return Limit(time=1.0)
+        return Limit(remaining=self.clock, moves_to_go=self.moves_left)
+
+    def _end(self, reason: int) -> None:
+        self._ended_by_us = True
+        self.conn.send(msg_gameend(reason, 0))
+
+    def _take_back(self, message: Message) -> None:
+        game = self.game
+        if game is None:
+            self.conn.send(msg_backacc(2))
+            return
+        first_black = game.start.side_to_move is Color.BLACK
+        ply = (message.number - 1) * 2 + (message.color is Color.BLACK) - first_black
+        if not 0 <= ply <= len(game.moves):
+            self.conn.send(msg_backacc(2))
+            return
+        replayed = Game(self.variant, game.start)
+        for move in game.moves[:ply]:
+            replayed.play(move)
+        self.game = replayed
+        self.conn.send(msg_backacc(0))
+        self._move_if_our_turn()
+
+
+# Entry points ----------------------------------------------------------------------------------------
+
+
+def follow(host: str = "127.0.0.1", port: int = PORT, *, once: bool = False,
+           ready: Callable[[int], None] | None = None, **player_options) -> None:
+    """Wait for Initiators on host:port and play them, one connection at a time (`once`: only one).
+    `ready(port)` is called once listening (port 0 picks a free port)."""
+    with socket.create_server((host, port)) as server:
+        if ready is not None:
+            ready(server.getsockname()[1])
+        while True:
+            sock, _ = server.accept()
+            connection = Connection(sock)
+            try:
+                DxpPlayer(connection, **player_options).run()
+            finally:
+                connection.close()
+            if once:
+                return
+
+
+def initiate(host: str = "127.0.0.1", port: int = PORT, *, color: Color = Color.WHITE, minutes: int = 10,
+             moves: int = 0, start: Position | None = None, **player_options) -> None:
+    """Connect to a Follower on host:port, ask for one game and play it."""
+    connection = Connection(socket.create_connection((host, port), timeout=30))
+    connection.sock.settimeout(None)
+    try:
+        player = DxpPlayer(connection, **player_options)
+        if player.start_game(color, minutes, moves, start):
+            player.run(one_game=True)
+    finally:
+        connection.close()

@@ -1,0 +1,207 @@
+"""The Hub protocol front end: lines read as the protocol says, variants by the names clients send, an
+unknown variant refused, and real games with pydraughts' `HubEngine` in every variant both play.
+
+pydraughts numbers the squares of a hub position as RULES.md §1 does (its internal numbering). Its
+`Board` (pydraughts 0.6) sends the moves in each variant's own numbering (Russian and Brazilian count
+from a1, English swaps colours), which `move-numbering=pydraughts` reads; lidraughts-bot (pydraughts
+0.5, its `Game`) sends them in the position's numbering, the default.
+"""
+
+from __future__ import annotations
+
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from shashki.engine.hub import HubSession, hub_move, hub_variant, parse_arguments, parse_hub_move
+from shashki.rules import VARIANTS, Position, UnknownVariant, get_variant
+
+
+def session_lines(*lines: str) -> tuple[HubSession, list[str]]:
+    out: list[str] = []
+    session = HubSession(out.append)
+    for line in lines:
+        session.handle(line)
+    session.wait()
+    return session, out
+
+
+def test_arguments_are_read_as_the_protocol_says():
+    assert parse_arguments('name=variant value="russian giveaway (poddavki)"') == {
+        "name": "variant",
+        "value": "russian giveaway (poddavki)",
+    }
+    assert parse_arguments('pos=We moves="" start') == {"pos": "We", "moves": "", "start": ""}
+    # Without the leniency an unquoted value ends at the space; the next words are flags.
+    assert parse_arguments("name=variant value=russian giveaway") == {
+        "name": "variant", "value": "russian", "giveaway": ""
+    }
+    assert parse_arguments("name=variant value=russian giveaway", value_runs_on=True) == {
+        "name": "variant", "value": "russian giveaway"
+    }
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('set-param name=variant value="russian giveaway (poddavki)"', "russian-giveaway"),
+        # pydraughts' setoption does not quote: the words after the value are the rest of it.
+        ("set-param name=variant value=russian giveaway (poddavki)", "russian-giveaway"),
+        ("set-param name=variant value=Russian Giveaway (Poddavki)", "russian-giveaway"),
+        ("set-param name=variant value=russian", "russian"),
+        ("set-param name=variant value=poddavki", "russian-giveaway"),
+        ("set-param name=variant value=english draughts (checkers)", "english"),
+        ("set-param name=variant value=american", "english"),
+        ("set-param name=variant value=normal", "international"),
+        ("set-param name=variant value=standard", "international"),
+        ("set-param name=variant value=losing", "international-giveaway"),
+        ("set-param name=variant value=antidraughts", "international-giveaway"),
+        ("set-param name=variant value=brazilian", "brazilian"),
+        ("set-param name=variant value=italian draughts", "italian"),
+    ],
+)
+def test_set_param_variant_accepts_our_keys_names_and_the_names_clients_send(line, key):
+    session, out = session_lines(line)
+    assert out == []
+    assert session.variant is not None and session.variant.key == key
+
+
+@pytest.mark.parametrize("name", ["frisian", "frysk!", "bt", "killer", "russian draughts x", ""])
+def test_an_unknown_variant_is_an_error_and_no_game_is_played(name):
+    _, out = session_lines(f'set-param name=variant value="{name}"', "pos", "level depth=2", "go think")
+    assert out[0].startswith("error") and "unknown variant" in out[0]
+    assert out[1].startswith("error")  # pos: no variant
+    assert out[2].startswith("error") and out[3] == "done"  # go: no move, never a default game's
+
+
+def test_a_refused_pos_is_not_searched_from_the_previous_position():
+    _, out = session_lines('pos moves="22-18 11-15"', 'pos moves="22-15"', "level depth=2", "go")
+    assert out[0].startswith("error")  # 22-15 (c3 to e5) is no move of the start position
+    assert out[1].startswith("error") and out[2] == "done"
+
+
+def test_hub_variant_refuses_what_we_do_not_play():
+    assert hub_variant("Brazilian draughts").key == "brazilian"
+    with pytest.raises(UnknownVariant):
+        hub_variant("frisian")
+
+
+@pytest.mark.parametrize("key", ["russian", "brazilian", "english", "italian", "international"])
+def test_pydraughts_move_numbering_round_trips(key):
+    variant = VARIANTS[key]
+    pos = Position.from_fen("W:WKb2:Bb4,c3,b6,e7", variant) if key == "russian" else Position.start(variant)
+    for move in pos.legal_moves():
+        assert parse_hub_move(pos, hub_move(move, variant, "pydraughts"), "pydraughts") is move
+
+
+def test_pydraughts_numbers_russian_moves_from_a1():
+    variant = get_variant("russian")
+    pos = Position.start(variant)
+    c3_d4 = pos.parse_move("c3-d4")
+    assert hub_move(c3_d4, variant) == "22-18"  # RULES.md §1: c3 = 22, d4 = 18
+    assert hub_move(c3_d4, variant, "pydraughts") == "10-14"  # Russian numbering: c3 = 10, d4 = 14
+
+
+def test_a_hub_capture_names_what_it_takes_and_the_resolver_checks_it():
+    variant = get_variant("russian")
+    pos = Position.from_fen("W:WKb2:Bb4,c3,b6,e7", variant)  # RULES.md §7, Turkish strike
+    assert parse_hub_move(pos, "25x5x9x22").notation(variant) == "b2:d4:a7"
+    with pytest.raises(ValueError, match="takes other pieces"):
+        parse_hub_move(pos, "25x5x9x7")
+
+
+# ------------------------------------------------------------------------------------------------
+# pydraughts' HubEngine, a real client
+
+
+@pytest.fixture(scope="module")
+def hub_command(tmp_path_factory) -> str:
+    # pydraughts resolves the command's real path (a venv's python would lose its venv), so a script.
+    script = tmp_path_factory.mktemp("hub") / "shashki-hub"
+    root = Path(__file__).resolve().parents[2]
+    script.write_text(f'#!/bin/sh\ncd "{root}"\nexec "{sys.executable}" -m shashki.engine.hub\n')
+    script.chmod(script.stat().st_mode | stat.S_IEXEC)
+    return str(script)
+
+
+# (pydraughts' board, what the client asks for, the move numbering): every variant both play, and our
+# giveaway forms on the board of their base variant (the moves are the same; RULES.md §4).
+PYDRAUGHTS_GAMES = [
+    ("standard", "normal", "hub"),
+    ("antidraughts", "losing", "hub"),
+    ("russian", "russian", "pydraughts"),
+    ("russian", "russian giveaway (poddavki)", "pydraughts"),
+    ("brazilian", "brazilian", "pydraughts"),
+    ("brazilian", "brazilian-giveaway", "pydraughts"),
+    ("english", "english", "pydraughts"),
+    ("english", "english-giveaway", "pydraughts"),
+    ("italian", "italian", "pydraughts"),
+    ("italian", "italian-giveaway", "pydraughts"),
+]
+
+
+@pytest.mark.parametrize(("board_variant", "hub_name", "numbering"), PYDRAUGHTS_GAMES)
+def test_pydraughts_hub_engine_plays_moves_and_captures(hub_command, board_variant, hub_name, numbering):
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import HubEngine
+    from draughts.engine import Limit as HubLimit
+
+    engine = HubEngine([hub_command])
+    try:
+        engine.setoption("variant", hub_name)
+        if numbering != "hub":
+            engine.setoption("move-numbering", numbering)
+        engine.init()
+        board = draughts.Board(variant=board_variant)
+        plies = captures = 0
+        while not board.is_over() and plies < 80 and (captures < 2 or plies < 6):
+            legal = {m.hub_move for m in board.legal_moves()}
+            result = engine.play(board, HubLimit(nodes=300), ponder=False)
+            assert result.move.hub_move in legal
+            captures += bool(result.move.captures)
+            board.push(result.move)
+            plies += 1
+        assert captures >= 2 or board.is_over(), (plies, captures)
+        assert plies >= 6
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)
+
+
+def test_lidraughts_bot_numbering_plays_russian_giveaway(hub_command):
+    """lidraughts-bot drives pydraughts' `Game`, whose moves are numbered as the position: the default."""
+    pytest.importorskip("draughts")
+    from draughts.core.game import Game as PydraughtsGame
+    from draughts.engine import HubEngine
+
+    engine = HubEngine([hub_command])
+    try:
+        engine.setoption("variant", "russian giveaway (poddavki)")
+        engine.init()
+        game = PydraughtsGame("russian")
+        played: list[str] = []
+        captures = 0
+        while not game.is_over() and len(played) < 80 and (captures < 2 or len(played) < 6):
+            legal = _internal_moves(game)
+            best, _ = engine.go(game.initial_hub_fen, moves=" ".join(played), nodes=300)
+            assert best in legal, (best, sorted(legal))
+            captures += "x" in best
+            game.push(legal[best])
+            played.append(best)
+        assert captures >= 2 or game.is_over()
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)
+
+
+def _internal_moves(game) -> dict[str, list[list[int]]]:
+    """pydraughts' `Game` legal moves as hub moves (start, end, captured squares sorted)."""
+    moves, captures = game.legal_moves()
+    out = {}
+    for board_move, taken in zip(moves, captures, strict=True):
+        taken = sorted(c for c in taken if c is not None)
+        squares = [board_move[0][0], board_move[-1][1], *taken]
+        out[("x" if taken else "-").join(map(str, squares))] = board_move
+    return out
