@@ -16,12 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from shashki.rules import DEFAULT_VARIANT_KEY, Position, RulesError, UnknownVariant, get_variant
+from shashki.rules import (
+    DEFAULT_VARIANT_KEY,
+    Position,
+    RulesError,
+    UnavailableOption,
+    UnknownVariant,
+    get_variant,
+)
 from shashki.server.errors import Invalid
-
-# The rules say which variant offers which option (`Variant.options`; RULES.md §3: the double-diagonal
-# draw rule of Russian giveaway); the terms only check that the one asked for is offered.
-DOUBLE_DIAGONAL = "double-diagonal"
 
 
 class HasTerms(Protocol):
@@ -61,11 +64,11 @@ class GameTerms:
     def checked(self) -> GameTerms:
         """These terms with the variant's own key, or Invalid saying what is wrong with them."""
         try:
-            variant = get_variant(self.variant)
+            variant = get_variant(self.variant, double_diagonal=self.double_diagonal)
         except UnknownVariant as e:
             raise Invalid("unknown_variant", str(e)) from None
-        if self.double_diagonal and DOUBLE_DIAGONAL not in variant.options:
-            raise Invalid("bad_option", "The double-diagonal option belongs to Russian giveaway.")
+        except UnavailableOption as e:  # the rules say which variant offers the option
+            raise Invalid(e.code, e.message) from None
         if self.initial_fen is not None:
             try:
                 Position.from_fen(self.initial_fen, variant)

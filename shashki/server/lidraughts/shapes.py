@@ -104,7 +104,7 @@ def variant_json(key: str, initial_fen: str | None = None) -> dict[str, Any]:
 def is_start(variant: Variant, fen: str) -> bool:
     """Whether a FEN is the variant's start position (lidraughts shows such a game as the variant)."""
     try:
-        return Position.from_fen(fen, variant).fen() == variant.start_position().fen()
+        return Position.from_fen(fen, variant).fen() == Position.start(variant).fen()
     except RulesError:
         return False
 
