@@ -61,11 +61,12 @@ class _Record:
 
 
 def _records(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: Iterable[Bye],
-             rounds: int) -> dict[int, _Record]:
+             rounds: int | None) -> dict[int, _Record]:
+    """Each player's results up to round `rounds` (None: every game given, and no round counts as missed)."""
     records = {p.id: _Record() for p in players}
     seen: dict[int, set[int]] = {p: set() for p in records}
     for g in games:
-        if g.round > rounds:
+        if rounds is not None and g.round > rounds:
             continue
         white = {None: 0.5, Color.WHITE: 1.0, Color.BLACK: 0.0}[g.winner]
         for me, other, pts in ((g.white, g.black, white), (g.black, g.white, 1.0 - white)):
@@ -75,14 +76,14 @@ def _records(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: I
                 records[me].wins += pts == 1.0
                 seen[me].add(g.round)
     for b in byes:
-        if b.round > rounds or b.player not in records:
+        if (rounds is not None and b.round > rounds) or b.player not in records:
             continue
         pts = b.half_points / 2
         records[b.player].unplayed.append((pts, b.kind is not ByeKind.PAIRING))
         records[b.player].points += pts
         seen[b.player].add(b.round)
     for p, rec in records.items():  # rounds with neither a game nor a bye: absent, 0 points, voluntary
-        rec.unplayed += [(0.0, True)] * (rounds - len(seen[p]))
+        rec.unplayed += [(0.0, True)] * max(0, (rounds or 0) - len(seen[p]))
     return records
 
 
@@ -117,7 +118,7 @@ def round_robin_standings(players: Sequence[int], games: Sequence[SwissGame]) ->
     """Round robin standings: points, then Sonneborn-Berger (the points of the opponents beaten plus half
     those of the opponents drawn), wins, direct encounter. The free round of an odd round robin scores
     nothing."""
-    records = _records([SwissPlayer(p, 0) for p in players], games, [], rounds=10**9)
+    records = _records([SwissPlayer(p, 0) for p in players], games, [], rounds=None)
     rows = []
     for p in players:
         rec = records[p]
