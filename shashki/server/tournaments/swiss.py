@@ -365,7 +365,7 @@ def _pair_large(states: list[_State]) -> tuple[list[tuple[_State, _State]], _Sta
         else:
             top, bottom = bracket[:half], bracket[half:]
             step = SLICE // 2
-            slices = [top[k:k + step] + bottom[k:k + step] for k in range(0, half, step)]
+            slices = [top[k:k + step] + bottom[k:min(k + step, half)] for k in range(0, half, step)]
             slices[-1] += bottom[half:]
         carry = []
         for piece in slices:

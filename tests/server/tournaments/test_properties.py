@@ -218,3 +218,22 @@ def test_arena_waves_pair_each_waiting_player_once_and_never_with_their_last_opp
     assert len(seated) == len(set(seated)) and set(seated) <= waiting
     last = last_opponents(games)
     assert all(last.get(a) != b and last.get(b) != a for a, b in made)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(41, 130), st.integers(1, 7), st.randoms(use_true_random=False))
+def test_large_swiss_events_seat_everyone_once_and_keep_the_absolute_rules(n, rounds, rng):
+    players = [SwissPlayer(i, rng.randint(1000, 2500)) for i in range(1, n + 1)]
+    games, byes = [], []
+    for r in range(1, rounds + 1):
+        paired = pair_round(players, games, byes, r)
+        seated = [p for pair in paired.pairings for p in pair] + ([paired.bye] if paired.bye else [])
+        assert sorted(seated) == list(range(1, n + 1))
+        if paired.bye is not None:
+            assert paired.bye not in {b.player for b in byes}
+            byes.append(Bye(r, paired.bye, ByeKind.PAIRING))
+        seq = _history(games)
+        assert not any(_breaks_colour_rule(seq.get(w, []), W) or _breaks_colour_rule(seq.get(b, []), B)
+                       for w, b in paired.pairings)
+        games += [SwissGame(r, w, b, rng.choice([W, B, None])) for w, b in paired.pairings]
+    assert len({frozenset((g.white, g.black)) for g in games}) == len(games)

@@ -179,3 +179,21 @@ def test_late_joining_closes_once_more_than_half_the_rounds_have_started():
     assert can_late_join(5, 11) and not can_late_join(6, 11)
     assert can_late_join(6, 12) and not can_late_join(7, 12)
     assert late_join_bye(3, 0) is None
+
+
+def test_large_events_pair_every_player_exactly_once_without_repeats_or_colour_breaks():
+    # Above SMALL_EVENT players the score groups are matched in slices (swiss._pair_large).
+    for n, seed in ((41, 1), (57, 2), (101, 3)):
+        rng = random.Random(seed)
+        players = field(n)
+        games, byes = [], []
+        for r in range(1, 9):
+            paired = pair_round(players, games, byes, r)
+            seated = [p for pair in paired.pairings for p in pair] + [paired.bye] * (paired.bye is not None)
+            assert sorted(seated) == list(range(1, n + 1)) and not paired.unpaired
+            if paired.bye is not None:
+                byes.append(Bye(r, paired.bye, ByeKind.PAIRING))
+            games += [SwissGame(r, w, b, rng.choice([W, B, None])) for w, b in paired.pairings]
+        assert len(set(meetings(games))) == len(games)
+        assert len({b.player for b in byes}) == len(byes) == 8
+        assert_colour_rule(games)
