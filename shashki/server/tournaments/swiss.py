@@ -341,6 +341,7 @@ def pair_round(players: Sequence[SwissPlayer], games: Sequence[SwissGame], byes:
                       tuple(s.id for s in sorted(unpaired, key=lambda s: s.rank)))
 
 
+REPAIR_WIDTH = 64  # how many of the lowest paired players the repair may reopen for the absolute rules
 SLICE = 16  # players per matching in a large event: 8 of the top half and the 8 they face in the bottom half
 
 
@@ -383,6 +384,8 @@ def _pair_large(states: list[_State]) -> tuple[list[tuple[_State, _State]], _Sta
         pool = sorted(carry + reopened, key=lambda s: s.rank)
         made, bye, left = _match(pool, len(pool) % 2 == 1, strict=False)
         clean = all(_pair_costs(a, b)[0] == 0 for a, b in made) and not (bye and bye.had_pairing_bye)
-        if (not left and clean) or len(kept) == 0:
+        # A colour break or a second bye that the bottom `REPAIR_WIDTH` players cannot avoid is accepted (the
+        # matching's cost grows as the cube of its size); players left without any opponent are not.
+        if (not left and (clean or width >= REPAIR_WIDTH)) or len(kept) == 0:
             return kept + made, bye, left
         width *= 2

@@ -1,0 +1,16 @@
+"""The examples in the tournament rules' docstrings run and give what they show."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["shashki.server.tournaments.arena", "shashki.server.tournaments.swiss",
+                                  "shashki.server.tournaments.roundrobin"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0, f"{name} has no docstring examples to run"
+    assert result.failed == 0, f"{result.failed} docstring example(s) of {name} failed"
