@@ -7,7 +7,8 @@ Swiss: `--players` players (ratings drawn from 1000-2400) play `--rounds` rounds
 expectation, a quarter of the games drawn), so that the next round has realistic score groups, colour
 histories and opponents to avoid; then the next round's pairing is timed. Arena: the same number of players
 have each played a few games (random opponents, results as above); all of them wait at once and one
-`pair_wave` is timed, with the standings it needs (`arena_standings`) timed apart.
+`pair_wave` is timed, with the standings it needs (`arena_standings`) timed apart. A Swiss round of
+`swiss.SMALL_EVENT` players (paired by one matching over everyone, no slices) is timed too.
 
 Each figure is the best of `--repeat` runs, printed beside its goal ("well under a second") and beside a
 reference measured in the same run on the same players: a naive greedy pairing (down the standings, each
@@ -35,7 +36,14 @@ from shashki.server.tournaments.arena import (  # noqa: E402
     last_opponents,
     pair_wave,
 )
-from shashki.server.tournaments.swiss import Bye, ByeKind, SwissGame, SwissPlayer, pair_round  # noqa: E402
+from shashki.server.tournaments.swiss import (  # noqa: E402
+    SMALL_EVENT,
+    Bye,
+    ByeKind,
+    SwissGame,
+    SwissPlayer,
+    pair_round,
+)
 
 GOAL_SECONDS = 1.0
 
@@ -132,6 +140,8 @@ def main() -> None:
     import networkx  # noqa: F401  (imported once here, not inside the first timed run)
 
     swiss(args.players, args.rounds, args.repeat, random.Random(args.seed))
+    # Up to swiss.SMALL_EVENT players, one matching over everyone (no slices): the costliest single matching.
+    swiss(SMALL_EVENT, args.rounds, args.repeat, random.Random(args.seed))
     arena(args.players, args.games, args.repeat, random.Random(args.seed))
 
 

@@ -182,8 +182,8 @@ def test_late_joining_closes_once_more_than_half_the_rounds_have_started():
 
 
 def test_large_events_pair_every_player_exactly_once_without_repeats_or_colour_breaks():
-    # Above SMALL_EVENT players the score groups are matched in slices (swiss._pair_large).
-    for n, seed in ((41, 1), (57, 2), (101, 3)):
+    # Above SMALL_EVENT (64) players the score groups are matched in slices (swiss._pair_large).
+    for n, seed in ((65, 1), (77, 2), (101, 3)):
         rng = random.Random(seed)
         players = field(n)
         games, byes = [], []
