@@ -117,7 +117,8 @@ class _State:
     rating: int
     number: int  # pairing number: 1 for the highest rating (FIDE C.04.2 B: initial order)
     score: int = 0  # half points
-    colors: list[Color] = field(default_factory=list)
+    colors: list[Color] = field(default_factory=list)  # of the games played, in round order
+    color_in: dict[int, Color] = field(default_factory=dict)  # round -> colour played
     opponents: set[int] = field(default_factory=set)
     had_pairing_bye: bool = False
     rank: int = 0  # position in the pairing order (score, then pairing number), 0 first
@@ -172,6 +173,7 @@ def _states(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: It
             if state is not None:
                 state.score += pts
                 state.colors.append(color)
+                state.color_in[g.round] = color
                 state.opponents.add(other)
     for b in byes:
         if b.round < round_number and b.player in states:
@@ -219,20 +221,21 @@ def _preferred(high: _State, low: _State) -> tuple[_State, _State]:
         stronger = high if (hs, abs(high.color_difference)) > (ls, abs(low.color_difference)) else low
         weaker = low if stronger is high else high
         return (stronger, weaker) if hc is Color.WHITE else (weaker, stronger)
-    for hcol, lcol in zip(reversed(high.colors), reversed(low.colors), strict=False):  # E.3
-        if hcol is not lcol:
-            return (low, high) if hcol is Color.WHITE else (high, low)
+    for r in sorted(high.color_in.keys() & low.color_in.keys(), reverse=True):  # E.3
+        if high.color_in[r] is not low.color_in[r]:
+            return (low, high) if high.color_in[r] is Color.WHITE else (high, low)
     return (high, low) if hc is Color.WHITE else (low, high)  # E.4
 
 
-def _pair_costs(a: _State, b: _State) -> tuple[int, int]:
-    """(absolute colour violations, colour preference cost) of the better of the two colour allocations."""
+def _pair_costs(a: _State, b: _State) -> tuple[int, int, int]:
+    """(absolute colour violations, players denied their colour preference, of whom with a strong or
+    absolute one) of the better of the two colour allocations."""
     best = None
     for white, black in ((a, b), (b, a)):
         given = ((white, Color.WHITE), (black, Color.BLACK))
         denied = [p for p, c in given if p.preference[0] not in (None, c)]
         strong = sum(1 for p in denied if p.preference[1] >= 2)
-        cost = (_violations(white, black), len(denied) * 4 + strong)
+        cost = (_violations(white, black), len(denied), strong)
         best = cost if best is None or cost < best else best
     assert best is not None
     return best
@@ -265,7 +268,7 @@ def _ideal(states: list[_State]) -> list[tuple[_State, _State]] | None:
     half = len(states) // 2
     pairs = list(zip(states[:half], states[half:], strict=True))
     for a, b in pairs:
-        if b.id in a.opponents or _pair_costs(a, b) != (0, 0):
+        if b.id in a.opponents or _pair_costs(a, b) != (0, 0, 0):
             return None
     return pairs
 
@@ -285,25 +288,25 @@ def _match(states: list[_State], with_bye: bool, strict: bool) -> tuple[list[tup
         place[s.id] = size.get(s.score, 0)
         size[s.score] = place[s.id] + 1
     lowest = min((s.score for s in states), default=0)
-    edges: dict[tuple[int, int], tuple[int, int, int, int, int]] = {}
+    edges: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
     for i, a in enumerate(by_rank):
         for b in by_rank[i + 1:]:
             if b.id in a.opponents:
                 continue
-            violations, preference = _pair_costs(a, b)
+            violations, denied, strong = _pair_costs(a, b)
             if strict and violations:
                 continue
             order = _order_cost(a, b, size, place)
-            edges[a.id, b.id] = (0, violations, (a.score - b.score) ** 2, preference, order)
+            edges[a.id, b.id] = (0, violations, (a.score - b.score) ** 2, denied, strong, order)
     if with_bye:
         for n, s in enumerate(reversed(by_rank)):
-            edges[s.id, BYE] = (int(s.had_pairing_bye), 0, (s.score - lowest + 2) ** 2, 0, n)
+            edges[s.id, BYE] = (int(s.had_pairing_bye), 0, (s.score - lowest + 2) ** 2, 0, 0, n)
     if not edges:
         return [], None, list(states)
     pairs = len(states) // 2 + 1
     weights = {k: 0 for k in edges}
     scale = 1
-    for level in range(4, -1, -1):
+    for level in range(5, -1, -1):
         top = max(cost[level] for cost in edges.values())
         for k, cost in edges.items():
             weights[k] += cost[level] * scale
