@@ -250,13 +250,18 @@ SMALL_EVENT = 64  # up to this many players, one matching over everyone (about 0
 
 
 def _order_cost(a: _State, b: _State, size: dict[int, int], place: dict[int, int]) -> int:
-    """Distance from the Dutch ideal (C.04.3 B.2): S1[i] v S2[i] within a group; across groups, the lowest of
-    the higher group against the highest of the lower one. `size` is each score group's size, `place` each
-    player's place in their group."""
+    """Distance from the Dutch ideal (C.04.3 B.2): S1[i] v S2[i] within a group (a transposition of S2 costs
+    its distance, an exchange between the halves more); across groups, the lowest of the higher group against
+    the highest of the lower one. `size` is each score group's size, `place` each player's place in it."""
     if a.rank > b.rank:
         a, b = b, a
     if a.score == b.score:
-        return abs((place[b.id] - place[a.id]) - size[a.score] // 2)
+        n, half = size[a.score], size[a.score] // 2
+        transposition = abs((place[b.id] - place[a.id]) - half)
+        # Two players of the same half: an exchange between S1 and S2, which the Dutch system tries only after
+        # every transposition of S2 (C.04.3 D.1, D.2), so it costs more than all transpositions together.
+        exchange = place[a.id] >= half or place[b.id] < half
+        return transposition + (half * n if exchange else 0)
     return (size[a.score] - 1 - place[a.id]) + place[b.id]
 
 
