@@ -421,7 +421,7 @@ def _best_pairs(ranked: list[_Ranked], last: Mapping[int, int], duel: bool) -> l
     if len(ranked) < 2:
         return []
     max_rank = max(r.rank for r in ranked)
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     costs = {}
     for i, a in enumerate(ranked):
         for j in range(i + 1, len(ranked)):

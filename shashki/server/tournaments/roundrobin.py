@@ -68,7 +68,7 @@ def round_robin_rounds(players: Sequence[int], double: bool = False) -> list[Rou
     if double and len(table) >= 2:
         table = table[:-2] + [table[-1], table[-2]]
     cycles = [table] + ([[[(b, w) for w, b in pairs] for pairs in table]] if double else [])
-    result = []
+    result: list[RoundRobinRound] = []
     for cycle in cycles:
         for pairs in cycle:
             games, bye = [], None

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import NamedTuple
 
 from shashki.rules import Color
 from shashki.server.tournaments.swiss import Bye, ByeKind, SwissGame, SwissPlayer
@@ -96,7 +97,7 @@ def swiss_standings(players: Sequence[SwissPlayer], games: Sequence[SwissGame], 
                     rounds: int) -> list[Standing]:
     """The standings after `rounds` rounds (withdrawn players included, with their results)."""
     records = _records(players, games, byes, rounds)
-    rows = []
+    rows: list[_Row] = []
     for p in players:
         rec = records[p.id]
         contributions = [(_adjusted(records[o]) if o in records else 0.0, False) for o, _ in rec.games]
@@ -110,8 +111,8 @@ def swiss_standings(players: Sequence[SwissPlayer], games: Sequence[SwissGame], 
             cut = bh - min(c for c, _ in contributions)
         sb = sum((_adjusted(records[o]) if o in records else 0.0) * pts for o, pts in rec.games)
         sb += sum(rec.points * pts for pts, _ in rec.unplayed)
-        rows.append([p.id, rec.points, bh, cut, sb, rec.wins])
-    return _rank(rows, records, swiss=True)
+        rows.append(_Row(p.id, rec.points, bh, cut, sb, rec.wins))
+    return _rank(rows, records)
 
 
 def round_robin_standings(players: Sequence[int], games: Sequence[SwissGame]) -> list[Standing]:
@@ -119,27 +120,38 @@ def round_robin_standings(players: Sequence[int], games: Sequence[SwissGame]) ->
     those of the opponents drawn), wins, direct encounter. The free round of an odd round robin scores
     nothing."""
     records = _records([SwissPlayer(p, 0) for p in players], games, [], rounds=None)
-    rows = []
+    rows: list[_Row] = []
     for p in players:
         rec = records[p]
         sb = sum(records[o].points * pts for o, pts in rec.games if o in records)
-        rows.append([p, rec.points, None, None, sb, rec.wins])
-    return _rank(rows, records, swiss=False)
+        rows.append(_Row(p, rec.points, None, None, sb, rec.wins))
+    return _rank(rows, records)
 
 
-def _rank(rows: list[list], records: dict[int, _Record], swiss: bool) -> list[Standing]:
-    def key(row: list) -> tuple:
-        return (-row[1], -(row[2] or 0), -(row[3] or 0), -row[4], -row[5])
+class _Row(NamedTuple):
+    player: int
+    points: float
+    buchholz: float | None
+    buchholz_cut1: float | None
+    sonneborn_berger: float
+    wins: int
 
-    rows.sort(key=lambda r: (key(r), r[0]))
-    ties: dict[tuple, list[int]] = {}
-    for row in rows:
-        ties.setdefault(key(row), []).append(row[0])
+    def key(self) -> tuple[float, float, float, float, int]:
+        """The tie-breaks before direct encounter, in their order (best first when sorted)."""
+        return (-self.points, -(self.buchholz or 0), -(self.buchholz_cut1 or 0), -self.sonneborn_berger,
+                -self.wins)
+
+
+def _rank(rows: list[_Row], records: dict[int, _Record]) -> list[Standing]:
+    ties: dict[tuple[float, float, float, float, int], list[int]] = {}
+    for row in sorted(rows, key=lambda r: (r.key(), r.player)):
+        ties.setdefault(row.key(), []).append(row.player)
     encounter: dict[int, float | None] = {}
     for group in ties.values():
         encounter.update(_direct_encounter(group, records))
-    rows.sort(key=lambda r: (key(r), -(encounter[r[0]] or 0), r[0]))
-    return [Standing(i + 1, r[0], r[1], r[2], r[3], r[4], r[5], encounter[r[0]]) for i, r in enumerate(rows)]
+    rows = sorted(rows, key=lambda r: (r.key(), -(encounter[r.player] or 0), r.player))
+    return [Standing(i + 1, r.player, r.points, r.buchholz, r.buchholz_cut1, r.sonneborn_berger, r.wins,
+                     encounter[r.player]) for i, r in enumerate(rows)]
 
 
 def _direct_encounter(group: list[int], records: dict[int, _Record]) -> dict[int, float | None]:

@@ -316,7 +316,7 @@ def _match(states: list[_State], with_bye: bool, strict: bool) -> tuple[list[tup
         for k, cost in edges.items():
             weights[k] += cost[level] * scale
         scale *= top * pairs + 1
-    graph = nx.Graph()
+    graph: nx.Graph[int] = nx.Graph()
     for (u, v), w in weights.items():
         graph.add_edge(u, v, weight=scale - w)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
