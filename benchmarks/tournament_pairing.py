@@ -31,11 +31,9 @@ from shashki.rules import Color  # noqa: E402
 from shashki.server.tournaments.arena import (  # noqa: E402
     ArenaGame,
     ArenaPlayer,
-    Waiting,
     arena_standings,
-    last_opponents,
-    pair_wave,
 )
+from shashki.server.tournaments.arena_pairing import Waiting, last_opponents, pair_wave  # noqa: E402
 from shashki.server.tournaments.swiss import (  # noqa: E402
     SMALL_EVENT,
     Bye,

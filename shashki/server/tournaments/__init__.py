@@ -3,8 +3,8 @@
 This package holds the rules only, pure functions over plain dataclasses with no I/O, so that they can be
 tested on their own; the tournament service (its tables, its director and its routes) will call them:
 
-- `arena`: `arena_sheet`, `arena_standings` (scores with streaks, berserk and the lichess draw rules),
-  `pair_wave` (who plays whom among the players waiting), `rejoin_delay` (after a pause);
+- `arena`: `arena_sheet`, `arena_standings` (scores with streaks, berserk and the lichess draw rules);
+- `arena_pairing`: `pair_wave` (who plays whom among the players waiting), `rejoin_delay` (after a pause);
 - `swiss`: `pair_round` (the FIDE Dutch priorities as a maximum-weight matching), `can_late_join`,
   `late_join_bye`;
 - `roundrobin`: `berger_table`, `round_robin_rounds` (FIDE's Berger tables, single or double);
@@ -18,12 +18,10 @@ from shashki.server.tournaments.arena import (
     ArenaRules,
     ArenaStanding,
     Sheet,
-    Waiting,
     arena_sheet,
     arena_standings,
-    pair_wave,
-    rejoin_delay,
 )
+from shashki.server.tournaments.arena_pairing import Waiting, pair_wave, rejoin_delay
 from shashki.server.tournaments.roundrobin import RoundRobinRound, berger_table, round_robin_rounds
 from shashki.server.tournaments.standings import Standing, round_robin_standings, swiss_standings
 from shashki.server.tournaments.swiss import (

@@ -12,13 +12,11 @@ from shashki.server.tournaments.arena import (
     ArenaRules,
     Flag,
     Outcome,
-    Waiting,
     arena_sheet,
     arena_standings,
-    pair_wave,
     performance,
-    rejoin_delay,
 )
+from shashki.server.tournaments.arena_pairing import Waiting, pair_wave, rejoin_delay
 
 W, B = Color.WHITE, Color.BLACK
 LONG = 80  # plies: long enough for every lichess condition

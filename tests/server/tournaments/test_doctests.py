@@ -7,9 +7,10 @@ import importlib
 
 import pytest
 
+MODULES = ["arena", "arena_pairing", "swiss", "roundrobin"]
 
-@pytest.mark.parametrize("name", ["shashki.server.tournaments.arena", "shashki.server.tournaments.swiss",
-                                  "shashki.server.tournaments.roundrobin"])
+
+@pytest.mark.parametrize("name", [f"shashki.server.tournaments.{m}" for m in MODULES])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0, f"{name} has no docstring examples to run"

@@ -23,12 +23,10 @@ from shashki.server.tournaments.arena import (
     ArenaGame,
     ArenaPlayer,
     ArenaRules,
-    Waiting,
     arena_sheet,
     arena_standings,
-    last_opponents,
-    pair_wave,
 )
+from shashki.server.tournaments.arena_pairing import Waiting, last_opponents, pair_wave
 from shashki.server.tournaments.roundrobin import round_robin_rounds
 from shashki.server.tournaments.swiss import Bye, ByeKind, SwissGame, SwissPlayer, pair_round
 
