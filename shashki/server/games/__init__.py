@@ -9,5 +9,6 @@ Split by job, imports running one way (each module imports only those above it):
 - `store`: cache, load/refresh, compare-and-set commit, publish, after-change listeners;
 - `actions`: move, draws, resign, abort, claim victory, and the finisher;
 - `computer` (the opponents) and `listeners` (flag timer, computer turns);
+- `queries`: the read side of the tables for the other domains (counts, lists, moves, now playing);
 - `service`: `GameService`, the façade the other domains and the HTTP layer call; `rematch` on top.
 """

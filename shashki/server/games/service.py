@@ -7,7 +7,9 @@ in it. A thin façade over the parts that do the work, which it wires together:
   finisher that ends a game with a rules `Outcome`;
 - the view of the state (`games.view`), built once per change, whose JSON every client reads;
 - `presence` (`games.presence`): who is connected to each game;
-- the listeners (`games.listeners`): the flag timer and the computer opponent.
+- the listeners (`games.listeners`): the flag timer and the computer opponent;
+- `queries` (`games.queries`): the reads of the games' tables the other domains make (counts, lists,
+  moves, the games being played now), so that no other domain queries these tables itself.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from shashki.server.games.listeners import Background, ComputerTurns, FlagTimer
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.presence import Presence
+from shashki.server.games.queries import GameQueries
 from shashki.server.games.replay import new_game
 from shashki.server.games.store import EndHook, GameStore
 from shashki.server.games.terms import GameTerms
@@ -81,6 +84,8 @@ class GameService:
         )
         self.store.add_listener(self.flags)
         self.store.add_listener(self.computer)
+        # The read side of the games' tables for the other domains (profiles, lists, exports).
+        self.queries = GameQueries(db)
 
     @property
     def end_hooks(self) -> list[EndHook]:

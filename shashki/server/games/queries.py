@@ -1,0 +1,211 @@
+"""The read side of the games' tables, for the other domains: a player's counts and lists of games, the
+moves of finished games, the games being played now.
+
+The games domain owns `games` and `moves` (issue 9, item 4: each domain owns its tables); the others
+(history's profiles, lists and exports) ask here, through intention-named methods that return records,
+ids or small dataclasses, never SQLAlchemy expressions. What a selection means in the other domains'
+words (a username, a speed name) is theirs to translate: `PlayerGames` holds only ids and columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select
+
+from shashki.rules import Color
+from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
+from shashki.server.storage import Database
+
+Result = Literal["win", "loss", "draw"]
+
+
+@dataclass(frozen=True)
+class PlayerCounts:
+    """How many games an account has: all of them, then by kind (a profile's figures)."""
+
+    total: int
+    rated: int  # finished rated games
+    win: int
+    loss: int
+    draw: int
+    playing: int  # games in play
+
+
+@dataclass(frozen=True)
+class PlayerGames:
+    """Which of a player's games: the columns a list or an export is filtered on.
+
+    `estimated_ms` bounds the estimated duration of timed games (initial time + 40 increments, as the
+    speeds of `ratings.speed` are defined), the upper bound excluded, None for no upper bound.
+    """
+
+    user_id: int
+    color: Color | None = None
+    variant: str | None = None
+    rated: bool | None = None
+    estimated_ms: tuple[int, int | None] | None = None
+    opponent_id: int | None = None
+    result: Result | None = None
+    finished_only: bool = False
+    with_aborted: bool = True
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """One page of games, newest first, and how many games the whole selection holds."""
+
+    records: list[GameRecord]
+    total: int
+
+
+# Where a list of games newest first goes on: the creation time and id of the last game read.
+Cursor = tuple[datetime, str]
+
+
+def _won(user_id: int) -> ColumnElement[bool]:
+    # Written without negation: a player id is NULL for the computer, and NOT NULL is not true.
+    return or_(
+        and_(GameRecord.white_id == user_id, GameRecord.winner == Color.WHITE),
+        and_(GameRecord.black_id == user_id, GameRecord.winner == Color.BLACK),
+    )
+
+
+def _lost(user_id: int) -> ColumnElement[bool]:
+    return or_(
+        and_(GameRecord.white_id == user_id, GameRecord.winner == Color.BLACK),
+        and_(GameRecord.black_id == user_id, GameRecord.winner == Color.WHITE),
+    )
+
+
+def _plays(user_id: int) -> ColumnElement[bool]:
+    return or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
+
+
+def _selected(g: PlayerGames) -> Select[GameRecord]:
+    if g.color is None:
+        mine = _plays(g.user_id)
+    else:
+        mine = (GameRecord.white_id if g.color is Color.WHITE else GameRecord.black_id) == g.user_id
+    query = select(GameRecord).where(mine)
+    if g.finished_only:
+        query = query.where(GameRecord.status == GameStatus.FINISHED)
+    if not g.with_aborted:
+        query = query.where(GameRecord.status != GameStatus.ABORTED)
+    if g.variant:
+        query = query.where(GameRecord.variant == g.variant)
+    if g.rated is not None:
+        query = query.where(GameRecord.rated == g.rated)
+    if g.estimated_ms is not None:
+        low, high = g.estimated_ms
+        estimate = GameRecord.clock_initial_ms + 40 * GameRecord.clock_increment_ms
+        query = query.where(GameRecord.clock_initial_ms.is_not(None), estimate >= low)
+        if high is not None:
+            query = query.where(estimate < high)
+    if g.opponent_id is not None:
+        query = query.where(_plays(g.opponent_id))
+    if g.result:
+        query = query.where(GameRecord.status == GameStatus.FINISHED)
+        if g.result == "win":
+            query = query.where(_won(g.user_id))
+        elif g.result == "loss":
+            query = query.where(_lost(g.user_id))
+        else:
+            query = query.where(GameRecord.winner.is_(None))
+    return query
+
+
+def _newest_first(query: Select[GameRecord]) -> Select[GameRecord]:
+    return query.order_by(GameRecord.created_at.desc(), GameRecord.id.desc())
+
+
+class GameQueries:
+    """Reads of the games' tables that the other domains need (`GameService.queries`)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def stored(self, game_id: str) -> GameRecord | None:
+        """The game's record as the database holds it now (None: no such game)."""
+        async with self.db.session() as s:
+            return await s.get(GameRecord, game_id)
+
+    async def counts_of_player(self, user_id: int) -> PlayerCounts:
+        """The account's games counted: all, finished rated, won, lost, drawn, in play."""
+        finished = GameRecord.status == GameStatus.FINISHED
+
+        def count(condition: ColumnElement[bool]) -> ColumnElement[Any]:
+            return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+        query = select(
+            func.count(),
+            count(and_(finished, GameRecord.rated)),
+            count(and_(finished, _won(user_id))),
+            count(and_(finished, _lost(user_id))),
+            count(and_(finished, GameRecord.winner.is_(None))),
+            count(GameRecord.status == GameStatus.STARTED),
+        ).where(_plays(user_id))
+        async with self.db.session() as s:
+            row = (await s.execute(query)).one()
+        return PlayerCounts(*map(int, row))
+
+    async def in_play_of_player(self, user_id: int) -> list[str]:
+        """The ids of the account's games in play, in the order of their ids."""
+        query = (
+            select(GameRecord.id)
+            .where(_plays(user_id), GameRecord.status == GameStatus.STARTED)
+            .order_by(GameRecord.id)
+        )
+        async with self.db.session() as s:
+            return list(await s.scalars(query))
+
+    async def page_of_player(self, games: PlayerGames, *, page: int, per_page: int) -> GamePage:
+        """Page `page` (from 1) of the selected games, `per_page` each, newest first."""
+        query = _selected(games)
+        async with self.db.session() as s:
+            total = await s.scalar(select(func.count()).select_from(query.subquery()))
+            records = await s.scalars(_newest_first(query).offset((page - 1) * per_page).limit(per_page))
+            return GamePage(list(records), int(total or 0))
+
+    async def newest_of_player(
+        self, games: PlayerGames, *, limit: int, after: Cursor | None = None
+    ) -> list[GameRecord]:
+        """Up to `limit` of the selected games, newest first, from the one after `after` (the last read):
+        a batch of a long export, read without an offset that would slow down page after page."""
+        query = _newest_first(_selected(games))
+        if after is not None:
+            created, game_id = after
+            query = query.where(
+                or_(
+                    GameRecord.created_at < created,
+                    and_(GameRecord.created_at == created, GameRecord.id < game_id),
+                )
+            )
+        async with self.db.session() as s:
+            return list(await s.scalars(query.limit(limit)))
+
+    async def moves_of(self, game_ids: list[str]) -> dict[str, list[str]]:
+        """The moves of each game, as played (an empty list for a game without moves)."""
+        moves: dict[str, list[str]] = {i: [] for i in game_ids}
+        if not game_ids:
+            return moves
+        query = (
+            select(MoveRecord.game_id, MoveRecord.notation)
+            .where(MoveRecord.game_id.in_(game_ids))
+            .order_by(MoveRecord.game_id, MoveRecord.ply)
+        )
+        async with self.db.session() as s:
+            for game_id, notation in await s.execute(query):
+                moves[game_id].append(notation)
+        return moves
+
+    async def now_playing(self, *, variant: str | None = None, limit: int) -> list[str]:
+        """The ids of up to `limit` games in play (of one variant, if given), the latest moves first."""
+        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
+        if variant:
+            query = query.where(GameRecord.variant == variant)
+        query = query.order_by(GameRecord.turn_started_at.desc()).limit(limit)
+        async with self.db.session() as s:
+            return list(await s.scalars(query))
