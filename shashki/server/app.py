@@ -163,7 +163,7 @@ def document_websockets(app: FastAPI) -> None:
             }
         return schema
 
-    app.openapi = openapi
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = None) -> None:

@@ -20,7 +20,7 @@ from sqlalchemy import select, update
 
 from shashki.server.accounts.models import ApiToken, Session, User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 
 # What a personal API token may do. A browser session may do everything its owner may.
@@ -142,7 +142,7 @@ class AccountService:
                 ok = await asyncio.to_thread(self.hasher.verify, user.password_hash, password or "")
             except (VerificationError, InvalidHashError):
                 ok = False
-        if not ok:
+        if user is None or not ok:
             raise Unauthorized("bad_credentials", "Wrong username or password.")
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         now = utcnow()
@@ -264,7 +264,7 @@ class AccountService:
                 .values(revoked_at=utcnow())
             )
             await s.commit()
-        if done.rowcount != 1:
+        if rows_changed(done) != 1:
             raise NotFound("no_such_token", "You have no such token.")
 
     async def upgrade_to_bot(self, actor: Actor) -> User:
@@ -273,6 +273,8 @@ class AccountService:
             raise Conflict("has_games", "Only an account that has played no game can become a bot.")
         async with self.db.session() as s:
             user = await s.get(User, actor.id)
+            if user is None:
+                raise NotFound("no_such_user", "That account no longer exists.")
             user.is_bot = True
             await s.commit()
             return user

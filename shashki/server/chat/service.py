@@ -172,7 +172,7 @@ class ChatService:
         return {
             "lines": [self._line_json(line, authors[line.user_id]) for line in rows],
             "rooms": rooms,
-            "spectators": settings.get(user_id, "show") if color else None,
+            "spectators": settings.get(user_id, "show") if color and user_id is not None else None,
             "spectators_closed": "close" in settings.values(),
         }
 

@@ -27,7 +27,7 @@ from shashki.server.lobby.offers import (
     colors_fit,
     seats,
 )
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 
 
@@ -100,7 +100,7 @@ class LobbyService:
                 update(Seek).where(Seek.id == seek.id, Seek.status == "open").values(status="matched")
             )
             await s.commit()
-        if taken.rowcount != 1:
+        if rows_changed(taken) != 1:
             raise Conflict("seek_taken", "Someone else accepted that seek first.")
         white_id, black_id = seats(seek.user_id, seek.color, user.id)
         live = await self.games.create(white_id=white_id, black_id=black_id, terms=GameTerms.of(seek))
@@ -128,7 +128,7 @@ class LobbyService:
                 .values(status="cancelled")
             )
             await s.commit()
-        if done.rowcount != 1:
+        if rows_changed(done) != 1:
             raise NotFound("no_such_seek", "You have no such open seek.")
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
 
@@ -305,7 +305,7 @@ class LobbyService:
                 .values(status=status, decline_reason=reason)
             )
             await s.commit()
-        return done.rowcount == 1
+        return rows_changed(done) == 1
 
     @staticmethod
     def _challenge_json(c: Challenge, challenger: User, dest: User) -> dict:

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color, Outcome
@@ -143,12 +144,11 @@ class RatingService:
             "games": 0,
             "updated_at": now,
         }
-        dialect = s.bind.dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
+        # INSERT ... ON CONFLICT DO NOTHING is spelt by each dialect.
+        if s.get_bind().dialect.name == "postgresql":
+            await s.execute(postgresql.insert(PlayerRating).values(**values).on_conflict_do_nothing())
         else:
-            from sqlalchemy.dialects.sqlite import insert
-        await s.execute(insert(PlayerRating).values(**values).on_conflict_do_nothing())
+            await s.execute(sqlite.insert(PlayerRating).values(**values).on_conflict_do_nothing())
         return (
             await s.scalars(
                 select(PlayerRating)

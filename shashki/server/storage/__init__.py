@@ -8,10 +8,12 @@ migrations up to the newest revision before anything else touches the tables.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -21,6 +23,11 @@ def alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
+
+
+def rows_changed(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE changed: the compare-and-set writes ask whether theirs won."""
+    return cast(CursorResult[Any], result).rowcount
 
 
 class Database:

@@ -28,6 +28,8 @@ def run_with(connection) -> None:
 
 async def run_standalone() -> None:
     url = os.environ.get("DATABASE_URL") or context.config.get_main_option("sqlalchemy.url")
+    if not url:
+        raise SystemExit("Set DATABASE_URL (or sqlalchemy.url) to the database to migrate.")
     engine = create_async_engine(url)
     async with engine.begin() as conn:
         await conn.run_sync(run_with)
