@@ -8,8 +8,10 @@ The `SHASHKI_*` variables exist mainly so that tests can shorten the waits the r
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from shashki.server.public import PublicSettings
 
 
 def _env_float(name: str, default: float) -> float:
@@ -57,6 +59,8 @@ class Settings:
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+    # Proxies, body sizes, sockets, computer games: shashki/server/public.py (SHASHKI_* variables).
+    public: PublicSettings = field(default_factory=PublicSettings.from_env)
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 from fastapi import FastAPI, Request
@@ -28,6 +29,7 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    413: "payload_too_large",
     422: "bad_request",
     429: "rate_limited",
 }
@@ -58,6 +60,20 @@ def install(app: FastAPI) -> None:
         return JSONResponse(
             error_body("bad_request", problems or "The request is malformed."), status_code=400
         )
+
+    # Client input that a parser refused on its own: too deeply nested for Python's JSON parser, not JSON,
+    # a number too large for the database. Never a server error (shashki/server/http/validation.py
+    # refuses most of it earlier; these are the net under it).
+    @app.exception_handler(RecursionError)
+    @app.exception_handler(json.JSONDecodeError)
+    @app.exception_handler(OverflowError)
+    async def malformed(_request: Request, error: Exception) -> JSONResponse:
+        messages = {
+            RecursionError: "The request nests too deeply.",
+            OverflowError: "A number in the request is too large.",
+        }
+        message = messages.get(type(error), "The request body is not valid JSON.")
+        return JSONResponse(error_body("bad_request", message), status_code=400)
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:

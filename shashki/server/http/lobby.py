@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
 from shashki.server.http.auth import player, reader
+from shashki.server.http.throttle import computer_game, per_account
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -63,7 +64,11 @@ async def list_seeks(request: Request) -> dict:
     return {"seeks": await lobby(request).list_seeks()}
 
 
-@router.post("/seeks", summary="Post a seek; starts a game at once if a compatible seek is waiting")
+@router.post(
+    "/seeks",
+    summary="Post a seek; starts a game at once if a compatible seek is waiting",
+    dependencies=[Depends(per_account("seeks"))],
+)
 async def create_seek(body: GameTerms, request: Request, actor: Actor = Depends(player)) -> dict:
     return await lobby(request).create_seek(
         actor.user,
@@ -86,7 +91,11 @@ async def cancel_seek(seek_id: int, request: Request, actor: Actor = Depends(pla
     return {"ok": True}
 
 
-@router.post("/quick-pairing", summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)")
+@router.post(
+    "/quick-pairing",
+    summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)",
+    dependencies=[Depends(per_account("seeks"))],
+)
 async def quick_pairing(body: QuickPairingBody, request: Request, actor: Actor = Depends(player)) -> dict:
     return await lobby(request).quick_pairing(actor.user, body.preset, variant=body.variant, rated=body.rated)
 
@@ -96,7 +105,12 @@ async def list_challenges(request: Request, actor: Actor = Depends(reader)) -> d
     return await lobby(request).challenges(actor.user)
 
 
-@router.post("/challenges", status_code=201, summary="Challenge a named player")
+@router.post(
+    "/challenges",
+    status_code=201,
+    summary="Challenge a named player",
+    dependencies=[Depends(per_account("challenges"))],
+)
 async def create_challenge(body: ChallengeBody, request: Request, actor: Actor = Depends(player)) -> dict:
     return {
         "challenge": await lobby(request).challenge(
@@ -135,6 +149,7 @@ async def cancel_challenge(challenge_id: int, request: Request, actor: Actor = D
     "/computer-games",
     status_code=201,
     summary="Play the computer (shashki.engine at a level from 1 to 8)",
+    dependencies=[Depends(computer_game)],
 )
 async def play_computer(body: ComputerGameBody, request: Request, actor: Actor = Depends(player)) -> dict:
     tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None
