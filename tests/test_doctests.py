@@ -21,6 +21,8 @@ MODULES = [
     "shashki.engine",
     "shashki.engine.timeman",
     "shashki.server.lidraughts",
+    "shashki.server.limits",
+    "shashki.server.http.validation",
 ]
 
 
