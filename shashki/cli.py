@@ -3,7 +3,7 @@
     shashki perft DEPTH [--variant KEY] [--fen FEN] [--all-paths] [--divide] [--bulk]
     shashki moves [--variant KEY] [--fen FEN] [--json] [--batch]
     shashki pdn check FILE|-  [--variant KEY]
-    shashki serve [--host 127.0.0.1] [--port 8000] [--data DIR]
+    shashki serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--trusted-proxies ADDRS]
     shashki play [--variant KEY] [--level N] [--color white|black]
     shashki analyse [--variant KEY] [--fen FEN] [--depth D | --time S]
     shashki hub

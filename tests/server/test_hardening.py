@@ -335,3 +335,22 @@ def test_a_socket_sending_faster_than_its_allowance_is_read_no_faster(limited):
             pongs += json.loads(ws.recv(timeout=10))["type"] == "pong"
         # 5 messages a second: the first 5 at once, the next 10 over at least 2 seconds.
         assert time.monotonic() - started >= 1.8
+
+
+def test_shashki_serve_believes_forwarded_headers_only_from_the_proxies_it_is_given(monkeypatch, tmp_path):
+    import uvicorn
+    from typer.testing import CliRunner
+
+    import shashki.server.app as server_app
+    from shashki.cli import app as cli
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(app=app, **options))
+    proxies = "10.0.0.5,10.0.1.0/24"
+    result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path), "--trusted-proxies", proxies])
+    assert result.exit_code == 0, result.output
+    assert served["app"].state.public.proxies() == ["10.0.0.5", "10.0.1.0/24"]
+    assert served["proxy_headers"] is False  # uvicorn's own reading would believe 127.0.0.1
+    monkeypatch.delenv("SHASHKI_TRUSTED_PROXIES", raising=False)
+    server_app.run(data=tmp_path)
+    assert served["app"].state.public.proxies() == []
