@@ -23,6 +23,7 @@ MODULES = [
     "shashki.server.lidraughts",
     "shashki.server.limits",
     "shashki.server.http.validation",
+    "shashki.server.http.frames",
 ]
 
 

@@ -177,6 +177,7 @@ def run(
         # Forwarded headers are read by the application (http/edge.py), from the configured proxies only:
         # uvicorn's own reading would believe 127.0.0.1 by default.
         proxy_headers=False,
+        ws_max_size=settings.public.max_body_bytes,  # a frame larger than a request body is refused too
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )

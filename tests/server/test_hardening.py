@@ -354,3 +354,43 @@ def test_shashki_serve_believes_forwarded_headers_only_from_the_proxies_it_is_gi
     monkeypatch.delenv("SHASHKI_TRUSTED_PROXIES", raising=False)
     server_app.run(data=tmp_path)
     assert served["app"].state.public.proxies() == []
+
+
+# -- garbage on the live channel -------------------------------------------------------------------------
+
+GARBAGE = [
+    "not json",
+    b"\x00\x01binary",
+    "[1]",
+    "null",
+    '{"type": "move", "move": "c3-d4", "lag_ms": "abc"}',
+    '{"type": "move", "move": "c3-d4", "lag_ms": 1e400}',
+    '{"type": "move", "move": "c3-d4", "lag_ms": NaN}',
+    '{"type": "move", "move": "c3-d4", "ply": -1}',
+    '{"type": "move", "move": ["c3-d4"]}',
+    '{"type": "move", "move": "²²¹⁸"}',
+    '{"type": ' + "[" * 50_000,
+    '{"type": "ping", "id": ' + "9" * 400 + "}",
+    '{"type": {"nested": true}}',
+    '{"type": "no-such-thing"}',
+]
+
+
+def test_garbage_frames_get_an_error_each_and_the_socket_stays_open(server, players):
+    alice, bob = players(), players()
+    game = alice.challenge(bob)
+    log_before = len(server.log.read_text())
+    for ws_url in (f"/ws/games/{game['id']}", "/ws/lobby"):
+        cookie = {"Cookie": f"shashki_session={alice.http.cookies.get('shashki_session')}"}
+        with connect(server.ws_url + ws_url, additional_headers=cookie, open_timeout=5) as ws:
+            for frame in GARBAGE:
+                ws.send(frame)
+                while (message := json.loads(ws.recv(timeout=5)))["type"] != "error":
+                    pass  # the state, presence and lobby news that come on their own
+                assert message["error"]["code"] and message["error"]["message"], frame
+            ws.send(json.dumps({"type": "ping", "id": 7}))
+            while (message := json.loads(ws.recv(timeout=5)))["type"] != "pong":
+                pass
+    state = httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]
+    assert state["ply"] == 0 and state["status"] == "started"
+    assert "Traceback" not in server.log.read_text()[log_before:]
