@@ -22,7 +22,7 @@ class Registration(Credentials):
 
 
 class TokenRequest(BaseModel):
-    scopes: list[str] = Field(description=f"Some of: {', '.join(SCOPES)}")
+    scopes: list[str] = Field(max_length=10, description=f"Some of: {', '.join(SCOPES)}")
     description: str = Field("", max_length=100)
 
 

@@ -21,7 +21,7 @@ class TimeControlBody(BaseModel):
 
 
 class GameTerms(BaseModel):
-    variant: str = "russian-giveaway"
+    variant: str = Field("russian-giveaway", max_length=40)
     double_diagonal: bool = Field(False, description="Russian giveaway's optional double-diagonal draw rule")
     time_control: TimeControlBody | None = Field(None, description="Absent or null: no clocks")
     rated: bool = False
@@ -33,24 +33,24 @@ class GameTerms(BaseModel):
 
 
 class ChallengeBody(GameTerms):
-    username: str = Field(description="The player challenged")
+    username: str = Field(max_length=30, description="The player challenged")
     fen: str | None = Field(None, max_length=300, description="Start from this position (FEN); casual only")
 
 
 class QuickPairingBody(BaseModel):
-    preset: str = Field(description=f"One of {', '.join(QUICK_PAIRING)}")
-    variant: str = "russian-giveaway"
+    preset: str = Field(max_length=10, description=f"One of {', '.join(QUICK_PAIRING)}")
+    variant: str = Field("russian-giveaway", max_length=40)
     rated: bool = False
 
 
 class DeclineBody(BaseModel):
-    reason: str = Field("generic", description=f"One of {', '.join(DECLINE_REASONS)}")
+    reason: str = Field("generic", max_length=40, description=f"One of {', '.join(DECLINE_REASONS)}")
 
 
 class ComputerGameBody(BaseModel):
     level: int = Field(1, ge=1, le=8)
     color: Literal["white", "black", "random"] = "random"
-    variant: str = "russian-giveaway"
+    variant: str = Field("russian-giveaway", max_length=40)
     double_diagonal: bool = False
     time_control: TimeControlBody | None = None
 
