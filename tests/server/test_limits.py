@@ -108,3 +108,32 @@ def test_parser_errors_on_client_input_are_400_json_not_500():
     for path in ("/deep", "/big", "/bad-json"):
         r = asyncio.run(ask(path))
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request", path
+
+
+def test_an_unreachable_database_or_redis_is_503_with_retry_after_not_500():
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from sqlalchemy.exc import OperationalError
+
+    app = FastAPI()
+    errors.install(app)
+    failures = {
+        "/database": OperationalError("SELECT 1", {}, ConnectionRefusedError("connection refused")),
+        "/redis": RedisConnectionError("Error 111 connecting to localhost:6379"),
+        "/socket": ConnectionResetError("reset by peer"),
+    }
+    for path, failure in failures.items():
+
+        async def fail(failure=failure):
+            raise failure
+
+        app.add_api_route(path, fail)
+
+    async def ask(path: str) -> httpx.Response:
+        transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get(path)
+
+    for path in failures:
+        r = asyncio.run(ask(path))
+        assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable", path
+        assert r.headers["retry-after"] == "5"

@@ -8,6 +8,8 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException
 
 from shashki.server.errors import ServiceError
@@ -32,6 +34,7 @@ HTTP_CODES = {
     413: "payload_too_large",
     422: "bad_request",
     429: "rate_limited",
+    503: "unavailable",
 }
 
 
@@ -74,6 +77,20 @@ def install(app: FastAPI) -> None:
         }
         message = messages.get(type(error), "The request body is not valid JSON.")
         return JSONResponse(error_body("bad_request", message), status_code=400)
+
+    # The database or Redis is unreachable (restarting, failing over): the request may succeed soon.
+    # 503 with Retry-After tells clients to come back, where a 500 would say the server is broken.
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(ConnectionError)
+    async def unavailable(_request: Request, error: Exception) -> JSONResponse:
+        log.warning("a backing service is unavailable: %s", error)
+        return JSONResponse(
+            error_body("unavailable", "The service is briefly unavailable; try again in a moment."),
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
