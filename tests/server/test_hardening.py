@@ -47,6 +47,9 @@ def test_integers_beyond_64_bits_in_paths_and_queries_are_refused_with_400(serve
     ):
         assert_json_error(alice.post(path), 400, "bad_request")
     assert_json_error(alice.http.delete(f"/api/seeks/{huge}"), 400, "bad_request")
+    api = bearer(alice, "board:play")
+    for path in (f"/api/challenge/{huge}/accept", f"/api/challenge/{huge}/decline"):
+        assert_json_error(httpx.post(server.url + path, headers=api), 400, "bad_request")
     assert_json_error(alice.http.delete(f"/api/account/tokens/{huge}"), 400, "bad_request")
     assert_json_error(alice.http.get(f"/api/games/user/{alice.name}?max={huge}"), 400, "bad_request")
     # Within the bounds the same routes answer as before.

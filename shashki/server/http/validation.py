@@ -46,11 +46,11 @@ class Rule:
 
     pattern: re.Pattern[str]
     describe: str
-    integer: bool = False  # digits naming a BIGINT: also at most MAX_ID
+    integer: bool = False  # a value of digits names a BIGINT: at most MAX_ID
     missing: tuple[str, str] | None = None  # (code, message): answer 404 — no such thing can exist
 
     def check(self, name: str, value: str) -> None:
-        if self.pattern.fullmatch(value) and not (self.integer and int(value) > MAX_ID):
+        if self.pattern.fullmatch(value) and not (self.integer and value.isdigit() and int(value) > MAX_ID):
             return
         if self.integer and value.isascii() and value.isdigit():
             raise Invalid("bad_request", f"{name}: at most {MAX_ID}.")
@@ -61,7 +61,7 @@ class Rule:
 
 INTEGER_ID = Rule(DIGITS, "a whole number written in ASCII digits", integer=True)
 # Bot API challenge ids: a challenge's number, or for a rematch the finished game's id.
-CHALLENGE_REF = Rule(re.compile(r"[0-9]{1,19}|[A-Za-z0-9]{1,32}"), "a challenge number or a game id")
+CHALLENGE_REF = Rule(re.compile(r"[A-Za-z0-9]{1,32}"), "a challenge number or a game id", integer=True)
 GAME_ID = Rule(
     re.compile(r"[A-Za-z0-9]{1,32}"), "a game id", missing=("no_such_game", "There is no such game.")
 )
