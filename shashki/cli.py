@@ -3,7 +3,7 @@
     shashki perft DEPTH [--variant KEY] [--fen FEN] [--all-paths] [--divide] [--bulk]
     shashki moves [--variant KEY] [--fen FEN] [--json] [--batch]
     shashki pdn check FILE|-  [--variant KEY]
-    shashki serve [--host 127.0.0.1] [--port 8000] [--data DIR]
+    shashki serve [--host 127.0.0.1] [--port 8000] [--data DIR] [--trusted-proxies ADDRS]
     shashki play [--variant KEY] [--level N] [--color white|black]
     shashki analyse [--variant KEY] [--fen FEN] [--depth D | --time S]
     shashki hub
@@ -302,11 +302,16 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     port: int = typer.Option(8000, help="Port to listen on."),
     data: str = typer.Option(None, help="Data directory (default ./data or $SHASHKI_DATA)."),
+    trusted_proxies: str = typer.Option(
+        None,
+        help="Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (default $SHASHKI_TRUSTED_PROXIES, else none).",
+    ),
 ) -> None:
     """Run the online server: SQLite in DATA (or DATABASE_URL), in-process events (or REDIS_URL)."""
     from shashki.server.app import run
 
-    run(host, port, data)
+    run(host, port, data, trusted_proxies)
 
 
 @app.command()

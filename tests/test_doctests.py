@@ -23,6 +23,9 @@ MODULES = [
     "shashki.engine.hub",
     "shashki.server.lidraughts",
     "shashki.server.games.terms",
+    "shashki.server.limits",
+    "shashki.server.http.validation",
+    "shashki.server.http.frames",
 ]
 
 

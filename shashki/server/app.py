@@ -11,10 +11,9 @@ import contextlib
 import logging
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from shashki.server.accounts import AccountService
-from shashki.server.accounts.service import RateLimiter
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import make_bus
@@ -25,6 +24,7 @@ from shashki.server.history import HistoryService
 from shashki.server.http import (
     accounts,
     chat,
+    edge,
     errors,
     exports,
     games,
@@ -34,6 +34,7 @@ from shashki.server.http import (
     pages,
     players,
     rematch,
+    validation,
 )
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
@@ -53,9 +54,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bus = make_bus(settings.redis_url)
         accounts_service = AccountService(
             db,
-            login_attempts=settings.login_attempts,
-            registrations=settings.registrations,
-            window_seconds=settings.rate_limit_window_seconds,
             session_days=settings.session_days,
             argon2_memory_kib=settings.argon2_memory_kib,
             argon2_time_cost=settings.argon2_time_cost,
@@ -102,8 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
         )
-        app.state.api_limiter = RateLimiter(settings.api_requests_per_minute, 60.0)
-        app.state.challenge_limiter = RateLimiter(settings.challenges_per_minute, 60.0)
+        app.state.api_limiter = app.state.limits.local("api_requests")  # the Bot API's (lidraughts/routes.py)
+        app.state.challenge_limiter = app.state.limits.local("challenges")
         resumed = await game_service.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
         try:
@@ -120,8 +118,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         description="An online draughts server built around Russian giveaway draughts (poddavki). "
         'Errors are `{"error": {"code": ..., "message": ...}}`. Live channel: '
         "WebSockets `/ws/games/{id}` and `/ws/lobby` (see shashki/server/http/live.py).",
+        dependencies=[Depends(validation.bounded_inputs)],  # every path and query parameter bounded
     )
     errors.install(app)
+    edge.install(app, settings)  # proxies, security headers, body and socket limits, the rate limiter
 
     @app.get("/health", tags=["service"], summary="Answers once the server serves")
     async def health() -> dict:
@@ -166,16 +166,31 @@ def document_websockets(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
-def run(host: str = "127.0.0.1", port: int = 8000, data: str | Path | None = None) -> None:
-    """Serve until interrupted: SQLite under `data` or `DATABASE_URL`, events in process or `REDIS_URL`."""
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    data: str | Path | None = None,
+    trusted_proxies: str | None = None,
+) -> None:
+    """Serve until interrupted: SQLite under `data` or `DATABASE_URL`, events in process or `REDIS_URL`.
+
+    `trusted_proxies` (else `SHASHKI_TRUSTED_PROXIES`): the proxies whose forwarded headers are believed.
+    """
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = Settings.from_env(data)
+    if trusted_proxies is not None:
+        settings.public.trusted_proxies = trusted_proxies
     uvicorn.run(
-        create_app(Settings.from_env(data)),
+        create_app(settings),
         host=host,
         port=port,
         log_level="info",
+        # Forwarded headers are read by the application (http/edge.py), from the configured proxies only:
+        # uvicorn's own reading would believe 127.0.0.1 by default.
+        proxy_headers=False,
+        ws_max_size=settings.public.max_body_bytes,  # a frame larger than a request body is refused too
         ws_ping_interval=20,
         ws_ping_timeout=20,
     )

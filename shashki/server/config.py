@@ -27,6 +27,8 @@ from pydantic import Field, ValidationError
 from pydantic_core import ErrorDetails
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shashki.server.public import PublicSettings
+
 ENV_PREFIX = "SHASHKI_"
 
 
@@ -75,6 +77,8 @@ class Settings(BaseSettings):
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+    # Proxies, body sizes, sockets, computer games: shashki/server/public.py (SHASHKI_* variables).
+    public: PublicSettings = Field(default_factory=PublicSettings.from_env)
 
     def __init__(self, **values: Any) -> None:
         # Arguments by field name (Settings(data_dir=...)); the three fields named by their own variable

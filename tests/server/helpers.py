@@ -25,6 +25,9 @@ FAST = {
     "SHASHKI_REGISTRATIONS": "1000",
     "SHASHKI_ARGON2_MEMORY_KIB": "1024",
     "SHASHKI_ARGON2_TIME_COST": "1",
+    # One shared server serves every test from 127.0.0.1: limits per address and socket set wide.
+    "SHASHKI_SOCKETS_PER_ADDRESS": "1000",
+    "SHASHKI_LIMIT_SOCKET_MESSAGES": "1000/1",
 }
 PASSWORD = "correct horse battery"
 

@@ -36,7 +36,10 @@ def plies_shown(page) -> int:
 
 
 def wait_for_ply(page, ply: int) -> None:
-    page.wait_for_function("n => document.querySelectorAll('#moves li.ply').length >= n", arg=ply)
+    # A locator's wait, not wait_for_function: the pages' Content-Security-Policy (no 'unsafe-eval')
+    # refuses the eval that Playwright's predicates given as text run in the page.
+    if ply > 0:
+        page.locator("#moves li.ply").nth(ply - 1).wait_for(state="attached")
 
 
 def wait_for_turn(page) -> None:

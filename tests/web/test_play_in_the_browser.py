@@ -10,6 +10,7 @@ from __future__ import annotations
 import httpx
 import pytest
 from game_lines import GIVEAWAY_WIN_FOR_WHITE  # tests/game_lines.py
+from playwright.sync_api import expect
 
 from .helpers import (
     DESKTOP,
@@ -111,7 +112,7 @@ def test_two_players_meet_in_the_lobby_and_play_a_giveaway_game_to_a_win_by_no_l
 
     # Going back through the game shows earlier positions: the start position has 24 pieces.
     black.click('[data-nav="first"]')
-    black.wait_for_function("document.querySelectorAll('svg.board [data-piece]').length === 24")
+    expect(black.locator("svg.board [data-piece]")).to_have_count(24)
     black.click('#moves li.ply[data-ply="4"]')
     black.wait_for_selector('svg.board [data-piece="a5"][data-color="black"]')
 

@@ -8,8 +8,6 @@ import asyncio
 import hashlib
 import re
 import secrets
-import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -19,7 +17,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select, update
 
 from shashki.server.accounts.models import ApiToken, Session, User
-from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, RateLimited, Unauthorized
+from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from shashki.server.limits import RateLimiter  # noqa: F401  (the one limiter; imported from here before)
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 
@@ -30,7 +29,8 @@ SCOPES = {
     "read": "read account details, games and the lobby",
 }
 PLAY_SCOPES = frozenset({"board:play", "bot:play"})
-USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,19}$")
+# Matched whole (fullmatch): with `$`, "alice\n" would pass, `$` matching before a final newline.
+USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,19}")
 MIN_PASSWORD = 8
 # Names people could mistake for the server itself, and "status": /api/users/status is lidraughts' route
 # for players' status, not that player's profile.
@@ -63,41 +63,17 @@ class Actor:
         self.require(*PLAY_SCOPES)
 
 
-class RateLimiter:
-    """At most `limit` events per `window` seconds for each key (a sliding window, in this process)."""
-
-    def __init__(self, limit: int, window: float) -> None:
-        self.limit = limit
-        self.window = window
-        self._hits: dict[str, deque[float]] = {}
-
-    def hit(self, key: str, what: str) -> None:
-        now = time.monotonic()
-        hits = self._hits.setdefault(key, deque())
-        while hits and hits[0] <= now - self.window:
-            hits.popleft()
-        if len(hits) >= self.limit:
-            retry = int(hits[0] + self.window - now) + 1
-            raise RateLimited("rate_limited", f"Too many {what}; try again in {retry} s.", retry_after=retry)
-        hits.append(now)
-
-
 class AccountService:
     def __init__(
         self,
         db: Database,
         *,
-        login_attempts: int = 10,
-        registrations: int = 5,
-        window_seconds: float = 60.0,
         session_days: int = 30,
         argon2_memory_kib: int = 65536,
         argon2_time_cost: int = 3,
     ) -> None:
         self.db = db
         self.hasher = PasswordHasher(memory_cost=argon2_memory_kib, time_cost=argon2_time_cost)
-        self.login_limiter = RateLimiter(login_attempts, window_seconds)
-        self.registration_limiter = RateLimiter(registrations, window_seconds)
         self.session_days = session_days
         # How many games an account has played: the games service's answer, wired in by the app (the
         # accounts know nothing of the games' tables). Without it, no account has played.
@@ -105,9 +81,9 @@ class AccountService:
 
     # -- registration and passwords ---------------------------------------------------------------
 
-    async def register(self, username: str, password: str, *, bot: bool = False, client: str = "") -> User:
-        self.registration_limiter.hit(client, "registrations")
-        if not USERNAME.match(username or ""):
+    async def register(self, username: str, password: str, *, bot: bool = False) -> User:
+        # Registrations and logins are rate limited per address and account at the edge (http/throttle.py).
+        if not USERNAME.fullmatch(username or ""):
             raise Invalid(
                 "bad_username",
                 "A username is 2 to 20 letters, digits, '_' or '-', starting with a letter or digit.",
@@ -132,9 +108,8 @@ class AccountService:
             await s.commit()
             return user
 
-    async def login(self, username: str, password: str, *, client: str = "") -> tuple[User, str, str]:
+    async def login(self, username: str, password: str) -> tuple[User, str, str]:
         """Check the password and open a session: the user, the session token and its CSRF token."""
-        self.login_limiter.hit(client, "login attempts")
         user = await self.user_by_name(username or "")
         ok = False
         if user is not None:

@@ -186,6 +186,21 @@ class GameQueries:
         async with self.db.session() as s:
             return list(await s.scalars(query.limit(limit)))
 
+    async def computer_games_of_player(self, user_id: int) -> int:
+        """How many games against the computer the account is playing now (each may keep an engine
+        worker busy: the lobby caps them per account)."""
+        query = (
+            select(func.count())
+            .select_from(GameRecord)
+            .where(
+                GameRecord.status == GameStatus.STARTED,
+                GameRecord.computer_level.is_not(None),
+                or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id),
+            )
+        )
+        async with self.db.session() as s:
+            return int(await s.scalar(query) or 0)
+
     async def moves_of(self, game_ids: list[str]) -> dict[str, list[str]]:
         """The moves of each game, as played (an empty list for a game without moves)."""
         moves: dict[str, list[str]] = {i: [] for i in game_ids}

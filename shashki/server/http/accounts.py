@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import SCOPES, Actor
 from shashki.server.http.auth import SESSION_COOKIE, current_actor, optional_actor, reader
+from shashki.server.http.throttle import per_address
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -21,7 +22,7 @@ class Registration(Credentials):
 
 
 class TokenRequest(BaseModel):
-    scopes: list[str] = Field(description=f"Some of: {', '.join(SCOPES)}")
+    scopes: list[str] = Field(max_length=10, description=f"Some of: {', '.join(SCOPES)}")
     description: str = Field("", max_length=100)
 
 
@@ -29,30 +30,33 @@ def user_json(user) -> dict:
     return {"id": user.id, "username": user.username, "bot": user.is_bot}
 
 
-def client_of(request: Request) -> str:
-    return request.client.host if request.client else ""
-
-
-@router.post("/auth/register", status_code=201, summary="Create an account")
+@router.post(
+    "/auth/register",
+    status_code=201,
+    summary="Create an account",
+    dependencies=[Depends(per_address("registrations"))],
+)
 async def register(body: Registration, request: Request) -> dict:
-    user = await request.app.state.accounts.register(
-        body.username, body.password, bot=body.bot, client=client_of(request)
-    )
+    user = await request.app.state.accounts.register(body.username, body.password, bot=body.bot)
     return {"user": user_json(user)}
 
 
-@router.post("/auth/login", summary="Log in: sets the session cookie and returns the CSRF token")
+@router.post(
+    "/auth/login",
+    summary="Log in: sets the session cookie and returns the CSRF token",
+    dependencies=[Depends(per_address("logins", "login attempts"))],
+)
 async def login(body: Credentials, request: Request, response: Response) -> dict:
     settings = request.app.state.settings
-    user, token, csrf = await request.app.state.accounts.login(
-        body.username, body.password, client=client_of(request)
-    )
+    await request.app.state.limits.hit("logins_per_account", body.username.lower(), "login attempts")
+    user, token, csrf = await request.app.state.accounts.login(body.username, body.password)
     response.set_cookie(
         SESSION_COOKIE,
         token,
         httponly=True,
         samesite="lax",
-        secure=settings.secure_cookies,
+        # Secure when the request came over TLS, as a trusted proxy says (http/edge.py), or when told.
+        secure=settings.secure_cookies or request.url.scheme == "https",
         max_age=settings.session_days * 86400,
         path="/",
     )

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from redis.exceptions import ConnectionError as RedisConnectionError
+from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException
 
 from shashki.server.errors import ServiceError
@@ -28,8 +31,10 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    413: "payload_too_large",
     422: "bad_request",
     429: "rate_limited",
+    503: "unavailable",
 }
 
 
@@ -57,6 +62,34 @@ def install(app: FastAPI) -> None:
         )
         return JSONResponse(
             error_body("bad_request", problems or "The request is malformed."), status_code=400
+        )
+
+    # Client input that a parser refused on its own: too deeply nested for Python's JSON parser, not JSON,
+    # a number too large for the database. Never a server error (shashki/server/http/validation.py
+    # refuses most of it earlier; these are the net under it).
+    @app.exception_handler(RecursionError)
+    @app.exception_handler(json.JSONDecodeError)
+    @app.exception_handler(OverflowError)
+    async def malformed(_request: Request, error: Exception) -> JSONResponse:
+        messages = {
+            RecursionError: "The request nests too deeply.",
+            OverflowError: "A number in the request is too large.",
+        }
+        message = messages.get(type(error), "The request body is not valid JSON.")
+        return JSONResponse(error_body("bad_request", message), status_code=400)
+
+    # The database or Redis is unreachable (restarting, failing over): the request may succeed soon.
+    # 503 with Retry-After tells clients to come back, where a 500 would say the server is broken.
+    @app.exception_handler(OperationalError)
+    @app.exception_handler(InterfaceError)
+    @app.exception_handler(RedisConnectionError)
+    @app.exception_handler(ConnectionError)
+    async def unavailable(_request: Request, error: Exception) -> JSONResponse:
+        log.warning("a backing service is unavailable: %s", error)
+        return JSONResponse(
+            error_body("unavailable", "The service is briefly unavailable; try again in a moment."),
+            status_code=503,
+            headers={"Retry-After": "5"},
         )
 
     @app.exception_handler(HTTPException)

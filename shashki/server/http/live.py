@@ -34,6 +34,7 @@ from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
 from shashki.server.http.errors import service_error_body
+from shashki.server.http.frames import receive_message
 from shashki.server.http.now_playing import LIMIT, NowPlaying
 
 router = APIRouter()
@@ -125,7 +126,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 games.presence.joined(game_id, SPECTATORS)
             await bus.publish(f"game:{game_id}", presence(games, game_id))
             while True:
-                message = await websocket.receive_json()
+                message = await receive_message(websocket, send)  # garbage frames get an error each
                 await handle_game_message(message, actor, color, game_id, games, send, send_state)
         except (WebSocketDisconnect, RuntimeError):
             pass
@@ -227,7 +228,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         try:
             await snapshot()
             while True:
-                message = await websocket.receive_json()
+                message = await receive_message(websocket, send)  # garbage frames get an error each
                 kind = message.get("type") if isinstance(message, dict) else None
                 if kind == "resync":
                     await snapshot()

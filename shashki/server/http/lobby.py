@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from shashki.server.accounts import Actor
 from shashki.server.games.terms import GameTerms
 from shashki.server.http.auth import player, reader
+from shashki.server.http.throttle import computer_game, per_account
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -23,7 +24,7 @@ class TimeControlBody(BaseModel):
 class SeekBody(BaseModel):
     """The terms of a seek (`GameTerms`) and the colour asked for."""
 
-    variant: str = "russian-giveaway"
+    variant: str = Field("russian-giveaway", max_length=40)
     double_diagonal: bool = Field(False, description="Russian giveaway's optional double-diagonal draw rule")
     time_control: TimeControlBody | None = Field(None, description="Absent or null: no clocks")
     rated: bool = False
@@ -38,7 +39,7 @@ class SeekBody(BaseModel):
 
 
 class ChallengeBody(SeekBody):
-    username: str = Field(description="The player challenged")
+    username: str = Field(max_length=30, description="The player challenged")
     fen: str | None = Field(None, max_length=300, description="Start from this position (FEN); casual only")
 
     def terms(self) -> GameTerms:
@@ -46,19 +47,19 @@ class ChallengeBody(SeekBody):
 
 
 class QuickPairingBody(BaseModel):
-    preset: str = Field(description=f"One of {', '.join(QUICK_PAIRING)}")
-    variant: str = "russian-giveaway"
+    preset: str = Field(max_length=10, description=f"One of {', '.join(QUICK_PAIRING)}")
+    variant: str = Field("russian-giveaway", max_length=40)
     rated: bool = False
 
 
 class DeclineBody(BaseModel):
-    reason: str = Field("generic", description=f"One of {', '.join(DECLINE_REASONS)}")
+    reason: str = Field("generic", max_length=40, description=f"One of {', '.join(DECLINE_REASONS)}")
 
 
 class ComputerGameBody(BaseModel):
     level: int = Field(1, ge=1, le=8)
     color: Literal["white", "black", "random"] = "random"
-    variant: str = "russian-giveaway"
+    variant: str = Field("russian-giveaway", max_length=40)
     double_diagonal: bool = False
     time_control: TimeControlBody | None = None
 
@@ -72,7 +73,11 @@ async def list_seeks(request: Request) -> dict:
     return {"seeks": await lobby(request).list_seeks()}
 
 
-@router.post("/seeks", summary="Post a seek; starts a game at once if a compatible seek is waiting")
+@router.post(
+    "/seeks",
+    summary="Post a seek; starts a game at once if a compatible seek is waiting",
+    dependencies=[Depends(per_account("seeks"))],
+)
 async def create_seek(body: SeekBody, request: Request, actor: Actor = Depends(player)) -> dict:
     return await lobby(request).create_seek(actor.user, body.terms(), color=body.color)
 
@@ -88,7 +93,11 @@ async def cancel_seek(seek_id: int, request: Request, actor: Actor = Depends(pla
     return {"ok": True}
 
 
-@router.post("/quick-pairing", summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)")
+@router.post(
+    "/quick-pairing",
+    summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)",
+    dependencies=[Depends(per_account("seeks"))],
+)
 async def quick_pairing(body: QuickPairingBody, request: Request, actor: Actor = Depends(player)) -> dict:
     return await lobby(request).quick_pairing(actor.user, body.preset, variant=body.variant, rated=body.rated)
 
@@ -98,7 +107,12 @@ async def list_challenges(request: Request, actor: Actor = Depends(reader)) -> d
     return await lobby(request).challenges(actor.user)
 
 
-@router.post("/challenges", status_code=201, summary="Challenge a named player")
+@router.post(
+    "/challenges",
+    status_code=201,
+    summary="Challenge a named player",
+    dependencies=[Depends(per_account("challenges"))],
+)
 async def create_challenge(body: ChallengeBody, request: Request, actor: Actor = Depends(player)) -> dict:
     return {
         "challenge": await lobby(request).challenge(actor.user, body.username, body.terms(), color=body.color)
@@ -128,6 +142,7 @@ async def cancel_challenge(challenge_id: int, request: Request, actor: Actor = D
     "/computer-games",
     status_code=201,
     summary="Play the computer (shashki.engine at a level from 1 to 8)",
+    dependencies=[Depends(computer_game)],
 )
 async def play_computer(body: ComputerGameBody, request: Request, actor: Actor = Depends(player)) -> dict:
     tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None

@@ -49,7 +49,7 @@ def jump_strings(variant: Variant, move: Move) -> list[str]:
 
 def squares_of(variant: Variant, text: str) -> list[int]:
     """The bits of a move string's squares; Invalid unless it is pairs of digits naming squares."""
-    if not text.isdigit() or len(text) % 2 or len(text) < 4:
+    if not (text.isascii() and text.isdigit()) or len(text) % 2 or len(text) < 4:
         raise Invalid("malformed", f"{text!r} is not a move: square numbers, two digits each, e.g. 3227.")
     numbers = [int(text[i : i + 2]) for i in range(0, len(text), 2)]
     board = variant.board

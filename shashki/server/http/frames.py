@@ -1,0 +1,101 @@
+"""What a client sends on a WebSocket, read and checked: each text frame must be a JSON object whose
+known fields have their types and bounds. Anything else is answered with an `error` message, and the
+socket stays open: garbage is refused one frame at a time, never with a dropped connection or a
+traceback in the log.
+
+>>> parse('{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}')["lag_ms"]
+40
+>>> for text in ('[1]', '{"type": "move", "lag_ms": "abc"}', '{"type": "ping", "lag_ms": 1e400}', "nope"):
+...     try:
+...         parse(text)
+...     except Invalid as e:
+...         print(e.message)
+Send JSON objects.
+lag_ms: a number from 0 to 60000.
+lag_ms: a number from 0 to 60000.
+The message is not JSON.
+"""
+
+from __future__ import annotations
+
+import json
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from shashki.server.errors import Invalid, ServiceError
+from shashki.server.http.errors import service_error_body
+from shashki.server.http.validation import MAX_ID, json_depth
+
+MAX_FRAME = 16 * 1024  # characters: a move message is under a hundred
+MAX_DEPTH = 8
+
+
+def _number(name: str, low: int, high: int, *, whole: bool = True):
+    def check(value) -> None:
+        # bool is an int in Python, but `true` is not a number in JSON; 1e400 reads as infinity.
+        kinds = int if whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:
+            what = "a whole number" if whole else "a number"
+            raise Invalid("bad_message", f"{name}: {what} from {low} to {high}.")
+
+    return check
+
+
+def _text(name: str, longest: int):
+    def check(value) -> None:
+        if not isinstance(value, str) or len(value) > longest:
+            raise Invalid("bad_message", f"{name}: text of at most {longest} characters.")
+
+    return check
+
+
+def _request_id(value) -> None:
+    """Clients number their requests; the number (or a short text) comes back in the answer."""
+    if isinstance(value, str) and len(value) <= 64:
+        return
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) <= MAX_ID:
+        return
+    raise Invalid("bad_message", "id: a number or a text of at most 64 characters.")
+
+
+FIELDS = {
+    "type": _text("type", 40),
+    "id": _request_id,
+    "move": _text("move", 200),
+    "ply": _number("ply", 0, 100_000),
+    "lag_ms": _number("lag_ms", 0, 60_000, whole=False),  # milliseconds, measured: 40.5 will do
+}
+
+
+def parse(text: str) -> dict:
+    """One text frame as a message, or `Invalid` saying what is wrong with it."""
+    if len(text) > MAX_FRAME:
+        raise Invalid("bad_message", f"A message is at most {MAX_FRAME} characters.")
+    if json_depth(text.encode()) > MAX_DEPTH:
+        raise Invalid("bad_message", f"A message nests at most {MAX_DEPTH} levels.")
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Invalid("bad_message", "The message is not JSON.") from None
+    if not isinstance(message, dict):
+        raise Invalid("bad_message", "Send JSON objects.")
+    for name, check in FIELDS.items():
+        if message.get(name) is not None:
+            check(message[name])
+    return message
+
+
+async def receive_message(websocket: WebSocket, send) -> dict:
+    """The next well-formed message of the socket; each malformed frame before it is answered with an
+    `error` message through `send`. Raises WebSocketDisconnect when the client goes.
+    """
+    while True:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+        try:
+            if frame.get("text") is None:
+                raise Invalid("bad_message", "Send text frames holding JSON objects, not binary ones.")
+            return parse(frame["text"])
+        except ServiceError as error:
+            await send(service_error_body(error) | {"type": "error"})
