@@ -36,6 +36,8 @@ from shashki.server.http import (
     rematch,
     validation,
 )
+from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
+from shashki.server.http.now_playing import NowPlaying
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
@@ -79,6 +81,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
         app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
+        history = app.state.history
+        # The games being played now, pushed down this process's lobby sockets (http/now_playing.py).
+        app.state.now_playing = NowPlaying(lambda: history.now_playing(limit=NOW_PLAYING))
         app.state.chat = ChatService(
             db,
             bus,

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import SCOPES, Actor
 from shashki.server.http.auth import SESSION_COOKIE, current_actor, optional_actor, reader
+from shashki.server.http.deps import Accounts, AppSettings, Bots, Limits
 from shashki.server.http.throttle import per_address
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -36,8 +37,8 @@ def user_json(user) -> dict:
     summary="Create an account",
     dependencies=[Depends(per_address("registrations"))],
 )
-async def register(body: Registration, request: Request) -> dict:
-    user = await request.app.state.accounts.register(body.username, body.password, bot=body.bot)
+async def register(body: Registration, accounts: Accounts) -> dict:
+    user = await accounts.register(body.username, body.password, bot=body.bot)
     return {"user": user_json(user)}
 
 
@@ -46,10 +47,16 @@ async def register(body: Registration, request: Request) -> dict:
     summary="Log in: sets the session cookie and returns the CSRF token",
     dependencies=[Depends(per_address("logins", "login attempts"))],
 )
-async def login(body: Credentials, request: Request, response: Response) -> dict:
-    settings = request.app.state.settings
-    await request.app.state.limits.hit("logins_per_account", body.username.lower(), "login attempts")
-    user, token, csrf = await request.app.state.accounts.login(body.username, body.password)
+async def login(
+    body: Credentials,
+    settings: AppSettings,
+    limits: Limits,
+    accounts: Accounts,
+    request: Request,
+    response: Response,
+) -> dict:
+    await limits.hit("logins_per_account", body.username.lower(), "login attempts")
+    user, token, csrf = await accounts.login(body.username, body.password)
     response.set_cookie(
         SESSION_COOKIE,
         token,
@@ -64,19 +71,21 @@ async def login(body: Credentials, request: Request, response: Response) -> dict
 
 
 @router.post("/auth/logout", summary="Log out: ends the session")
-async def logout(request: Request, response: Response, actor: Actor | None = Depends(optional_actor)) -> dict:
+async def logout(
+    accounts: Accounts, request: Request, response: Response, actor: Actor | None = Depends(optional_actor)
+) -> dict:
     token = request.cookies.get(SESSION_COOKIE)
     if actor is not None and actor.via == "session" and token:
-        await request.app.state.accounts.logout(token)
+        await accounts.logout(token)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return {"ok": True}
 
 
 @router.get("/account", summary="The account making the request")
-async def account(request: Request, actor: Actor = Depends(reader)) -> dict:
+async def account(bots: Bots, actor: Actor = Depends(reader)) -> dict:
     # lidraughts' account fields (id, username, title, createdAt, perfs) first, for bot clients.
     return {
-        **await request.app.state.bots.account(actor.user),
+        **await bots.account(actor.user),
         "user": user_json(actor.user),
         "via": actor.via,
         "scopes": sorted(actor.scopes),
@@ -85,15 +94,15 @@ async def account(request: Request, actor: Actor = Depends(reader)) -> dict:
 
 
 @router.post("/account/bot", summary="Turn this account into a bot account (only before its first game)")
-async def upgrade_to_bot(request: Request, actor: Actor = Depends(current_actor)) -> dict:
+async def upgrade_to_bot(accounts: Accounts, actor: Actor = Depends(current_actor)) -> dict:
     if actor.via != "session":
         actor.require("bot:play")
-    return {"user": user_json(await request.app.state.accounts.upgrade_to_bot(actor))}
+    return {"user": user_json(await accounts.upgrade_to_bot(actor))}
 
 
 @router.get("/account/tokens", summary="The account's personal API tokens (without their secrets)")
-async def list_tokens(request: Request, actor: Actor = Depends(reader)) -> dict:
-    tokens = await request.app.state.accounts.list_tokens(actor)
+async def list_tokens(accounts: Accounts, actor: Actor = Depends(reader)) -> dict:
+    tokens = await accounts.list_tokens(actor)
     return {
         "tokens": [
             {
@@ -108,12 +117,12 @@ async def list_tokens(request: Request, actor: Actor = Depends(reader)) -> dict:
 
 
 @router.post("/account/tokens", status_code=201, summary="Create a personal API token (shown once)")
-async def create_token(body: TokenRequest, request: Request, actor: Actor = Depends(current_actor)) -> dict:
-    secret, token = await request.app.state.accounts.create_token(actor, body.scopes, body.description)
+async def create_token(body: TokenRequest, accounts: Accounts, actor: Actor = Depends(current_actor)) -> dict:
+    secret, token = await accounts.create_token(actor, body.scopes, body.description)
     return {"id": token.id, "token": secret, "scopes": token.scopes.split(), "description": token.description}
 
 
 @router.delete("/account/tokens/{token_id}", summary="Revoke one of the account's API tokens")
-async def revoke_token(token_id: int, request: Request, actor: Actor = Depends(current_actor)) -> dict:
-    await request.app.state.accounts.revoke_token(actor, token_id)
+async def revoke_token(token_id: int, accounts: Accounts, actor: Actor = Depends(current_actor)) -> dict:
+    await accounts.revoke_token(actor, token_id)
     return {"ok": True}

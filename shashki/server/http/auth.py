@@ -11,6 +11,7 @@ from fastapi import Request, WebSocket
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import Forbidden, Unauthorized
+from shashki.server.http.deps import accounts_of
 
 SESSION_COOKIE = "shashki_session"
 CSRF_HEADER = "X-CSRF-Token"
@@ -34,7 +35,7 @@ async def resolve(accounts: AccountService, headers, cookies) -> Actor | None:
 
 
 async def optional_actor(request: Request) -> Actor | None:
-    actor = await resolve(request.app.state.accounts, request.headers, request.cookies)
+    actor = await resolve(accounts_of(request), request.headers, request.cookies)
     if actor is not None and actor.via == "session" and request.method not in SAFE_METHODS:
         # The session cookie is sent by the browser on its own; the CSRF token only by our own pages.
         sent = request.headers.get(CSRF_HEADER, "")
@@ -65,9 +66,9 @@ async def reader(request: Request) -> Actor:
     return actor
 
 
-async def websocket_actor(websocket: WebSocket) -> Actor | None:
+async def websocket_actor(websocket: WebSocket, accounts: AccountService) -> Actor | None:
     """The actor of a WebSocket, refusing a cookie-authenticated one opened by another site's page."""
-    actor = await resolve(websocket.app.state.accounts, websocket.headers, websocket.cookies)
+    actor = await resolve(accounts, websocket.headers, websocket.cookies)
     if actor is not None and actor.via == "session":
         origin = websocket.headers.get("origin")
         if origin and urlsplit(origin).netloc != websocket.headers.get("host"):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
 from shashki.server.http.auth import optional_actor, player
+from shashki.server.http.deps import Chat
 
 router = APIRouter(prefix="/api/games", tags=["chat"])
 
@@ -27,17 +28,15 @@ class SpectatorsBody(BaseModel):
 
 
 @router.get("/{game_id}/chat", summary="The chat lines you may read (spectators' room; players' room too)")
-async def read(game_id: str, request: Request, actor: Actor | None = Depends(optional_actor)) -> dict:
-    return await request.app.state.chat.lines(actor.user if actor else None, game_id)
+async def read(game_id: str, chat: Chat, actor: Actor | None = Depends(optional_actor)) -> dict:
+    return await chat.lines(actor.user if actor else None, game_id)
 
 
 @router.post("/{game_id}/chat", status_code=201, summary="Write a chat line (rate limited)")
-async def write(game_id: str, body: ChatBody, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"line": await request.app.state.chat.post(actor.user, game_id, body.text, body.room)}
+async def write(game_id: str, body: ChatBody, chat: Chat, actor: Actor = Depends(player)) -> dict:
+    return {"line": await chat.post(actor.user, game_id, body.text, body.room)}
 
 
 @router.post("/{game_id}/chat/spectators", summary="A player's choice about the spectators' chat")
-async def spectators(
-    game_id: str, body: SpectatorsBody, request: Request, actor: Actor = Depends(player)
-) -> dict:
-    return await request.app.state.chat.set_spectators(actor.user, game_id, body.mode)
+async def spectators(game_id: str, body: SpectatorsBody, chat: Chat, actor: Actor = Depends(player)) -> dict:
+    return await chat.set_spectators(actor.user, game_id, body.mode)

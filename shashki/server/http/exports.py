@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
 from shashki.server.history import GameFilter
+from shashki.server.http.deps import History
 from shashki.server.ratings import SPEEDS
 
 router = APIRouter(tags=["exports"])
@@ -30,17 +31,17 @@ def wanted(request: Request, fmt: str | None, default: str, other: str, other_ty
 
 @router.get("/game/export/{game_id}", summary="One game as PDN, or JSON (Accept: application/json)")
 async def export_game(
-    game_id: str, request: Request, format: str | None = Query(None, pattern="^(pdn|json)$")
+    game_id: str, history: History, request: Request, format: str | None = Query(None, pattern="^(pdn|json)$")
 ):
-    history = request.app.state.history
+    history = history
     if wanted(request, format, "pdn", "json", "application/json") == "json":
         return JSONResponse(await history.json(game_id))
     return PlainTextResponse(await history.pdn(game_id, site=site(request)), media_type=PDN)
 
 
 @router.get("/api/games/{game_id}/pdn", summary="One game as PDN (the same as /game/export/{id})")
-async def game_pdn(game_id: str, request: Request) -> PlainTextResponse:
-    text = await request.app.state.history.pdn(game_id, site=site(request))
+async def game_pdn(game_id: str, history: History, request: Request) -> PlainTextResponse:
+    text = await history.pdn(game_id, site=site(request))
     return PlainTextResponse(text, media_type=PDN)
 
 
@@ -50,6 +51,7 @@ async def game_pdn(game_id: str, request: Request) -> PlainTextResponse:
 )
 async def export_user_games(
     username: str,
+    history: History,
     request: Request,
     max: int | None = Query(None, ge=1, description="At most this many games"),
     variant: str | None = None,
@@ -71,6 +73,6 @@ async def export_user_games(
         result=result,
         finished_only=not ongoing,
     )
-    chunks = await request.app.state.history.export(username, f, fmt=fmt, site=site(request), limit=max)
+    chunks = await history.export(username, f, fmt=fmt, site=site(request), limit=max)
     media = PDN if fmt == "pdn" else "application/x-ndjson"
     return StreamingResponse(chunks, media_type=media)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
 from shashki.server.http.auth import player, reader
+from shashki.server.http.deps import Bots, Games
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -17,57 +18,53 @@ class MoveBody(BaseModel):
     lag_ms: int = Field(0, ge=0, description="The client's measured network delay (credited up to a bound)")
 
 
-def games(request: Request):
-    return request.app.state.games
-
-
 @router.get("/games/{game_id}", summary="A game's whole state: moves, legal moves, clocks, result")
-async def game_state(game_id: str, request: Request) -> dict:
-    return {"game": await games(request).get_state(game_id)}
+async def game_state(game_id: str, games: Games) -> dict:
+    return {"game": await games.get_state(game_id)}
 
 
 @router.get("/account/playing", summary="Your games in progress")
-async def playing(request: Request, actor: Actor = Depends(reader)) -> dict:
+async def playing(bots: Bots, games: Games, actor: Actor = Depends(reader)) -> dict:
     # `nowPlaying`: the same games as lidraughts lists them, for bot clients.
     return {
-        "games": await games(request).ongoing(actor.id),
-        "nowPlaying": await request.app.state.bots.now_playing(actor.id),
+        "games": await games.ongoing(actor.id),
+        "nowPlaying": await bots.now_playing(actor.id),
     }
 
 
 @router.post("/games/{game_id}/move", summary="Play a move (committed before this answers)")
-async def move(game_id: str, body: MoveBody, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).move(actor.id, game_id, body.move, ply=body.ply, lag_ms=body.lag_ms)}
+async def move(game_id: str, body: MoveBody, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.move(actor.id, game_id, body.move, ply=body.ply, lag_ms=body.lag_ms)}
 
 
 @router.post("/games/{game_id}/resign", summary="Resign")
-async def resign(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).resign(actor.id, game_id)}
+async def resign(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.resign(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/draw/offer", summary="Offer a draw (accepts one already offered to you)")
-async def offer_draw(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).offer_draw(actor.id, game_id)}
+async def offer_draw(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.offer_draw(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/draw/accept", summary="Accept your opponent's draw offer")
-async def accept_draw(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).accept_draw(actor.id, game_id)}
+async def accept_draw(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.accept_draw(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/draw/decline", summary="Decline your opponent's draw offer")
-async def decline_draw(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).decline_draw(actor.id, game_id)}
+async def decline_draw(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.decline_draw(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/abort", summary="Abort the game (only before each side has moved)")
-async def abort(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).abort(actor.id, game_id)}
+async def abort(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.abort(actor.id, game_id)}
 
 
 @router.post(
     "/games/{game_id}/claim-victory",
     summary="Claim the win when the opponent has been disconnected long enough on their turn",
 )
-async def claim_victory(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await games(request).claim_victory(actor.id, game_id)}
+async def claim_victory(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+    return {"game": await games.claim_victory(actor.id, game_id)}

@@ -28,14 +28,14 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from shashki.server.accounts import Actor
+from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import ServiceError, Unauthorized
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
+from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Watching
 from shashki.server.http.errors import service_error_body
 from shashki.server.http.frames import receive_message
-from shashki.server.http.now_playing import LIMIT, NowPlaying
 
 router = APIRouter()
 
@@ -49,17 +49,18 @@ GAME_ACTIONS = {
 }
 
 
-async def _accept(websocket: WebSocket) -> Actor | None | bool:
-    """Accept the socket and resolve its actor; False (socket closed) when authentication fails."""
+async def _accept(websocket: WebSocket, accounts: AccountService) -> tuple[bool, Actor | None]:
+    """Accept the socket and resolve its actor (None: anonymous); not accepted (and the socket closed
+    with the reason) when authentication fails."""
     try:
-        actor = await websocket_actor(websocket)
+        actor = await websocket_actor(websocket, accounts)
     except ServiceError as error:
         await websocket.accept()
         await websocket.send_json(service_error_body(error) | {"type": "error"})
         await websocket.close(code=4401 if error.kind == "unauthorized" else 4403)
-        return False
+        return False, None
     await websocket.accept()
-    return actor
+    return True, actor
 
 
 class Sender:
@@ -75,12 +76,12 @@ class Sender:
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    actor = await _accept(websocket)
-    if actor is False:
+async def game_socket(
+    websocket: WebSocket, game_id: str, accounts: Accounts, games: Games, bus: Bus, chat: Chat
+) -> None:
+    accepted, actor = await _accept(websocket, accounts)
+    if not accepted:
         return
-    games = websocket.app.state.games
-    bus = websocket.app.state.bus
     send = Sender(websocket)
     try:
         live = await games.live(game_id)
@@ -113,14 +114,14 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 last_seq = event["seq"]
             await send(event)
 
-    chat_lines = websocket.app.state.chat.feed(game_id, actor.id if actor else None, send, first_state_sent)
+    chat_lines = chat.feed(game_id, actor.id if actor else None, send, first_state_sent)
     async with bus.subscribe(f"game:{game_id}") as events, chat_lines:
         forwarder = asyncio.create_task(forward(events))
         try:
             # The state first, then the presence news: with Redis the publication may come back fast.
             await send_state()
             first_state_sent.set()
-            if color:
+            if color and actor:
                 await games.player_joined(game_id, actor.id)
             else:
                 games.presence.joined(game_id, SPECTATORS)
@@ -134,7 +135,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             forwarder.cancel()
             with contextlib.suppress(BaseException):
                 await forwarder
-            if color:
+            if color and actor:
                 await games.player_left(game_id, actor.id)
             else:
                 games.presence.left(game_id, SPECTATORS)
@@ -181,20 +182,13 @@ async def handle_game_message(message, actor, color, game_id, games, send, send_
         await send(service_error_body(error) | {"type": "error", "id": request_id})
 
 
-def now_playing(app) -> NowPlaying:
-    """This process's list of the games being played now, started with the first lobby socket."""
-    if getattr(app.state, "now_playing", None) is None:
-        history = app.state.history
-        app.state.now_playing = NowPlaying(lambda: history.now_playing(limit=LIMIT))
-    return app.state.now_playing
-
-
 @router.websocket("/ws/lobby")
-async def lobby_socket(websocket: WebSocket) -> None:
-    actor = await _accept(websocket)
-    if actor is False:
+async def lobby_socket(
+    websocket: WebSocket, accounts: Accounts, lobby: Lobby, games: Games, bus: Bus, watching: Watching
+) -> None:
+    accepted, actor = await _accept(websocket, accounts)
+    if not accepted:
         return
-    app = websocket.app
     send = Sender(websocket)
     number = 0
 
@@ -203,14 +197,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
         number += 1
         await send({"n": number, **event})
 
-    watching = now_playing(app)
-
     async def snapshot() -> None:
-        await emit({"type": "seeks", "seeks": await app.state.lobby.list_seeks()})
+        await emit({"type": "seeks", "seeks": await lobby.list_seeks()})
         await emit(await watching.current())
         if actor is not None:
-            await emit({"type": "challenges", **await app.state.lobby.challenges(actor.user)})
-            await emit({"type": "playing", "games": await app.state.games.ongoing(actor.id)})
+            await emit({"type": "challenges", **await lobby.challenges(actor.user)})
+            await emit({"type": "playing", "games": await games.ongoing(actor.id)})
 
     async def forward(events) -> None:
         async for event in events:
@@ -223,7 +215,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
         channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
         tasks = []
         for channel in channels:
-            events = await stack.enter_async_context(app.state.bus.subscribe(channel))
+            events = await stack.enter_async_context(bus.subscribe(channel))
             tasks.append(asyncio.create_task(forward(events)))
         try:
             await snapshot()

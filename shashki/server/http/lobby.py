@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
 from shashki.server.games.terms import GameTerms
 from shashki.server.http.auth import player, reader
+from shashki.server.http.deps import Lobby
 from shashki.server.http.throttle import computer_game, per_account
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
 
@@ -53,7 +54,7 @@ class QuickPairingBody(BaseModel):
 
 
 class DeclineBody(BaseModel):
-    reason: str = Field("generic", max_length=40, description=f"One of {', '.join(DECLINE_REASONS)}")
+    reason: str = Field(default="generic", max_length=40, description=f"One of {', '.join(DECLINE_REASONS)}")
 
 
 class ComputerGameBody(BaseModel):
@@ -64,13 +65,9 @@ class ComputerGameBody(BaseModel):
     time_control: TimeControlBody | None = None
 
 
-def lobby(request: Request):
-    return request.app.state.lobby
-
-
 @router.get("/seeks", summary="Open seeks")
-async def list_seeks(request: Request) -> dict:
-    return {"seeks": await lobby(request).list_seeks()}
+async def list_seeks(lobby: Lobby) -> dict:
+    return {"seeks": await lobby.list_seeks()}
 
 
 @router.post(
@@ -78,18 +75,18 @@ async def list_seeks(request: Request) -> dict:
     summary="Post a seek; starts a game at once if a compatible seek is waiting",
     dependencies=[Depends(per_account("seeks"))],
 )
-async def create_seek(body: SeekBody, request: Request, actor: Actor = Depends(player)) -> dict:
-    return await lobby(request).create_seek(actor.user, body.terms(), color=body.color)
+async def create_seek(body: SeekBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    return await lobby.create_seek(actor.user, body.terms(), color=body.color)
 
 
 @router.post("/seeks/{seek_id}/accept", summary="Accept a seek: starts the game")
-async def accept_seek(seek_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await lobby(request).accept_seek(actor.user, seek_id)}
+async def accept_seek(seek_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    return {"game": await lobby.accept_seek(actor.user, seek_id)}
 
 
 @router.delete("/seeks/{seek_id}", summary="Withdraw your seek")
-async def cancel_seek(seek_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
-    await lobby(request).cancel_seek(actor.user, seek_id)
+async def cancel_seek(seek_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    await lobby.cancel_seek(actor.user, seek_id)
     return {"ok": True}
 
 
@@ -98,13 +95,13 @@ async def cancel_seek(seek_id: int, request: Request, actor: Actor = Depends(pla
     summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)",
     dependencies=[Depends(per_account("seeks"))],
 )
-async def quick_pairing(body: QuickPairingBody, request: Request, actor: Actor = Depends(player)) -> dict:
-    return await lobby(request).quick_pairing(actor.user, body.preset, variant=body.variant, rated=body.rated)
+async def quick_pairing(body: QuickPairingBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    return await lobby.quick_pairing(actor.user, body.preset, variant=body.variant, rated=body.rated)
 
 
 @router.get("/challenges", summary="Your pending challenges, received (in) and sent (out)")
-async def list_challenges(request: Request, actor: Actor = Depends(reader)) -> dict:
-    return await lobby(request).challenges(actor.user)
+async def list_challenges(lobby: Lobby, actor: Actor = Depends(reader)) -> dict:
+    return await lobby.challenges(actor.user)
 
 
 @router.post(
@@ -113,28 +110,26 @@ async def list_challenges(request: Request, actor: Actor = Depends(reader)) -> d
     summary="Challenge a named player",
     dependencies=[Depends(per_account("challenges"))],
 )
-async def create_challenge(body: ChallengeBody, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {
-        "challenge": await lobby(request).challenge(actor.user, body.username, body.terms(), color=body.color)
-    }
+async def create_challenge(body: ChallengeBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    return {"challenge": await lobby.challenge(actor.user, body.username, body.terms(), color=body.color)}
 
 
 @router.post("/challenges/{challenge_id}/accept", summary="Accept a challenge made to you: starts the game")
-async def accept_challenge(challenge_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
-    return {"game": await lobby(request).accept_challenge(actor.user, challenge_id)}
+async def accept_challenge(challenge_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    return {"game": await lobby.accept_challenge(actor.user, challenge_id)}
 
 
 @router.post("/challenges/{challenge_id}/decline", summary="Decline a challenge made to you, with a reason")
 async def decline_challenge(
-    challenge_id: int, request: Request, body: DeclineBody | None = None, actor: Actor = Depends(player)
+    challenge_id: int, lobby: Lobby, body: DeclineBody | None = None, actor: Actor = Depends(player)
 ) -> dict:
-    await lobby(request).decline_challenge(actor.user, challenge_id, (body or DeclineBody()).reason)
+    await lobby.decline_challenge(actor.user, challenge_id, (body or DeclineBody()).reason)
     return {"ok": True}
 
 
 @router.post("/challenges/{challenge_id}/cancel", summary="Cancel a challenge you made")
-async def cancel_challenge(challenge_id: int, request: Request, actor: Actor = Depends(player)) -> dict:
-    await lobby(request).cancel_challenge(actor.user, challenge_id)
+async def cancel_challenge(challenge_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+    await lobby.cancel_challenge(actor.user, challenge_id)
     return {"ok": True}
 
 
@@ -144,10 +139,10 @@ async def cancel_challenge(challenge_id: int, request: Request, actor: Actor = D
     summary="Play the computer (shashki.engine at a level from 1 to 8)",
     dependencies=[Depends(computer_game)],
 )
-async def play_computer(body: ComputerGameBody, request: Request, actor: Actor = Depends(player)) -> dict:
+async def play_computer(body: ComputerGameBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
     tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None
     return {
-        "game": await lobby(request).play_computer(
+        "game": await lobby.play_computer(
             actor.user,
             level=body.level,
             color=body.color,

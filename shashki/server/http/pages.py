@@ -15,11 +15,12 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from starlette.staticfiles import StaticFiles
 
 from shashki.rules import VARIANTS, get_variant
+from shashki.server.http.deps import Games
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PAGES = ("/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}")
@@ -83,9 +84,9 @@ async def variants() -> JSONResponse:
     tags=["games"],
     summary="The position (FEN) before the first move and after every move of a game",
 )
-async def positions(game_id: str, request: Request) -> dict:
+async def positions(game_id: str, games: Games) -> dict:
     # The game as the games store holds it: replayed once from its moves (`games.replay`) when loaded.
-    live = await request.app.state.games.fresh(game_id)
+    live = await games.fresh(game_id)
     fens = [position.fen() for position in live.rules.positions]
     return {"id": game_id, "variant": live.record.variant, "moves": list(live.notations), "fens": fens}
 

@@ -4,9 +4,10 @@ games being played now. Everything here is public; nothing here needs an account
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 
 from shashki.server.history import GameFilter
+from shashki.server.http.deps import History, Ratings
 from shashki.server.lidraughts import variant_key
 from shashki.server.ratings import SPEEDS
 
@@ -14,23 +15,23 @@ router = APIRouter(prefix="/api", tags=["players"])
 
 
 @router.get("/users/{username}", summary="A player's profile: ratings, rating history, game counts")
-async def profile(username: str, request: Request) -> dict:
-    return await request.app.state.history.profile(username)
+async def profile(username: str, history: History) -> dict:
+    return await history.profile(username)
 
 
 @router.get("/users/{username}/rating-history", summary="A player's rating after each rated game")
 async def rating_history(
-    username: str, request: Request, variant: str | None = None, speed: str | None = None
+    username: str, history: History, ratings: Ratings, variant: str | None = None, speed: str | None = None
 ) -> dict:
-    user = await request.app.state.history.player(username)
+    user = await history.player(username)
     key = variant_key(variant) if variant else None
-    return {"history": await request.app.state.ratings.history(user.id, variant=key, speed=speed)}
+    return {"history": await ratings.history(user.id, variant=key, speed=speed)}
 
 
 @router.get("/users/{username}/games", summary="A player's games, newest first, a page at a time")
 async def games(
     username: str,
-    request: Request,
+    history: History,
     page: int = Query(1, ge=1),
     per_page: int = Query(20, ge=1, le=100),
     variant: str | None = None,
@@ -41,31 +42,31 @@ async def games(
     vs: str | None = Query(None, description="Only games against this player"),
 ) -> dict:
     f = GameFilter(variant=variant, speed=speed, rated=rated, color=color, vs=vs, result=result)
-    return await request.app.state.history.games_page(username, f, page=page, per_page=per_page)
+    return await history.games_page(username, f, page=page, per_page=per_page)
 
 
 @router.get("/leaderboards/{variant}/{speed}", summary="The best established ratings of a variant and speed")
 async def leaderboard(
-    variant: str, speed: str, request: Request, limit: int = Query(100, ge=1, le=200)
+    variant: str, speed: str, ratings: Ratings, limit: int = Query(100, ge=1, le=200)
 ) -> dict:
     key = variant_key(variant)
     return {
         "variant": key,
         "speed": speed,
-        "players": await request.app.state.ratings.leaderboard(key, speed, limit=limit),
+        "players": await ratings.leaderboard(key, speed, limit=limit),
     }
 
 
 @router.get("/leaderboards/{variant}", summary="The top ten of each speed of a variant")
-async def leaderboards(variant: str, request: Request) -> dict:
+async def leaderboards(variant: str, ratings: Ratings) -> dict:
     key = variant_key(variant)
-    ratings = request.app.state.ratings
+    ratings = ratings
     tops = {speed: await ratings.leaderboard(key, speed, limit=10) for speed in SPEEDS}
     return {"variant": key, "speeds": tops}
 
 
 @router.get("/now-playing", summary="Games being played now, the latest moves first")
 async def now_playing(
-    request: Request, variant: str | None = None, limit: int = Query(30, ge=1, le=100)
+    history: History, variant: str | None = None, limit: int = Query(30, ge=1, le=100)
 ) -> dict:
-    return {"games": await request.app.state.history.now_playing(variant=variant, limit=limit)}
+    return {"games": await history.now_playing(variant=variant, limit=limit)}

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 
 from shashki.server.accounts import Actor
 from shashki.server.http.auth import player
+from shashki.server.http.deps import Rematch
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -14,15 +15,15 @@ router = APIRouter(prefix="/api/games", tags=["games"])
     "/{game_id}/rematch",
     summary='Offer a rematch, colours swapped; accepts one offered to you ({"game": ...} once it starts)',
 )
-async def offer(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return await request.app.state.rematch.offer(actor.id, game_id)
+async def offer(game_id: str, rematch: Rematch, actor: Actor = Depends(player)) -> dict:
+    return await rematch.offer(actor.id, game_id)
 
 
 @router.post("/{game_id}/rematch/accept", summary="Accept the rematch your opponent offered")
-async def accept(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return await request.app.state.rematch.accept(actor.id, game_id)
+async def accept(game_id: str, rematch: Rematch, actor: Actor = Depends(player)) -> dict:
+    return await rematch.accept(actor.id, game_id)
 
 
 @router.post("/{game_id}/rematch/decline", summary="Decline the rematch offered to you, or withdraw yours")
-async def decline(game_id: str, request: Request, actor: Actor = Depends(player)) -> dict:
-    return await request.app.state.rematch.decline(actor.id, game_id)
+async def decline(game_id: str, rematch: Rematch, actor: Actor = Depends(player)) -> dict:
+    return await rematch.decline(actor.id, game_id)

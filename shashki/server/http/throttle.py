@@ -13,6 +13,7 @@ from fastapi import Depends, Request
 from shashki.server.accounts import Actor
 from shashki.server.errors import RateLimited
 from shashki.server.http.auth import player
+from shashki.server.http.deps import Games, Limits, Public
 
 
 def client_address(request: Request) -> str:
@@ -22,8 +23,8 @@ def client_address(request: Request) -> str:
 def per_address(name: str, what: str | None = None):
     """A dependency: one event of limit `name` for the request's client address."""
 
-    async def limited(request: Request) -> None:
-        await request.app.state.limits.hit(name, client_address(request), what)
+    async def limited(limits: Limits, request: Request) -> None:
+        await limits.hit(name, client_address(request), what)
 
     return limited
 
@@ -31,20 +32,20 @@ def per_address(name: str, what: str | None = None):
 def per_account(name: str, what: str | None = None):
     """A dependency: one event of limit `name` for the acting account (one that may play)."""
 
-    async def limited(request: Request, actor: Actor = Depends(player)) -> None:
+    async def limited(limits: Limits, actor: Actor = Depends(player)) -> None:
         # Keyed by the bare account id: the Bot API's challenge route counts in the same window.
-        await request.app.state.limits.hit(name, str(actor.id), what)
+        await limits.hit(name, str(actor.id), what)
 
     return limited
 
 
-async def computer_game(request: Request, actor: Actor = Depends(player)) -> None:
+async def computer_game(public: Public, games: Games, limits: Limits, actor: Actor = Depends(player)) -> None:
     """A new game against the computer: within the rate, and under the cap of games at once."""
-    at_once = request.app.state.public.computer_games_at_once
-    if await request.app.state.games.queries.computer_games_of_player(actor.id) >= at_once:
+    at_once = public.computer_games_at_once
+    if await games.queries.computer_games_of_player(actor.id) >= at_once:
         raise RateLimited(
             "too_many_computer_games",
             f"At most {at_once} games against the computer at once: finish or resign one first.",
             retry_after=60,
         )
-    await request.app.state.limits.hit("computer_games", str(actor.id), "games against the computer")
+    await limits.hit("computer_games", str(actor.id), "games against the computer")

@@ -28,18 +28,14 @@ from shashki.server.accounts import Actor
 from shashki.server.accounts.service import RateLimiter
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
+from shashki.server.http.deps import Accounts, Bots, Chat, Games
 from shashki.server.http.errors import error_body
-from shashki.server.lidraughts.api import BotApi, time_control_of
+from shashki.server.lidraughts.api import time_control_of
 from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.lobby import TimeControl
 
 router = APIRouter(tags=["bot and board API"])
 NDJSON = "application/x-ndjson"
-
-
-def bots(request: Request) -> BotApi:
-    api: BotApi = request.app.state.bots
-    return api
 
 
 def _limited(request: Request, actor: Actor) -> Actor:
@@ -142,18 +138,18 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
     "/api/stream/event",
     summary="Stream your events (NDJSON): challenge, challengeCanceled/Declined, gameStart, gameFinish",
 )
-async def stream_events(request: Request, actor: Actor = Depends(any_player)) -> StreamingResponse:
-    streams = bots(request).streams
+async def stream_events(api: Bots, actor: Actor = Depends(any_player)) -> StreamingResponse:
+    streams = api.streams
     streams.event_slots.check(actor.id)
     return ndjson(streams.events(actor.user))
 
 
 @router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
-async def upgrade(request: Request) -> dict:
+async def upgrade(accounts: Accounts, request: Request) -> dict:
     actor = await current_actor(request)
     if actor.via != "session":
         actor.require("bot:play")
-    await request.app.state.accounts.upgrade_to_bot(actor)
+    await accounts.upgrade_to_bot(actor)
     return {"ok": True}
 
 
@@ -161,9 +157,9 @@ async def upgrade(request: Request) -> dict:
     "/api/users/status",
     summary="Whether players are online and playing: ids (comma-separated names, at most 50)",
 )
-async def users_status(request: Request, ids: str = "") -> list[dict]:
+async def users_status(api: Bots, ids: str = "") -> list[dict]:
     # Mounted before /api/users/{username} (shashki/server/app.py), which would take "status" for a name.
-    return await bots(request).users_status(ids.split(","))
+    return await api.users_status(ids.split(","))
 
 
 # -- games, for bots and for boards -------------------------------------------------------------------
@@ -174,8 +170,8 @@ def _game_routes(kind: str) -> None:
     prefix = f"/api/{kind}/game"
     noun = "Bot" if kind == "bot" else "Board"
 
-    async def stream(game_id: str, request: Request, actor: Actor = Depends(who)) -> StreamingResponse:
-        streams = bots(request).streams
+    async def stream(game_id: str, api: Bots, actor: Actor = Depends(who)) -> StreamingResponse:
+        streams = api.streams
         streams.game_slots.check(actor.id)
         lines = streams.game_stream(actor.user, game_id)
         first = await anext(lines)  # errors (not your game, no such game) are still HTTP errors here
@@ -190,36 +186,36 @@ def _game_routes(kind: str) -> None:
     async def move(
         game_id: str,
         move: str,
-        request: Request,
+        api: Bots,
         offeringDraw: bool = False,  # lidraughts' name: offer (or accept) a draw with the move
         actor: Actor = Depends(who),
     ) -> dict:
-        return await bots(request).move(actor.user, game_id, move, offering_draw=offeringDraw)
+        return await api.move(actor.user, game_id, move, offering_draw=offeringDraw)
 
-    async def draw(game_id: str, accept: str, request: Request, actor: Actor = Depends(who)) -> dict:
+    async def draw(game_id: str, accept: str, api: Bots, actor: Actor = Depends(who)) -> dict:
         if accept not in ("yes", "no", "true", "false"):
             raise Invalid("bad_request", "Say yes (offer or accept a draw) or no (decline one).")
-        return await bots(request).draw(actor.user, game_id, accept in ("yes", "true"))
+        return await api.draw(actor.user, game_id, accept in ("yes", "true"))
 
-    async def resign(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
-        return await bots(request).resign(actor.user, game_id)
+    async def resign(game_id: str, api: Bots, actor: Actor = Depends(who)) -> dict:
+        return await api.resign(actor.user, game_id)
 
-    async def abort(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
-        await request.app.state.games.abort(actor.id, game_id)
+    async def abort(game_id: str, games: Games, actor: Actor = Depends(who)) -> dict:
+        await games.abort(actor.id, game_id)
         return {"ok": True}
 
-    async def claim_victory(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
-        await request.app.state.games.claim_victory(actor.id, game_id)
+    async def claim_victory(game_id: str, games: Games, actor: Actor = Depends(who)) -> dict:
+        await games.claim_victory(actor.id, game_id)
         return {"ok": True}
 
-    async def write_chat(game_id: str, request: Request, actor: Actor = Depends(who)) -> dict:
+    async def write_chat(game_id: str, chat: Chat, request: Request, actor: Actor = Depends(who)) -> dict:
         data = await fields(request)
         room = data.get("room") or "player"
-        await request.app.state.chat.post(actor.user, game_id, data.get("text", ""), room)
+        await chat.post(actor.user, game_id, data.get("text", ""), room)
         return {"ok": True}
 
-    async def read_chat(game_id: str, request: Request, actor: Actor = Depends(who)) -> list:
-        lines = (await request.app.state.chat.lines(actor.user, game_id))["lines"]
+    async def read_chat(game_id: str, chat: Chat, actor: Actor = Depends(who)) -> list:
+        lines = (await chat.lines(actor.user, game_id))["lines"]
         return [{"text": line["text"], "user": line["username"], "room": line["room"]} for line in lines]
 
     routes: list[tuple[str, str, Callable[..., Any], str]] = [
@@ -251,15 +247,17 @@ _game_routes("board")
 
 
 @router.get("/api/challenge", summary="Your pending challenges, received (in) and sent (out)")
-async def list_challenges(request: Request, actor: Actor = Depends(any_player)) -> dict:
-    return await bots(request).list_challenges(actor.user)
+async def list_challenges(api: Bots, actor: Actor = Depends(any_player)) -> dict:
+    return await api.list_challenges(actor.user)
 
 
 @router.post(
     "/api/challenge/{username}",
     summary="Challenge a player: rated, clock.limit (s), clock.increment (s), color, variant, fen",
 )
-async def create_challenge(username: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
+async def create_challenge(
+    username: str, api: Bots, request: Request, actor: Actor = Depends(any_player)
+) -> dict:
     request.app.state.challenge_limiter.hit(str(actor.id), "challenges")
     data = await fields(request)
     terms = {
@@ -269,23 +267,25 @@ async def create_challenge(username: str, request: Request, actor: Actor = Depen
         "color": data.get("color") or "random",
         "initial_fen": data.get("fen") or None,
     }
-    return await bots(request).create_challenge(actor.user, username, terms)
+    return await api.create_challenge(actor.user, username, terms)
 
 
 @router.post("/api/challenge/{challenge_id}/accept", summary="Accept a challenge (or a rematch offer)")
-async def accept_challenge(challenge_id: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
-    return await bots(request).accept(actor.user, challenge_id)
+async def accept_challenge(challenge_id: str, api: Bots, actor: Actor = Depends(any_player)) -> dict:
+    return await api.accept(actor.user, challenge_id)
 
 
 @router.post("/api/challenge/{challenge_id}/decline", summary="Decline a challenge, with a reason")
-async def decline_challenge(challenge_id: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
+async def decline_challenge(
+    challenge_id: str, api: Bots, request: Request, actor: Actor = Depends(any_player)
+) -> dict:
     data = await fields(request)
-    return await bots(request).decline(actor.user, challenge_id, data.get("reason") or "generic")
+    return await api.decline(actor.user, challenge_id, data.get("reason") or "generic")
 
 
 @router.post("/api/challenge/{challenge_id}/cancel", summary="Cancel a challenge you made")
-async def cancel_challenge(challenge_id: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
-    return await bots(request).cancel(actor.user, challenge_id)
+async def cancel_challenge(challenge_id: str, api: Bots, actor: Actor = Depends(any_player)) -> dict:
+    return await api.cancel(actor.user, challenge_id)
 
 
 # -- seeks --------------------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ async def cancel_challenge(challenge_id: str, request: Request, actor: Actor = D
     "/api/board/seek",
     summary="Seek an opponent: rated, time (min), increment (s), variant, color; open until paired",
 )
-async def seek(request: Request, actor: Actor = Depends(board_actor)) -> StreamingResponse:
+async def seek(api: Bots, request: Request, actor: Actor = Depends(board_actor)) -> StreamingResponse:
     data = await fields(request)
     try:
         minutes = float(data["time"]) if data.get("time") and not data.get("days") else None
@@ -308,4 +308,4 @@ async def seek(request: Request, actor: Actor = Depends(board_actor)) -> Streami
         "rated": flag(data.get("rated")),
         "color": data.get("color") or "random",
     }
-    return ndjson(bots(request).seek(actor.user, terms))
+    return ndjson(api.seek(actor.user, terms))
