@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import http.cookiejar
 import itertools
 import json
 import os
@@ -473,25 +474,26 @@ class LoadRun:
         return r.json()
 
     async def account(self, index: int) -> Account | None:
-        import httpx
-
+        """Register, log in, and take a personal API token (`board:play`): the player's credentials."""
         name = f"L{self.tag}{index}"
         server = self.server_of(index)
-        async with httpx.AsyncClient(base_url=self.urls[server], timeout=120) as http:
-            r = await http.post("/api/auth/register", json={"username": name, "password": PASSWORD})
-            if r.status_code != 201:
-                self.stats.errors[f"HTTP {r.status_code} POST /api/auth/register"] += 1
-                return None
-            r = await http.post("/api/auth/login", json={"username": name, "password": PASSWORD})
-            if r.status_code != 200:
-                self.stats.errors[f"HTTP {r.status_code} POST /api/auth/login"] += 1
-                return None
-            http.headers["X-CSRF-Token"] = r.json()["csrf_token"]
-            r = await http.post("/api/account/tokens", json={"scopes": ["board:play"], "description": "load"})
-            if r.status_code != 201:
-                self.stats.errors[f"HTTP {r.status_code} POST /api/account/tokens"] += 1
-                return None
-            return Account(name, r.json()["token"], server)
+        credentials = {"username": name, "password": PASSWORD}
+        if await self.request("POST", server, "/api/auth/register", 201, json=credentials) is None:
+            return None
+        try:
+            r = await self.http.post(self.urls[server] + "/api/auth/login", json=credentials)
+        except Exception as error:
+            self.stats.errors[f"HTTP POST /api/auth/login: {type(error).__name__}"] += 1
+            return None
+        if r.status_code != 200:
+            self.stats.errors[f"HTTP {r.status_code} POST /api/auth/login"] += 1
+            return None
+        # The shared client keeps no cookies (see run()): the session goes in this request's header.
+        session = "; ".join(f"{k}={v}" for k, v in r.cookies.items())
+        headers = {"Cookie": session, "X-CSRF-Token": r.json()["csrf_token"]}
+        body = {"scopes": ["board:play"], "description": "load"}
+        token = await self.request("POST", server, "/api/account/tokens", 201, json=body, headers=headers)
+        return None if token is None else Account(name, token["token"], server)
 
     def server_of(self, index: int) -> int:
         """Player 2k on process k mod N, its opponent 2k+1 on the next: every pair spans two processes."""
@@ -612,6 +614,8 @@ class LoadRun:
         began = time.monotonic()
         limits = httpx.Limits(max_connections=options.setup_concurrency * 2, max_keepalive_connections=64)
         async with httpx.AsyncClient(timeout=120, limits=limits) as self.http:
+            # One client for every player: it must not carry one player's session cookie to another.
+            self.http.cookies.jar.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
             self.accounts = await self.setup_accounts()
             setup_seconds = time.monotonic() - began
             if len(self.accounts) < 2:
@@ -1128,6 +1132,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--games and --duration must be positive")
     if options.seed is not None:
         random.seed(options.seed)
+    with contextlib.suppress(ImportError, ValueError, OSError):  # sockets: 2 a player, client and server
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = 8 * options.games + 1024
+        if soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard < 0 else min(want, hard), hard))
     with contextlib.suppress(ImportError):  # the load generator's own loop as fast as the server's
         import uvloop
 
