@@ -869,8 +869,12 @@ async def measure(options, target: Target, console) -> dict:
             await asyncio.to_thread(again.start)
             again.stop()
             result["restart_seconds"] = round(again.start_seconds, 2)
-        if result.get("server_log_problems") and options.keep:
-            result["logs"] = str(workdir)
+        if result.get("server_log_problems") and not options.keep:
+            # What went wrong stays readable after the data directory is removed.
+            logs = Path(tempfile.mkdtemp(prefix=f"shashki-load-logs-{target.kind}-"))
+            for server in servers:
+                shutil.copy(server.log, logs / server.log.name)
+            result["logs"] = str(logs)
     finally:
         for server in servers:
             server.stop()
@@ -1023,7 +1027,8 @@ def report(options, results: list[dict], console) -> None:
         delivery = "/".join(fmt(r["delivery_ms"][k]) for k in ("p50", "p95", "p99", "max"))
         errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "0"
         if r.get("server_log_problems"):
-            errors += f" (server log: {r['server_log_problems']} tracebacks/ERROR lines)"
+            errors += f" (server log: {r['server_log_problems']} tracebacks/ERROR lines"
+            errors += f" in {r.get('logs') or r.get('workdir')})"
         table.add_row(
             r["label"],
             fmt(r["moves_per_second"], 1),
