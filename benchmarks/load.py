@@ -630,6 +630,7 @@ class LoadRun:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.all_started.wait(), options.ramp_timeout)
             ramp_seconds = time.monotonic() - ramp_began
+            all_started = self.all_started.is_set()
             stats = self.stats
             stats.window_start = time.monotonic()
             cpu_server = sum(s.cpu_seconds() for s in servers)
@@ -656,7 +657,7 @@ class LoadRun:
             "players": len(self.accounts),
             "setup_seconds": round(setup_seconds, 2),
             "ramp_seconds": round(ramp_seconds, 2),
-            "all_games_started": self.all_started.is_set(),
+            "all_games_started": all_started,
             "window_seconds": round(window, 2),
             "moves_sent": stats.moves_sent,
             "moves_acked": stats.moves_acked,
@@ -1012,7 +1013,7 @@ def report(options, results: list[dict], console) -> None:
         "server RSS MB",
         "client CPU",
     ):
-        table.add_column(column, justify="left" if column in ("app", "errors") else "right")
+        table.add_column(column, justify="left" if column == "app" else "right", no_wrap=True)
     base = next((r for r in results if r["kind"] == "baseline" and "moves_per_second" in r), None)
     for r in results:
         if "moves_per_second" not in r:
@@ -1025,10 +1026,7 @@ def report(options, results: list[dict], console) -> None:
         )
         latency = "/".join(fmt(r["ack_ms"][k]) for k in ("p50", "p95", "p99", "max"))
         delivery = "/".join(fmt(r["delivery_ms"][k]) for k in ("p50", "p95", "p99", "max"))
-        errors = ", ".join(f"{k}: {v}" for k, v in sorted(r["errors"].items())) or "0"
-        if r.get("server_log_problems"):
-            errors += f" (server log: {r['server_log_problems']} tracebacks/ERROR lines"
-            errors += f" in {r.get('logs') or r.get('workdir')})"
+        errors = f"{r['error_count']:,}"
         table.add_row(
             r["label"],
             fmt(r["moves_per_second"], 1),
@@ -1054,6 +1052,13 @@ def report(options, results: list[dict], console) -> None:
                 f"{fmt(r['game_setup_ms']['p99'])} ms; "
                 f"{r['states_checked']:,} states checked against the rules"
             )
+    for r in results:
+        for kind, count in sorted(r.get("errors", {}).items()):
+            console.print(f"  [red]{r['label']} error[/]: {kind}: {count:,}")
+        if r.get("server_log_problems"):
+            where = r.get("logs") or r.get("workdir")
+            problems = r["server_log_problems"]
+            console.print(f"  [red]{r['label']} server log[/]: {problems} tracebacks/ERROR lines in {where}")
     if any(r.get("client_cpu_cores", 0) > 0.9 for r in results):
         console.print("  [yellow]the load generator used ≥ 90% of a core: the client may be the limit[/]")
     if options.database_url:
