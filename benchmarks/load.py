@@ -612,7 +612,10 @@ class LoadRun:
         options = self.options
         me = psutil.Process()
         began = time.monotonic()
-        limits = httpx.Limits(max_connections=options.setup_concurrency * 2, max_keepalive_connections=64)
+        # Idle connections dropped before uvicorn's 5 s keep-alive ends: no request races the server's close.
+        limits = httpx.Limits(
+            max_connections=options.setup_concurrency * 2, max_keepalive_connections=64, keepalive_expiry=2
+        )
         async with httpx.AsyncClient(timeout=120, limits=limits) as self.http:
             # One client for every player: it must not carry one player's session cookie to another.
             self.http.cookies.jar.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
@@ -1062,7 +1065,10 @@ def report(options, results: list[dict], console) -> None:
     if any(r.get("client_cpu_cores", 0) > 0.9 for r in results):
         console.print("  [yellow]the load generator used ≥ 90% of a core: the client may be the limit[/]")
     if options.database_url:
-        console.print("  PostgreSQL from scripts/test-services.sh runs with fsync=off.")
+        console.print(
+            "  Server CPU and RSS count the server processes only, not PostgreSQL or Redis; the PostgreSQL"
+            " of scripts/test-services.sh runs with fsync=off."
+        )
     goal_table = Table(title="Goals of issue 11")
     for column in ("goal", "verdict", "this run"):
         goal_table.add_column(column)
