@@ -198,7 +198,7 @@ class Evaluator:
         else:
             steps = popcount(_down(men, h, mask) & empty) + popcount(_down(men, h + 1, mask) & empty)
         if own_kings:
-            for s in (h, h + 1):
+            for s in range(h, h + 2):
                 steps += popcount((own_kings >> s) & empty)
                 steps += popcount(_down(own_kings, s, mask) & empty)
         # Hanging: captures the opponent's men could make against our pieces, one per (piece, direction).
@@ -206,7 +206,7 @@ class Evaluator:
         targets = own if m.capture_kings else men
         hanging = 0
         # The opponent's forward is our backward: White's men go up (right shifts), Black's go down.
-        for s in (h, h + 1):
+        for s in range(h, h + 2):
             if white or m.backward:  # Black men capturing downwards (their forward), or any backward
                 hanging += popcount(_down(_down(opp_men, s, mask) & targets, s, mask) & empty)
             if (not white) or m.backward:
