@@ -212,6 +212,7 @@ class Core:
         self.history: list[int] = [0] * (2 * 64 * 64)
         self.killers: list[int] = [0] * (2 * (MAX_PLY + 2))
         self.path: list[int] = []  # hashes of the positions from the root to the current node
+        self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
         self.seen: set[int] = set()  # hashes of the game's positions before the root
 
     # -------------------------------------------------------------------------------------------
@@ -225,6 +226,7 @@ class Core:
     def new_search(self, history: set[int]) -> None:
         self.seen = history
         self.path = []
+        self.floor = 0
         killers = self.killers
         for i in range(len(killers)):
             killers[i] = 0
@@ -269,11 +271,13 @@ class Core:
             self.seldepth = ply
         key = pos.hash
         # A repetition along the path (same side to move: every second ply) or of the game: a draw.
-        if key in self.seen:
+        # Only positions since the last man move or capture can come back (`floor`).
+        floor = self.floor
+        if floor == 0 and key in self.seen:
             return DRAW
         path = self.path
         i = len(path) - 2
-        while i >= 0:
+        while i >= floor:
             if path[i] == key:
                 return DRAW
             i -= 2
@@ -326,7 +330,12 @@ class Core:
         try:
             for i in range(n):
                 index = order[i]
-                child = pos.play(moves[index])
+                move = moves[index]
+                child = pos.play(move)
+                if move.capture_mask or not move.by_king:
+                    self.floor = len(path)  # irreversible: nothing before the child comes back
+                else:
+                    self.floor = floor
                 if i == 0:
                     score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
                 else:
@@ -344,10 +353,11 @@ class Core:
                         alpha = score
                         if alpha >= beta:
                             if not capture:
-                                self.reward(moves[index], depth, ply, pos.white_to_move)
+                                self.reward(move, depth, ply, pos.white_to_move)
                             break
         finally:
             path.pop()
+            self.floor = floor
         flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
         self.table.store(key, depth, flag, score_to_tt(best, ply), best_index)
         return best
