@@ -1,6 +1,7 @@
 """Engine speed: nodes per second of shashki's search, compiled and not, and of py-draughts' engine.
 
     python benchmarks/engine_speed.py [--depth 8] [--repeat 3] [--no-pure] [--no-pydraughts]
+                                      [--baseline FOLDER]
 
 Three searchers take the same Russian positions to the same fixed depth from an empty transposition table,
 in one run, each in its own process, the runs interleaved and repeated (`--repeat`; medians reported, since
@@ -11,6 +12,7 @@ the figures vary with whatever else the machine is doing):
 - shashki's pure-Python build of the same source: the package copied without its compiled modules into a
   temporary folder (what runs where there is no C compiler, or with SHASHKI_PURE_PYTHON=1) — the speed
   before the search was compiled;
+- optionally (`--baseline`), another build of shashki: an earlier commit checked out and built in place;
 - py-draughts 1.10.1's strongest engine for Russian, `SimpleEngine` (negamax, alpha-beta, TT,
   quiescence, PVS/LMR); its `TurboEngine` plays International only.
 
@@ -93,8 +95,13 @@ def run_pydraughts(python: Path, depth: int) -> dict:
 
 def shashki_worker(depth: int) -> None:
     """Search every position with the shashki found on sys.path; print the results as JSON."""
-    from shashki.engine import Limit, Searcher, alphabeta
+    from shashki.engine import Limit, Searcher
     from shashki.rules import Position, get_variant
+
+    try:
+        from shashki.engine import alphabeta as hot  # the search's compiled inner loop
+    except ImportError:  # a baseline from before it existed: the move generator alone was compiled
+        from shashki.rules import position as hot
 
     variant = get_variant("russian")
     results = {}
@@ -106,8 +113,8 @@ def shashki_worker(depth: int) -> None:
         seconds = time.perf_counter() - start
         results[label] = {"nodes": searcher.nodes, "seconds": seconds,
                           "move": lines[-1].move.notation(variant), "score": lines[-1].score}
-    compiled = not alphabeta.__file__.endswith(".py")
-    print(json.dumps({"compiled": compiled, "source": str(Path(alphabeta.__file__).parents[2]),
+    compiled = not hot.__file__.endswith(".py")
+    print(json.dumps({"compiled": compiled, "source": str(Path(hot.__file__).parents[2]),
                       "results": results}))
 
 
@@ -152,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=8, help="fixed search depth (default 8)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each searcher (medians; default 3)")
     parser.add_argument("--no-pure", action="store_true", help="skip the pure-Python build")
+    parser.add_argument("--baseline", type=Path, help="a folder holding another build of the `shashki` "
+                        "package (an earlier commit, built in place) to measure in the same run")
     parser.add_argument("--no-pydraughts", action="store_true")
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -171,13 +180,15 @@ def main(argv: list[str] | None = None) -> int:
         except SetupError as exc:
             print(f"error: {exc}", file=sys.stderr)
             failed = True
-    runs: dict[str, list[dict]] = {"compiled": [], "pure": [], "pydraughts": []}
+    runs: dict[str, list[dict]] = {"compiled": [], "pure": [], "baseline": [], "pydraughts": []}
     with tempfile.TemporaryDirectory(prefix="shashki-pure-") as tmp:
         pure = None if args.no_pure else pure_copy(Path(tmp))
         for _ in range(max(1, args.repeat)):  # interleaved: each searcher sees the same machine load
             runs["compiled"].append(run_shashki(args.depth, None))
             if pure is not None:
                 runs["pure"].append(run_shashki(args.depth, pure))
+            if args.baseline is not None:
+                runs["baseline"].append(run_shashki(args.depth, args.baseline.resolve()))
             if python is not None:
                 try:
                     runs["pydraughts"].append(run_pydraughts(python, args.depth))
@@ -187,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     sh = median_runs(runs["compiled"])
     py = median_runs(runs["pure"]) if runs["pure"] else None
     pd = median_runs(runs["pydraughts"]) if runs["pydraughts"] else None
+    base = median_runs(runs["baseline"]) if runs["baseline"] else None
     if py is not None and any(py[label]["move"] != sh[label]["move"] for label, _ in POSITIONS):
         print("error: the compiled and the pure-Python builds chose different moves", file=sys.stderr)
         failed = True
@@ -220,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
         theirs = total(pd)
         summary += f"; {pd_name} {theirs:,.0f} nodes/s (shashki/py-draughts {ours / theirs:.1f}x, goal 3x)"
     print(summary)
+    if base:
+        print(f"baseline {runs['baseline'][0]['source']} "
+              f"({'compiled' if runs['baseline'][0]['compiled'] else 'pure Python'}): "
+              f"{total(base):,.0f} nodes/s; shashki/baseline {ours / total(base):.1f}x; baseline moves: "
+              + ", ".join(f"{label} {base[label]['move']} ({base[label]['nodes']:,} nodes)"
+                          for label, _ in POSITIONS))
     return 1 if failed else 0
 
 

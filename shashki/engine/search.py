@@ -27,6 +27,7 @@ from shashki.engine.alphabeta import (
     DRAW,
     EXACT,
     INFINITE,
+    LOWER,
     MAX_PLY,
     WIN,
     WIN_BOUND,
@@ -37,6 +38,9 @@ from shashki.engine.alphabeta import (
 )
 from shashki.engine.evaluation import Evaluator
 from shashki.rules.position import Move, Position
+
+ASPIRATION_DEPTH = 4
+ASPIRATION_WINDOW = 50  # hundredths of a man
 
 __all__ = ["DRAW", "INFINITE", "MAX_PLY", "WIN", "WIN_BOUND", "Limit", "Line", "SearchStopped", "Searcher"]
 
@@ -111,6 +115,9 @@ class Searcher:
     # Endgame tables (shashki.engine.tablebase) probed in Russian giveaway; None = the shipped ones.
     tablebase: object | None = None
     use_tablebase: bool = True
+    # Aspiration windows: from depth ASPIRATION_DEPTH on, each iteration first searches a window of
+    # ±ASPIRATION_WINDOW around the last score, widening it only when the score falls outside.
+    aspiration: bool = True
 
     def __post_init__(self) -> None:
         self._core = Core(self.table)
@@ -166,7 +173,7 @@ class Searcher:
             core.must_finish = depth == 1  # the first iteration always completes: a move to play
             core.next_check = min(core.nodes + CHECK_EVERY, core.node_limit)
             try:
-                score = self._root(position, root_moves, depth)
+                score = self._aspire(position, root_moves, depth, score)
             except SearchStopped:
                 return
             pv = self._pv(position, depth)
@@ -236,7 +243,25 @@ class Searcher:
         core.new_search(set(history))
         return core
 
-    def _root(self, pos: Position, moves: list[Move], depth: int) -> int:
+    def _aspire(self, pos: Position, moves: list[Move], depth: int, previous: int) -> int:
+        """The root searched first within a window around the previous iteration's score."""
+        if not self.aspiration or depth < ASPIRATION_DEPTH or abs(previous) >= WIN_BOUND:
+            return self._root(pos, moves, depth, -INFINITE, INFINITE)
+        delta = ASPIRATION_WINDOW
+        alpha, beta = previous - delta, previous + delta
+        while True:
+            score = self._root(pos, moves, depth, alpha, beta)
+            if score <= alpha and alpha > -INFINITE:
+                alpha = max(score - delta, -INFINITE)
+            elif score >= beta and beta < INFINITE:
+                beta = min(score + delta, INFINITE)
+            else:
+                return score
+            delta *= 4
+            if delta > 16 * ASPIRATION_WINDOW:
+                alpha, beta = -INFINITE, INFINITE  # the third miss: the full window
+
+    def _root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> int:
         core = self._core
         index = self.table.move_index(pos.hash)
         legal = pos.legal_moves()
@@ -245,7 +270,7 @@ class Searcher:
             ordered = [best_move] + [m for m in moves if m is not best_move]
         else:
             ordered = [moves[i] for i in core.order(pos, moves, -1, 0)]
-        alpha, beta = -INFINITE, INFINITE
+        original_alpha = alpha
         best = -INFINITE
         best_move = ordered[0]
         core.path.append(pos.hash)
@@ -262,9 +287,14 @@ class Searcher:
                     best, best_move = score, move
                     if score > alpha:
                         alpha = score
+                        if alpha >= beta:
+                            break
         finally:
             core.path.pop()
-        self.table.store(pos.hash, depth, EXACT, score_to_tt(best, 0), _index(legal, best_move))
+        if best <= original_alpha:
+            return best  # no move reached the window: the table keeps what the last iteration found
+        flag = LOWER if best >= beta else EXACT
+        self.table.store(pos.hash, depth, flag, score_to_tt(best, 0), _index(legal, best_move))
         return best
 
     def _pv(self, pos: Position, depth: int) -> tuple[Move, ...]:
