@@ -40,12 +40,15 @@ TT_MAX_ENTRIES: Final = 1 << 21
 BUCKET: Final = 4  # entries a position may go to: a new one replaces the least useful of them
 
 # A table entry packed into one int: flag (2 bits), move index + 1 (11 bits), depth (8 bits), the
-# search it was stored in (8 bits), then the score shifted to be positive. Draughts positions have far
-# fewer than 2,047 legal moves; a search's depth is at most MAX_PLY.
+# search it was stored in (8 bits), whether the position has a single legal move and whether it must
+# capture (1 bit each), then the score shifted to be positive. Draughts positions have far fewer than
+# 2,047 legal moves; a search's depth is at most MAX_PLY.
 _MOVE_SHIFT: Final = 2
 _DEPTH_SHIFT: Final = 13
 _AGE_SHIFT: Final = 21
-_SCORE_SHIFT: Final = 29
+_FORCED_BIT: Final = 29
+_CAPTURE_BIT: Final = 30
+_SCORE_SHIFT: Final = 31
 _SCORE_OFFSET: Final = 1 << 16
 _AGE_WEIGHT: Final = 8  # a search ago counts as much as 8 plies of depth when choosing what to replace
 # Move order keys: the sort key above, 1023 - the move's index below (a stable order among equals).
@@ -131,9 +134,15 @@ class TranspositionTable:
         entry = self.probe(key)
         return -1 if entry < 0 else entry_move_index(entry)
 
-    def store(self, key: int, depth: int, flag: int, score: int, move_index: int) -> None:
+    def store(
+        self, key: int, depth: int, flag: int, score: int, move_index: int, capture: bool, forced: bool
+    ) -> None:
+        """Keep what a search found: `capture` and `forced` say whether the position must capture and
+        whether it has a single legal move (so that a later visit can use the entry unmoved)."""
         data = (
             ((score + _SCORE_OFFSET) << _SCORE_SHIFT)
+            | ((1 if capture else 0) << _CAPTURE_BIT)
+            | ((1 if forced else 0) << _FORCED_BIT)
             | (self.generation << _AGE_SHIFT)
             | (depth << _DEPTH_SHIFT)
             | ((move_index + 1) << _MOVE_SHIFT)
@@ -290,15 +299,23 @@ class Core:
                 if (code - 2) & 1:
                     return ply + plies - WIN
                 return WIN - ply - plies
-        moves = pos.legal_moves()
-        n = len(moves)
-        if n == 0:
-            # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.
-            return WIN - ply if self.giveaway else ply - WIN
-        if ply >= MAX_PLY:
-            return self.evaluate(pos)
-        capture = moves[0].capture_mask != 0
-        if n == 1:
+        # A position the table knows is not over and says whether it must capture and whether it
+        # has a single move: its moves are generated only if the entry does not settle it.
+        entry = self.table.probe(key) if ply < MAX_PLY else -1
+        moves: list[Move] | None = None
+        if entry >= 0:
+            capture = (entry >> _CAPTURE_BIT) & 1 != 0
+            forced = (entry >> _FORCED_BIT) & 1 != 0
+        else:
+            moves = pos.legal_moves()
+            if not moves:
+                # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.
+                return WIN - ply if self.giveaway else ply - WIN
+            if ply >= MAX_PLY:
+                return self.evaluate(pos)
+            capture = moves[0].capture_mask != 0
+            forced = len(moves) == 1
+        if forced:
             depth += 1  # a forced move costs nothing (capture sequences are often forced)
         if depth <= 0 and not capture:
             return self.evaluate(pos)
@@ -312,7 +329,6 @@ class Core:
         if alpha >= beta:
             return alpha
 
-        entry = self.table.probe(key)
         hash_index = -1
         if entry >= 0:
             hash_index = entry_move_index(entry)
@@ -322,6 +338,9 @@ class Core:
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                     return score
 
+        if moves is None:
+            moves = pos.legal_moves()
+        n = len(moves)
         order = self.order(pos, moves, hash_index, ply) if n > 1 else [0]
         original_alpha = alpha
         best = -INFINITE
@@ -359,7 +378,7 @@ class Core:
             path.pop()
             self.floor = floor
         flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
-        self.table.store(key, depth, flag, score_to_tt(best, ply), best_index)
+        self.table.store(key, depth, flag, score_to_tt(best, ply), best_index, capture, forced)
         return best
 
     def reward(self, move: Move, depth: int, ply: int, white: bool) -> None:

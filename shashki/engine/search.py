@@ -294,7 +294,8 @@ class Searcher:
         if best <= original_alpha:
             return best  # no move reached the window: the table keeps what the last iteration found
         flag = LOWER if best >= beta else EXACT
-        self.table.store(pos.hash, depth, flag, score_to_tt(best, 0), _index(legal, best_move))
+        self.table.store(pos.hash, depth, flag, score_to_tt(best, 0), _index(legal, best_move),
+                         legal[0].capture_mask != 0, len(legal) == 1)
         return best
 
     def _pv(self, pos: Position, depth: int) -> tuple[Move, ...]:
