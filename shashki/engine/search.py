@@ -1,7 +1,15 @@
 """The search: iterative deepening principal variation search (alpha-beta with null windows).
 
+This module drives the search (iterations, the root, limits, the principal variation); what runs at
+every node is `shashki.engine.alphabeta`, compiled with mypyc.
+
 - A transposition table keyed by the position's Zobrist hash (`Position.hash`) keeps, per position, the
-  depth searched, the score and whether it is exact or a bound, and the best move found.
+  depth searched, the score and whether it is exact or a bound, and the best move found; in buckets of
+  four, replaced by depth and age, kept from move to move of a game (`alphabeta.TranspositionTable`).
+- Aspiration windows: from depth 4 each iteration first searches a narrow window around the last
+  iteration's score (measured with benchmarks/engine_ab.py: not weaker at equal nodes).
+- Late-move reductions: quiet moves after the first three, at depth 3 or more, are searched a ply
+  shallower first, and again at full depth if they beat alpha.
 - Move ordering: the hash move, then captures (most pieces taken first), then the two killer moves of the
   ply, then quiet moves by their history score.
 - Capture extension: a position where the side to move must capture is never scored statically, at any
