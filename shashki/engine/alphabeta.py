@@ -213,6 +213,7 @@ class Core:
         self.evaluator: Evaluator | None = None
         self.custom_eval: Callable[[Position], int] | None = None
         self.giveaway = False
+        self.reductions = True  # late-move reductions (Searcher.reductions)
         self.tablebase: Any = None  # shashki.engine.tablebase.Tablebase
         self.tb_pieces = 0
         # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
@@ -359,7 +360,7 @@ class Core:
                     score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
                 else:
                     # Late quiet moves at depth >= 3 are searched one ply shallower first.
-                    reduce = 1 if (depth >= 3 and i >= 3 and not capture) else 0
+                    reduce = 1 if (depth >= 3 and i >= 3 and not capture and self.reductions) else 0
                     score = -self.search(child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
                     if reduce and score > alpha:
                         score = -self.search(child, depth - 1, -alpha - 1, -alpha, ply + 1)

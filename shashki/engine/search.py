@@ -126,6 +126,9 @@ class Searcher:
     # Aspiration windows: from depth ASPIRATION_DEPTH on, each iteration first searches a window of
     # ±ASPIRATION_WINDOW around the last score, widening it only when the score falls outside.
     aspiration: bool = True
+    # Late-move reductions: quiet moves after the first three, at depth 3 or more, searched a ply
+    # shallower first (and again at full depth if they beat alpha).
+    reductions: bool = True
 
     def __post_init__(self) -> None:
         self._core = Core(self.table)
@@ -240,6 +243,7 @@ class Searcher:
                 core.evaluator = None
                 core.custom_eval = self.evaluate
         core.giveaway = variant.giveaway
+        core.reductions = self.reductions
         core.tablebase = None
         core.tb_pieces = 0
         if self.use_tablebase and variant.key == "russian-giveaway" and not variant.double_diagonal:
