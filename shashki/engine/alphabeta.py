@@ -110,7 +110,11 @@ class TranspositionTable:
         return self.filled
 
     def clear(self) -> None:
-        self._allocate(min(TT_MIN_ENTRIES, self.max_entries))
+        # Emptied in place, at the size reached: a search running in another thread (the Hub protocol's
+        # `new-game` may come during one) never sees the list and its mask disagree.
+        slots = self.slots
+        slots[:] = [0] * len(slots)
+        self.filled = 0
 
     def new_search(self) -> None:
         """Called before each search: what is stored from now on is newer than what is there."""
