@@ -1,9 +1,10 @@
 """Build: the hot paths are compiled with mypyc when they can be.
 
-The move generator (shashki/rules/position.py), the search's inner loop (shashki/engine/alphabeta.py) and
-the evaluation (shashki/engine/evaluation.py) are ordinary typed Python and run as they are; compiled
-together (one extension, so that they call each other natively), the same source is several times
-faster. Set SHASHKI_PURE_PYTHON=1 to skip the compilation (a machine without a C compiler skips it too).
+The move generator (shashki/rules/position.py), the search's inner loop (shashki/engine/alphabeta.py), its
+transposition table (shashki/engine/transposition.py) and the evaluation (shashki/engine/evaluation.py)
+are ordinary typed Python and run as they are; compiled together (one extension, so that they call each
+other natively), the same source is several times faster. Set SHASHKI_PURE_PYTHON=1 to skip the
+compilation (a machine without a C compiler skips it too).
 """
 
 import os
@@ -14,6 +15,7 @@ from setuptools import setup
 COMPILED = [
     "shashki/rules/position.py",
     "shashki/engine/evaluation.py",
+    "shashki/engine/transposition.py",
     "shashki/engine/alphabeta.py",
 ]
 

@@ -5,7 +5,7 @@ every node is `shashki.engine.alphabeta`, compiled with mypyc.
 
 - A transposition table keyed by the position's Zobrist hash (`Position.hash`) keeps, per position, the
   depth searched, the score and whether it is exact or a bound, and the best move found; in buckets of
-  four, replaced by depth and age, kept from move to move of a game (`alphabeta.TranspositionTable`).
+  four, replaced by depth and age, kept from move to move of a game (`transposition.TranspositionTable`).
 - Aspiration windows: from depth 4 each iteration first searches a narrow window around the last
   iteration's score (measured with benchmarks/engine_ab.py: not weaker at equal nodes).
 - Late-move reductions: quiet moves after the first three, at depth 3 or more, are searched a ply
@@ -33,18 +33,16 @@ from dataclasses import dataclass, field
 from shashki.engine.alphabeta import (
     CHECK_EVERY,
     DRAW,
-    EXACT,
     INFINITE,
-    LOWER,
     MAX_PLY,
     WIN,
     WIN_BOUND,
     Core,
     SearchStopped,
-    TranspositionTable,
     score_to_tt,
 )
 from shashki.engine.evaluation import Evaluator
+from shashki.engine.transposition import EXACT, LOWER, TranspositionTable
 from shashki.rules.position import Move, Position
 
 ASPIRATION_DEPTH = 4

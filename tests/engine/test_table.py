@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shashki.engine.alphabeta import (
+from shashki.engine.transposition import (
     BUCKET,
     EXACT,
     LOWER,

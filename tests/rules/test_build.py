@@ -5,7 +5,12 @@ import os
 
 import pytest
 
-COMPILED = ["shashki.rules.position", "shashki.engine.evaluation", "shashki.engine.alphabeta"]
+COMPILED = [
+    "shashki.rules.position",
+    "shashki.engine.evaluation",
+    "shashki.engine.transposition",
+    "shashki.engine.alphabeta",
+]
 
 
 @pytest.mark.parametrize("name", COMPILED)
