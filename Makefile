@@ -6,8 +6,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test test-fast test-slow bench lint clean chromium
 
-# Reinstalling also recompiles the move generator (setup.py) when its source changes.
-$(STAMP): pyproject.toml setup.py shashki/rules/position.py
+# Reinstalling also recompiles the hot paths (setup.py's COMPILED) when their source changes.
+COMPILED := shashki/rules/position.py shashki/engine/evaluation.py shashki/engine/transposition.py \
+	shashki/engine/alphabeta.py
+$(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'

@@ -1,20 +1,37 @@
-"""Engine speed: nodes per second of shashki's search and of py-draughts 1.10.1's engine (issue 3).
+"""Engine speed: nodes per second of shashki's search, compiled and not, and of py-draughts' engine.
 
-    python benchmarks/engine_speed.py [--depth 8] [--no-pydraughts]
+    python benchmarks/engine_speed.py [--depth 8] [--repeat 3] [--no-pure] [--no-pydraughts]
+                                      [--baseline FOLDER]
 
-Both engines search the same Russian positions to the same fixed depth from an empty transposition
-table; each reports the nodes it visited (its own count: both count every position entered by the
-search, quiescence/capture extension included) and the time. py-draughts' strongest engine for Russian
-is `SimpleEngine` (negamax, alpha-beta, TT, quiescence, PVS/LMR); its `TurboEngine` plays International
-only. py-draughts lives in its own virtual environment, set up by benchmarks/perft.py's helpers, and its
-half runs in a subprocess (this file with `--worker`, importing nothing from shashki).
+Three searchers take the same Russian positions to the same fixed depth from an empty transposition table,
+in one run, each in its own process, the runs interleaved and repeated (`--repeat`; medians reported, since
+the figures vary with whatever else the machine is doing):
+
+- shashki as installed: the search's inner loop, the evaluation and the move generator compiled with
+  mypyc (setup.py), or not when the build could not compile them (the table says which);
+- shashki's pure-Python build of the same source: the package copied without its compiled modules into a
+  temporary folder (what runs where there is no C compiler, or with SHASHKI_PURE_PYTHON=1) — the speed
+  before the search was compiled;
+- optionally (`--baseline`), another build of shashki: an earlier commit checked out and built in place;
+- py-draughts 1.10.1's strongest engine for Russian, `SimpleEngine` (negamax, alpha-beta, TT,
+  quiescence, PVS/LMR); its `TurboEngine` plays International only.
+
+Each reports the nodes it visited (its own count: both libraries count every position entered by the
+search, quiescence/capture extension included) and the time. py-draughts lives in its own virtual
+environment, set up by benchmarks/perft.py's helpers, and its half runs in a subprocess (this file with
+`--worker`, importing nothing from shashki).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -76,10 +93,15 @@ def run_pydraughts(python: Path, depth: int) -> dict:
 # The shashki half
 
 
-def run_shashki(depth: int) -> dict:
-    sys.path.insert(0, str(ROOT))
+def shashki_worker(depth: int) -> None:
+    """Search every position with the shashki found on sys.path; print the results as JSON."""
     from shashki.engine import Limit, Searcher
     from shashki.rules import Position, get_variant
+
+    try:
+        from shashki.engine import alphabeta as hot  # the search's compiled inner loop
+    except ImportError:  # a baseline from before it existed: the move generator alone was compiled
+        from shashki.rules import position as hot
 
     variant = get_variant("russian")
     results = {}
@@ -91,56 +113,131 @@ def run_shashki(depth: int) -> dict:
         seconds = time.perf_counter() - start
         results[label] = {"nodes": searcher.nodes, "seconds": seconds,
                           "move": lines[-1].move.notation(variant), "score": lines[-1].score}
-    return results
+    compiled = not hot.__file__.endswith(".py")
+    print(json.dumps({"compiled": compiled, "source": str(Path(hot.__file__).parents[2]),
+                      "results": results}))
+
+
+def pure_copy(folder: Path) -> Path:
+    """The package's source copied into `folder` without compiled modules: its pure-Python build."""
+    shutil.copytree(ROOT / "shashki", folder / "shashki",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    return folder
+
+
+def run_shashki(depth: int, path: Path | None) -> dict:
+    """The shashki half in a subprocess: the installed package, or the one under `path` when given."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = str(path)  # before the editable install's finder, which comes last
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--shashki-worker", "--depth",
+                           str(depth)], capture_output=True, text=True, env=env, timeout=3600,
+                          cwd=path or ROOT)
+    if proc.returncode != 0:
+        raise SetupError(f"the shashki half failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def median_runs(runs: list[dict]) -> dict:
+    """Per position: the nodes (the same in every run), the median time, the move and score."""
+    merged = {}
+    for label, _ in POSITIONS:
+        first = runs[0]["results"][label]
+        if any(r["results"][label]["nodes"] != first["nodes"] for r in runs):
+            raise SetupError(f"{label}: the node count differs between runs")
+        merged[label] = dict(first, seconds=statistics.median(r["results"][label]["seconds"] for r in runs))
+    return merged
+
+
+def rate(result: dict) -> float:
+    return result["nodes"] / result["seconds"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Engine nodes per second: shashki against py-draughts.")
+    parser = argparse.ArgumentParser(description="Engine nodes per second: shashki, compiled and pure "
+                                     "Python, against py-draughts.")
     parser.add_argument("--depth", type=int, default=8, help="fixed search depth (default 8)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each searcher (medians; default 3)")
+    parser.add_argument("--no-pure", action="store_true", help="skip the pure-Python build")
+    parser.add_argument("--baseline", type=Path, help="a folder holding another build of the `shashki` "
+                        "package (an earlier commit, built in place) to measure in the same run")
     parser.add_argument("--no-pydraughts", action="store_true")
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--shashki-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         worker(args.depth)
         return 0
-    pd = None
+    if args.shashki_worker:
+        shashki_worker(args.depth)
+        return 0
     failed = False
+    python = None
     if not args.no_pydraughts:
         try:
-            pd = run_pydraughts(ensure_pydraughts(args.venv), args.depth)
+            python = ensure_pydraughts(args.venv)
         except SetupError as exc:
             print(f"error: {exc}", file=sys.stderr)
             failed = True
-    sh = run_shashki(args.depth)
-    print(f"Machine: {machine()}")
-    print(f"Russian, fixed depth {args.depth}, empty hash table, one search per position")
-    pd_name = f"py-draughts {pd['version']} SimpleEngine" if pd else "py-draughts"
+    runs: dict[str, list[dict]] = {"compiled": [], "pure": [], "baseline": [], "pydraughts": []}
+    with tempfile.TemporaryDirectory(prefix="shashki-pure-") as tmp:
+        pure = None if args.no_pure else pure_copy(Path(tmp))
+        for _ in range(max(1, args.repeat)):  # interleaved: each searcher sees the same machine load
+            runs["compiled"].append(run_shashki(args.depth, None))
+            if pure is not None:
+                runs["pure"].append(run_shashki(args.depth, pure))
+            if args.baseline is not None:
+                runs["baseline"].append(run_shashki(args.depth, args.baseline.resolve()))
+            if python is not None:
+                try:
+                    runs["pydraughts"].append(run_pydraughts(python, args.depth))
+                except SetupError as exc:
+                    print(f"error: {exc}", file=sys.stderr)
+                    failed, python = True, None
+    sh = median_runs(runs["compiled"])
+    py = median_runs(runs["pure"]) if runs["pure"] else None
+    pd = median_runs(runs["pydraughts"]) if runs["pydraughts"] else None
+    base = median_runs(runs["baseline"]) if runs["baseline"] else None
+    if py is not None and any(py[label]["move"] != sh[label]["move"] for label, _ in POSITIONS):
+        print("error: the compiled and the pure-Python builds chose different moves", file=sys.stderr)
+        failed = True
+    built = "compiled" if runs["compiled"][0]["compiled"] else "NOT compiled (pure Python)"
+    pd_name = f"py-draughts {runs['pydraughts'][0]['version']} SimpleEngine" if pd else "py-draughts"
+    print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"Russian, fixed depth {args.depth}, empty hash table, one search per position, "
+          f"median of {len(runs['compiled'])} interleaved runs")
+    print(f"shashki as installed: {built}; pure: the same source without compiled modules; {pd_name}")
     print()
-    print(f"{'position':<12} {'shashki nodes':>13} {'s':>7} {'nodes/s':>9}   "
-          f"{'py-draughts nodes':>17} {'s':>7} {'nodes/s':>9}   {'ratio':>6}")
-    totals = [0, 0.0, 0, 0.0]
+    print(f"{'position':<12} {'move':>6} {'nodes':>9} {'s':>6} {'nodes/s':>9}   {'pure nodes/s':>12} "
+          f"{'ratio':>6}   {'py-draughts nodes':>17} {'nodes/s':>9} {'ratio':>6}")
     for label, _ in POSITIONS:
         s = sh[label]
-        totals[0] += s["nodes"]
-        totals[1] += s["seconds"]
-        line = f"{label:<12} {s['nodes']:>13,} {s['seconds']:>7.2f} {s['nodes'] / s['seconds']:>9,.0f}   "
+        line = (f"{label:<12} {s['move']:>6} {s['nodes']:>9,} {s['seconds']:>6.2f} {rate(s):>9,.0f}   ")
+        line += f"{rate(py[label]):>12,.0f} {rate(s) / rate(py[label]):>5.1f}x   " if py else " " * 24
         if pd:
-            p = pd["results"][label]
-            totals[2] += p["nodes"]
-            totals[3] += p["seconds"]
-            ratio = (s["nodes"] / s["seconds"]) / (p["nodes"] / p["seconds"])
-            rate = p["nodes"] / p["seconds"]
-            line += f"{p['nodes']:>17,} {p['seconds']:>7.2f} {rate:>9,.0f}   {ratio:>5.1f}x"
+            p = pd[label]
+            line += f"{p['nodes']:>17,} {rate(p):>9,.0f} {rate(s) / rate(p):>5.1f}x"
         print(line)
     print()
-    ours = totals[0] / totals[1]
+
+    def total(results: dict) -> float:
+        return sum(r["nodes"] for r in results.values()) / sum(r["seconds"] for r in results.values())
+
+    ours = total(sh)
     summary = f"all positions: shashki {ours:,.0f} nodes/s"
+    if py:
+        summary += f"; pure Python {total(py):,.0f} nodes/s (compiled/pure {ours / total(py):.1f}x)"
     if pd:
-        theirs = totals[2] / totals[3]
-        summary += f", {pd_name} {theirs:,.0f} nodes/s, ratio {ours / theirs:.1f}x (goal: at least 3x)"
-        summary += f"; time to depth {args.depth}: shashki {totals[1]:.2f} s, py-draughts {totals[3]:.2f} s"
+        theirs = total(pd)
+        summary += f"; {pd_name} {theirs:,.0f} nodes/s (shashki/py-draughts {ours / theirs:.1f}x, goal 3x)"
     print(summary)
+    if base:
+        print(f"baseline {runs['baseline'][0]['source']} "
+              f"({'compiled' if runs['baseline'][0]['compiled'] else 'pure Python'}): "
+              f"{total(base):,.0f} nodes/s; shashki/baseline {ours / total(base):.1f}x; baseline moves: "
+              + ", ".join(f"{label} {base[label]['move']} ({base[label]['nodes']:,} nodes)"
+                          for label, _ in POSITIONS))
     return 1 if failed else 0
 
 

@@ -1,7 +1,8 @@
 """The computer player: search, evaluation, levels, analysis, and the Hub protocol front end.
 
 - `search`: iterative deepening PVS with a transposition table, move ordering, capture extensions,
-  limits (`Limit`: depth, nodes, time, or a game clock through `timeman.time_for_move`).
+  limits (`Limit`: depth, nodes, time, or a game clock through `timeman.time_for_move`); its inner
+  loop, `alphabeta`, is compiled with mypyc (setup.py) together with the evaluation.
 - `evaluation`: one evaluation for giveaway and one for ordinary draughts, weights as dataclasses
   (the giveaway weights tuned by benchmarks/tune_giveaway.py, shipped in giveaway_weights.json).
 - `tablebase`: Russian giveaway endgame tables (3 pieces shipped), probed by the search.

@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
+from types import FunctionType
+from typing import Final
 
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant
@@ -86,6 +88,28 @@ def _shipped_giveaway() -> GiveawayWeights:
 Weights = DraughtsWeights | GiveawayWeights
 
 
+def _probe() -> None:
+    """Only looked at: mypyc turns the module's functions into builtins (see COMPILED)."""
+
+
+# True when this module runs compiled (setup.py): `popcount` then counts with shifts and adds on
+# machine integers, cheaper there than a call to int.bit_count, which mypyc does not compile inline.
+COMPILED: Final = not isinstance(_probe, FunctionType)
+
+
+def popcount(bb: int) -> int:
+    """The number of pieces on a bitboard (any board: bitboards stay below 2**60)."""
+    if not COMPILED:
+        return bb.bit_count()
+    bb -= (bb >> 1) & 0x555555555555555
+    bb = (bb & 0x333333333333333) + ((bb >> 2) & 0x333333333333333)
+    bb = (bb + (bb >> 4)) & 0xF0F0F0F0F0F0F0F
+    bb += bb >> 8
+    bb += bb >> 16
+    bb += bb >> 32
+    return bb & 0x7F
+
+
 class _Masks:
     """Per board and colour: the squares each feature looks at, as bitboards."""
 
@@ -127,16 +151,23 @@ class Evaluator:
 
     def __init__(self, variant: Variant, weights: Weights | None = None) -> None:
         self.variant = variant
-        self.giveaway = variant.giveaway
+        self.giveaway: bool = variant.giveaway
         if weights is None:
             weights = GiveawayWeights.shipped() if self.giveaway else DraughtsWeights()
-        self.weights = weights
+        self.weights: Weights = weights
         self.m = _Masks(variant)
         w = weights
         king = w.king
         if isinstance(w, DraughtsWeights) and not variant.flying_kings:
             king = w.short_king
-        self._king = king
+        # The weights as plain ints: the search calls `score` at every leaf.
+        self._man: int = w.man
+        self._king: int = king
+        self._advance: int = w.advance
+        self._back_row: int = w.back_row
+        self._centre: int = w.centre
+        self._mobility: int = w.mobility
+        self._hanging: int = w.hanging
 
     def features(self, pos: Position, white: bool) -> tuple[int, int, int, int, int, int, int]:
         """(men, kings, advance, back row, centre, mobility, hanging) of one colour."""
@@ -148,47 +179,49 @@ class Evaluator:
         own_kings = own & kings
         planes = m.white_planes if white else m.black_planes
         advance = 0
-        for k, plane in enumerate(planes):
-            advance += (men & plane).bit_count() << k
-        back = (men & (m.white_back if white else m.black_back)).bit_count()
-        centre = (men & m.centre).bit_count()
+        for k in range(len(planes)):
+            advance += popcount(men & planes[k]) << k
+        back = popcount(men & (m.white_back if white else m.black_back))
+        centre = popcount(men & m.centre)
         h = m.half
         mask = m.mask
         # Quiet steps of men (forward only), and free squares next to kings.
         if white:
-            steps = ((men >> h) & empty).bit_count() + ((men >> (h + 1)) & empty).bit_count()
+            steps = popcount((men >> h) & empty) + popcount((men >> (h + 1)) & empty)
         else:
-            steps = (_down(men, h, mask) & empty).bit_count() + (_down(men, h + 1, mask) & empty).bit_count()
+            steps = popcount(_down(men, h, mask) & empty) + popcount(_down(men, h + 1, mask) & empty)
         if own_kings:
-            for s in (h, h + 1):
-                steps += ((own_kings >> s) & empty).bit_count()
-                steps += (_down(own_kings, s, mask) & empty).bit_count()
+            for s in range(h, h + 2):
+                steps += popcount((own_kings >> s) & empty)
+                steps += popcount(_down(own_kings, s, mask) & empty)
         # Hanging: captures the opponent's men could make against our pieces, one per (piece, direction).
         opp_men = opp & ~kings
         targets = own if m.capture_kings else men
         hanging = 0
         # The opponent's forward is our backward: White's men go up (right shifts), Black's go down.
-        for s in (h, h + 1):
+        for s in range(h, h + 2):
             if white or m.backward:  # Black men capturing downwards (their forward), or any backward
-                hanging += (_down(_down(opp_men, s, mask) & targets, s, mask) & empty).bit_count()
+                hanging += popcount(_down(_down(opp_men, s, mask) & targets, s, mask) & empty)
             if (not white) or m.backward:
-                hanging += ((((opp_men >> s) & targets) >> s) & empty).bit_count()
-        return men.bit_count(), own_kings.bit_count(), advance, back, centre, steps, hanging
+                hanging += popcount((((opp_men >> s) & targets) >> s) & empty)
+        return popcount(men), popcount(own_kings), advance, back, centre, steps, hanging
 
-    def __call__(self, pos: Position) -> int:
-        w = self.weights
+    def score(self, pos: Position) -> int:
+        """The position for the side to move (the search's leaf evaluation)."""
         a = self.features(pos, pos.white_to_move)
         b = self.features(pos, not pos.white_to_move)
-        king = self._king
         return (
-            w.man * (a[0] - b[0])
-            + king * (a[1] - b[1])
-            + w.advance * (a[2] - b[2])
-            + w.back_row * (a[3] - b[3])
-            + w.centre * (a[4] - b[4])
-            + w.mobility * (a[5] - b[5])
-            + w.hanging * (a[6] - b[6])
+            self._man * (a[0] - b[0])
+            + self._king * (a[1] - b[1])
+            + self._advance * (a[2] - b[2])
+            + self._back_row * (a[3] - b[3])
+            + self._centre * (a[4] - b[4])
+            + self._mobility * (a[5] - b[5])
+            + self._hanging * (a[6] - b[6])
         )
+
+    def __call__(self, pos: Position) -> int:
+        return self.score(pos)
 
 
 def evaluator(variant: Variant, weights: Weights | None = None) -> Callable[[Position], int]:

@@ -1,7 +1,15 @@
 """The search: iterative deepening principal variation search (alpha-beta with null windows).
 
+This module drives the search (iterations, the root, limits, the principal variation); what runs at
+every node is `shashki.engine.alphabeta`, compiled with mypyc.
+
 - A transposition table keyed by the position's Zobrist hash (`Position.hash`) keeps, per position, the
-  depth searched, the score and whether it is exact or a bound, and the best move found.
+  depth searched, the score and whether it is exact or a bound, and the best move found; in buckets of
+  four, replaced by depth and age, kept from move to move of a game (`transposition.TranspositionTable`).
+- Aspiration windows: from depth 4 each iteration first searches a narrow window around the last
+  iteration's score (measured with benchmarks/engine_ab.py: not weaker at equal nodes).
+- Late-move reductions: quiet moves after the first three, at depth 3 or more, are searched a ply
+  shallower first, and again at full depth if they beat alpha.
 - Move ordering: the hash move, then captures (most pieces taken first), then the two killer moves of the
   ply, then quiet moves by their history score.
 - Capture extension: a position where the side to move must capture is never scored statically, at any
@@ -22,23 +30,26 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from shashki.engine.evaluation import Weights, evaluator
+from shashki.engine.alphabeta import (
+    CHECK_EVERY,
+    DRAW,
+    INFINITE,
+    MAX_PLY,
+    WIN,
+    WIN_BOUND,
+    Core,
+    SearchStopped,
+    score_to_tt,
+)
+from shashki.engine.evaluation import Evaluator, Weights
 from shashki.engine.tablebase import Tablebase, default_tablebase
+from shashki.engine.transposition import EXACT, LOWER, TranspositionTable
 from shashki.rules.position import Move, Position
 
-WIN = 30_000
-WIN_BOUND = WIN - 1_000  # scores beyond this are wins/losses in a known number of plies
-INFINITE = WIN + 1
-MAX_PLY = 120
-DRAW = 0
+ASPIRATION_DEPTH = 4
+ASPIRATION_WINDOW = 50  # hundredths of a man
 
-EXACT, LOWER, UPPER = 0, 1, 2
-TT_MAX_ENTRIES = 2_000_000  # about 400 MB at worst; cleared when full
-CHECK_EVERY = 512  # nodes between looks at the clock
-
-
-class SearchStopped(Exception):
-    """Raised inside the search when a limit is reached; the last complete iteration stands."""
+__all__ = ["DRAW", "INFINITE", "MAX_PLY", "WIN", "WIN_BOUND", "Limit", "Line", "SearchStopped", "Searcher"]
 
 
 @dataclass(frozen=True)
@@ -95,53 +106,42 @@ class Line:
         return None
 
 
-def _score_to_tt(score: int, ply: int) -> int:
-    if score >= WIN_BOUND:
-        return score + ply
-    if score <= -WIN_BOUND:
-        return score - ply
-    return score
-
-
-def _score_from_tt(score: int, ply: int) -> int:
-    if score >= WIN_BOUND:
-        return score - ply
-    if score <= -WIN_BOUND:
-        return score + ply
-    return score
-
-
 @dataclass
 class Searcher:
-    """One search at a time; keeps its transposition table and history between searches of a game."""
+    """One search at a time; keeps its transposition table and history between searches of a game.
+
+    The work at every node is `shashki.engine.alphabeta.Core` (compiled); this class drives it.
+    """
 
     # The evaluation: a function of a position, or else the variant's evaluator with `weights`
     # (a DraughtsWeights/GiveawayWeights; None = the shipped ones).
     evaluate: Callable[[Position], int] | None = None
     weights: Weights | None = None
-    # hash -> (depth, EXACT/LOWER/UPPER, score, index of the best move in legal_moves() or -1)
-    table: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    table: TranspositionTable = field(default_factory=TranspositionTable)
     stop_event: threading.Event = field(default_factory=threading.Event)
     # Endgame tables (shashki.engine.tablebase) probed in Russian giveaway; None = the shipped ones.
     tablebase: Tablebase | None = None
     use_tablebase: bool = True
+    # Aspiration windows: from depth ASPIRATION_DEPTH on, each iteration first searches a window of
+    # ±ASPIRATION_WINDOW around the last score, widening it only when the score falls outside.
+    aspiration: bool = True
+    # Late-move reductions: quiet moves after the first three, at depth 3 or more, searched a ply
+    # shallower first (and again at full depth if they beat alpha).
+    reductions: bool = True
 
     def __post_init__(self) -> None:
-        self.nodes = 0
-        self.seldepth = 0
-        self._deadline = float("inf")
-        self._node_limit = 1 << 62
-        self._next_check = CHECK_EVERY
-        self._history: dict[tuple[int, int, bool], int] = {}
-        self._killers: list[list[tuple[int, int] | None]] = [[None, None] for _ in range(MAX_PLY + 2)]
-        self._path: list[int] = []
-        self._seen: set[int] = set()
+        self._core = Core(self.table)
         self._variant_key: str | None = None
-        self._eval: Callable[[Position], int] = self.evaluate or (lambda pos: 0)
-        self._giveaway = False
-        self._tb: Tablebase | None = None
-        self._tb_pieces = 0
-        self._must_finish = False
+
+    @property
+    def nodes(self) -> int:
+        """Positions entered by the last search (captures searched out included)."""
+        return self._core.nodes
+
+    @property
+    def seldepth(self) -> int:
+        """The deepest ply the last search reached."""
+        return self._core.seldepth
 
     # -------------------------------------------------------------------------------------------
     # Public
@@ -158,17 +158,17 @@ class Searcher:
         `history`: hashes of the positions of the game before this one (for repetitions).
         `moves`: restrict the root to these moves (they must be legal moves of `position`).
         """
-        self._prepare(position, history)
+        core = self._prepare(position, history)
         start = time.perf_counter()
-        self.nodes = 0
-        self._node_limit = limit.nodes if limit.nodes is not None else 1 << 62
+        core.nodes = 0
+        core.node_limit = limit.nodes if limit.nodes is not None else 1 << 62
         seconds = limit.time
         if seconds is None and limit.remaining is not None:
             from shashki.engine.timeman import time_for_move
 
             seconds = time_for_move(limit.remaining, limit.increment, limit.moves_to_go)
-        self._deadline = start + seconds if seconds is not None else float("inf")
-        self._next_check = min(CHECK_EVERY, self._node_limit)
+        core.deadline = start + seconds if seconds is not None else float("inf")
+        core.next_check = min(CHECK_EVERY, core.node_limit)
         self.stop_event.clear()
         root_moves = list(moves) if moves is not None else position.legal_moves()
         if not root_moves:
@@ -179,17 +179,17 @@ class Searcher:
             max_depth = min(max_depth, 4)
         score = 0
         for depth in range(1, max_depth + 1):
-            self.seldepth = 0
-            self._must_finish = depth == 1  # the first iteration always completes: a move to play
-            self._next_check = min(self.nodes + CHECK_EVERY, self._node_limit)
+            core.seldepth = 0
+            core.must_finish = depth == 1  # the first iteration always completes: a move to play
+            core.next_check = min(core.nodes + CHECK_EVERY, core.node_limit)
             try:
-                score = self._root(position, root_moves, depth, score)
+                score = self._aspire(position, root_moves, depth, score)
             except SearchStopped:
                 return
             pv = self._pv(position, depth)
             if not pv or pv[0] not in root_moves:
                 pv = (root_moves[0],)
-            yield Line(depth, score, pv, self.nodes, time.perf_counter() - start, self.seldepth)
+            yield Line(depth, score, pv, core.nodes, time.perf_counter() - start, core.seldepth)
             if score >= WIN_BOUND and WIN - score <= depth:
                 return  # a forced win inside the horizon: deeper search cannot improve on it
             elapsed = time.perf_counter() - start
@@ -201,238 +201,137 @@ class Searcher:
     ) -> list[tuple[int, Move]]:
         """Every legal move with its score (full window; for the levels' randomness), searched 1, 2, ...
         `depth` plies deep as time allows: the scores of the deepest depth completed in `seconds`."""
-        self._prepare(position, history)
+        core = self._prepare(position, history)
         start = time.perf_counter()
-        self._deadline = start + seconds if seconds is not None else float("inf")
-        self._node_limit = 1 << 62
-        self.nodes = 0
+        core.deadline = start + seconds if seconds is not None else float("inf")
+        core.node_limit = 1 << 62
+        core.nodes = 0
         results: list[tuple[int, Move]] = []
         for d in range(1, depth + 1):
-            self._must_finish = d == 1
-            self._next_check = self.nodes + CHECK_EVERY
+            core.must_finish = d == 1
+            core.next_check = core.nodes + CHECK_EVERY
             scored = []
-            self._path.append(position.hash)
+            core.path.append(position.hash)
             try:
                 for move in position.legal_moves():
                     child = position.play(move)
-                    scored.append((-self._search(child, d - 1, -INFINITE, INFINITE, 1), move))
+                    scored.append((-core.search(child, d - 1, -INFINITE, INFINITE, 1), move))
             except SearchStopped:
                 break
             finally:
-                self._path.pop()
+                core.path.pop()
             results = scored
         return results
 
     # -------------------------------------------------------------------------------------------
     # Internals
 
-    def _prepare(self, position: Position, history: Iterable[int]) -> None:
+    def _prepare(self, position: Position, history: Iterable[int]) -> Core:
+        core = self._core
+        core.table = self.table
+        core.stop_event = self.stop_event
         variant = position.variant
         if variant.key != self._variant_key:
             self._variant_key = variant.key
             self.table.clear()
-            self._history.clear()
-            self._eval = self.evaluate or evaluator(variant, self.weights)
-        self._giveaway = variant.giveaway
-        self._tb = None
-        self._tb_pieces = 0
+            core.set_variant(max(variant.board.rows) + 1)
+            if self.evaluate is None:
+                core.evaluator = Evaluator(variant, self.weights)
+                core.custom_eval = None
+            else:
+                core.evaluator = None
+                core.custom_eval = self.evaluate
+        core.giveaway = variant.giveaway
+        core.reductions = self.reductions
+        core.tablebase = None
+        core.tb_pieces = 0
         if self.use_tablebase and variant.key == "russian-giveaway" and not variant.double_diagonal:
             # (the double-diagonal draw is a convention the tables do not know: RULES.md §3)
             tb = self.tablebase if self.tablebase is not None else default_tablebase()
-            self._tb, self._tb_pieces = tb, tb.pieces
-        self._seen = set(history)
-        self._path = []
-        for killers in self._killers:
-            killers[0] = killers[1] = None
-        if len(self.table) > TT_MAX_ENTRIES:
-            self.table.clear()
-        # Age the history scores so that the last search's order counts but does not dominate.
-        self._history = {k: v >> 2 for k, v in self._history.items() if v >> 2}
+            core.tablebase, core.tb_pieces = tb, tb.pieces
+        core.new_search(set(history))
+        return core
 
-    def _check(self) -> None:
-        if self._must_finish:
-            self._next_check = self.nodes + CHECK_EVERY
-            return
-        if self.nodes >= self._node_limit:
-            raise SearchStopped
-        if time.perf_counter() >= self._deadline or self.stop_event.is_set():
-            raise SearchStopped
-        self._next_check = min(self.nodes + CHECK_EVERY, self._node_limit)
+    def _aspire(self, pos: Position, moves: list[Move], depth: int, previous: int) -> int:
+        """The root searched first within a window around the previous iteration's score."""
+        if not self.aspiration or depth < ASPIRATION_DEPTH or abs(previous) >= WIN_BOUND:
+            return self._root(pos, moves, depth, -INFINITE, INFINITE)
+        delta = ASPIRATION_WINDOW
+        alpha, beta = previous - delta, previous + delta
+        while True:
+            score = self._root(pos, moves, depth, alpha, beta)
+            if score <= alpha and alpha > -INFINITE:
+                alpha = max(score - delta, -INFINITE)
+            elif score >= beta and beta < INFINITE:
+                beta = min(score + delta, INFINITE)
+            else:
+                return score
+            delta *= 4
+            if delta > 16 * ASPIRATION_WINDOW:
+                alpha, beta = -INFINITE, INFINITE  # the third miss: the full window
 
-    def _root(self, pos: Position, moves: list[Move], depth: int, previous: int) -> int:
-        entry = self.table.get(pos.hash)
+    def _root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> int:
+        core = self._core
+        index = self.table.move_index(pos.hash)
         legal = pos.legal_moves()
-        if entry is not None and 0 <= entry[3] < len(legal) and legal[entry[3]] in moves:
-            best_move = legal[entry[3]]
+        if 0 <= index < len(legal) and legal[index] in moves:
+            best_move = legal[index]
             ordered = [best_move] + [m for m in moves if m is not best_move]
         else:
-            ordered = self._order(pos, moves, -1, 0)
-        alpha, beta = -INFINITE, INFINITE
-        best = -INFINITE
-        best_move = ordered[0]
-        self._path.append(pos.hash)
-        try:
-            for i, move in enumerate(ordered):
-                child = pos.play(move)
-                if i == 0:
-                    score = -self._search(child, depth - 1, -beta, -alpha, 1)
-                else:
-                    score = -self._search(child, depth - 1, -alpha - 1, -alpha, 1)
-                    if alpha < score < beta:
-                        score = -self._search(child, depth - 1, -beta, -alpha, 1)
-                if score > best:
-                    best, best_move = score, move
-                    if score > alpha:
-                        alpha = score
-        finally:
-            self._path.pop()
-        self.table[pos.hash] = (depth, EXACT, _score_to_tt(best, 0), _index(legal, best_move))
-        return best
-
-    def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
-        self.nodes += 1
-        if self.nodes >= self._next_check:
-            self._check()
-        if ply > self.seldepth:
-            self.seldepth = ply
-        key = pos.hash
-        # A repetition along the path (same side to move: every second ply) or of the game: a draw.
-        if key in self._seen or key in self._path[-2::-2]:
-            return DRAW
-        tb = self._tb
-        if tb is not None and (pos.white | pos.black).bit_count() <= self._tb_pieces:
-            code = tb.code(pos)
-            if code == 1:
-                return DRAW
-            if code:
-                plies, lost = divmod(code - 2, 2)
-                return ply + plies - WIN if lost else WIN - ply - plies
-        moves = pos.legal_moves()
-        if not moves:
-            # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.
-            return WIN - ply if self._giveaway else ply - WIN
-        if ply >= MAX_PLY:
-            return self._eval(pos)
-        capture = moves[0].capture_mask != 0
-        if len(moves) == 1:
-            depth += 1  # a forced move costs nothing (capture sequences are often forced)
-        if depth <= 0 and not capture:
-            return self._eval(pos)
-        depth = max(depth, 1) if capture else depth  # captures are never cut at the horizon
-        # Mate-distance pruning: nothing here can beat a win already found nearer the root.
-        alpha = max(alpha, ply - WIN)
-        beta = min(beta, WIN - ply)
-        if alpha >= beta:
-            return alpha
-
-        entry = self.table.get(key)
-        hash_index = -1
-        if entry is not None:
-            e_depth, flag, e_score, hash_index = entry
-            if e_depth >= depth:
-                score = _score_from_tt(e_score, ply)
-                if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
-                    return score
-
-        ordered = self._order(pos, moves, hash_index, ply) if len(moves) > 1 else moves
+            ordered = [moves[i] for i in core.order(pos, moves, -1, 0)]
         original_alpha = alpha
         best = -INFINITE
-        best_move: Move = ordered[0]
-        self._path.append(key)
+        best_move = ordered[0]
+        core.path.append(pos.hash)
         try:
             for i, move in enumerate(ordered):
                 child = pos.play(move)
                 if i == 0:
-                    score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+                    score = -core.search(child, depth - 1, -beta, -alpha, 1)
                 else:
-                    # Late quiet moves at depth >= 3 are searched one ply shallower first.
-                    reduce = 1 if (depth >= 3 and i >= 3 and not capture) else 0
-                    score = -self._search(child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
-                    if reduce and score > alpha:
-                        score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    score = -core.search(child, depth - 1, -alpha - 1, -alpha, 1)
                     if alpha < score < beta:
-                        score = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+                        score = -core.search(child, depth - 1, -beta, -alpha, 1)
                 if score > best:
                     best, best_move = score, move
                     if score > alpha:
                         alpha = score
                         if alpha >= beta:
-                            if not capture:
-                                self._reward(move, depth, ply, pos.white_to_move)
                             break
         finally:
-            self._path.pop()
-        flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
-        self.table[key] = (depth, flag, _score_to_tt(best, ply), _index(moves, best_move))
+            core.path.pop()
+        if best <= original_alpha:
+            return best  # no move reached the window: the table keeps what the last iteration found
+        flag = LOWER if best >= beta else EXACT
+        self.table.store(pos.hash, depth, flag, score_to_tt(best, 0), _index(legal, best_move),
+                         legal[0].capture_mask != 0, len(legal) == 1)
         return best
-
-    def _reward(self, move: Move, depth: int, ply: int, white: bool) -> None:
-        k = (move.path[0], move.path[-1])
-        killers = self._killers[ply]
-        if killers[0] != k:
-            killers[1] = killers[0]
-            killers[0] = k
-        hk = (move.path[0], move.path[-1], white)
-        self._history[hk] = self._history.get(hk, 0) + depth * depth
-
-    def _order(self, pos: Position, moves: list[Move], hash_index: int, ply: int) -> list[Move]:
-        hash_move = moves[hash_index] if 0 <= hash_index < len(moves) else None
-        if moves[0].capture_mask:
-            # Captures: most pieces taken first (kings counted double), the hash move before all.
-            kings = pos.kings
-
-            def capture_key(m: Move) -> int:
-                return len(m.captured) + (m.capture_mask & kings).bit_count()
-
-            ordered = sorted(moves, key=capture_key, reverse=True)
-        else:
-            killers = self._killers[ply] if ply < len(self._killers) else (None, None)
-            history = self._history
-            white = pos.white_to_move
-
-            def quiet_key(m: Move) -> int:
-                k = (m.path[0], m.path[-1])
-                if k == killers[0]:
-                    return 1 << 40
-                if k == killers[1]:
-                    return 1 << 39
-                return history.get((k[0], k[1], white), 0)
-
-            ordered = sorted(moves, key=quiet_key, reverse=True)
-        if hash_move is not None:
-            ordered.remove(hash_move)
-            ordered.insert(0, hash_move)
-        return ordered
 
     def _pv(self, pos: Position, depth: int) -> tuple[Move, ...]:
         """The principal variation, followed through the transposition table."""
         pv: list[Move] = []
         seen = set()
         for _ in range(max(depth, 1) + 8):
-            entry = self.table.get(pos.hash)
+            index = self.table.move_index(pos.hash)
             if pos.hash in seen:
                 break
             seen.add(pos.hash)
             legal = pos.legal_moves()
-            move: Move | None
-            if entry is not None and 0 <= entry[3] < len(legal):
-                move = legal[entry[3]]
-            else:
-                move = self._table_move(pos, legal)
-                if move is None:
-                    break
+            move: Move | None = legal[index] if 0 <= index < len(legal) else self._table_move(pos, legal)
+            if move is None:
+                break
             pv.append(move)
             pos = pos.play(move)
         return tuple(pv)
 
     def _table_move(self, pos: Position, legal: list[Move]) -> Move | None:
         """The best move by the endgame tables (the nearest win, the farthest loss), if they cover pos."""
-        tb = self._tb
-        if not legal or tb is None or (pos.white | pos.black).bit_count() > self._tb_pieces:
+        core = self._core
+        if not legal or not core.tb_pieces or (pos.white | pos.black).bit_count() > core.tb_pieces:
             return None
         best, best_score = None, -INFINITE
         for move in legal:
-            code = tb.code(pos.play(move))
+            code = core.tablebase.code(pos.play(move))
             if not code:
                 return None
             plies, lost = divmod(code - 2, 2)

@@ -1,0 +1,109 @@
+"""A search option on against off: does it make the engine stronger at the same work? (issue 15)
+
+    python benchmarks/engine_ab.py --option aspiration [--variants russian,russian-giveaway]
+        [--games 40] [--nodes 4000 | --depth 6]
+
+The engine with `Searcher(<option>=True)` plays the same engine with `<option>=False` over `--games`
+games per variant: random openings of 4 plies (fixed seed), each played with both colours. Both sides
+get the same budget a move: `--nodes` (equal work: the fair test of a change that searches fewer or more
+nodes for a depth) or `--depth` (the fixed-depth comparison). Games not over after 160 plies are draws.
+Prints each variant's score for the option and its two-standard-error margin, and the nodes each side
+searched in all (a faster-to-depth option shows as fewer nodes at fixed depth).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from shashki.engine import Engine, Limit, Searcher  # noqa: E402
+from shashki.rules import Game, get_variant  # noqa: E402
+
+MAX_PLIES = 160
+SEED = 15
+
+
+def openings(variant_key: str, count: int, seed: int = SEED, plies: int = 4) -> list[list[str]]:
+    """`count` distinct random openings of `plies` moves."""
+    rng = random.Random(seed)
+    variant = get_variant(variant_key)
+    seen: set[tuple[str, ...]] = set()
+    result: list[list[str]] = []
+    while len(result) < count:
+        game = Game(variant)
+        for _ in range(plies):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        key = tuple(game.notations())
+        if key not in seen and not game.is_over:
+            seen.add(key)
+            result.append(list(key))
+    return result
+
+
+def engine(option: str, on: bool) -> Engine:
+    e = Engine()
+    e.searcher = Searcher(**{option: on})
+    return e
+
+
+def play_game(variant: str, opening: list[str], on_white: bool, option: str, limit: Limit,
+              nodes: dict[bool, int]) -> float:
+    """The score of the side with the option on."""
+    game = Game.replay(opening, variant)
+    engines = {on_white: engine(option, True), not on_white: engine(option, False)}
+    while not game.is_over and game.ply < MAX_PLIES:
+        white = game.position.white_to_move
+        result = engines[white].play(game, limit)
+        nodes[white == on_white] += result.nodes
+        game.play(result.move)
+    if game.outcome is None or game.outcome.winner is None:
+        return 0.5
+    white_won = game.outcome.winner.value == "white"
+    return 1.0 if white_won == on_white else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="A search option on against off, same budget a move.")
+    parser.add_argument("--option", required=True, help="a boolean field of Searcher, e.g. aspiration")
+    parser.add_argument("--variants", default="russian,russian-giveaway")
+    parser.add_argument("--games", type=int, default=40, help="games per variant (even; default 40)")
+    budget = parser.add_mutually_exclusive_group()
+    budget.add_argument("--nodes", type=int, help="nodes a move (default 4000)")
+    budget.add_argument("--depth", type=int, help="fixed depth a move")
+    args = parser.parse_args(argv)
+    if not isinstance(getattr(Searcher(), args.option, None), bool):
+        parser.error(f"Searcher has no boolean option {args.option!r}")
+    limit = Limit(depth=args.depth) if args.depth else Limit(nodes=args.nodes or 4000)
+    budget_text = f"depth {args.depth}" if args.depth else f"{limit.nodes} nodes"
+    print(f"{args.option} on against off, {args.games} games per variant, {budget_text} a move")
+    for variant in args.variants.split(","):
+        start = time.perf_counter()
+        points = 0.0
+        scores: list[float] = []
+        nodes = {True: 0, False: 0}
+        for opening in openings(variant, args.games // 2):
+            for on_white in (True, False):
+                s = play_game(variant, opening, on_white, args.option, limit, nodes)
+                scores.append(s)
+                points += s
+        n = len(scores)
+        mean = points / n
+        margin = 2 * math.sqrt(sum((s - mean) ** 2 for s in scores) / max(1, n - 1) / n)
+        wins, draws = scores.count(1.0), scores.count(0.5)
+        print(f"{variant}: +{wins} ={draws} -{n - wins - draws} of {n}, score {mean:.1%} ± {margin:.1%}; "
+              f"nodes on {nodes[True]:,}, off {nodes[False]:,} ({time.perf_counter() - start:.0f} s)",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

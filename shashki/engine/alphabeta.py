@@ -1,0 +1,306 @@
+"""The search's inner loop: principal variation search below the root, and the move order.
+
+`shashki.engine.search` drives it (iterative deepening, the root, limits, the principal variation); this
+module is what runs at every node, so it is written for mypyc (setup.py compiles it, with the move
+generator, the evaluation and the transposition table, into one extension; the same source runs
+uncompiled when it cannot be):
+
+- every hot value is a plain int: moves are taken by their index in `Position.legal_moves()`, table
+  entries are packed into one int, killers and history are flat lists indexed by (from, to) squares;
+- nothing is allocated per node beyond what the move generator makes (the child position and, for
+  captures, its moves) and the small list of the move order.
+
+Scores are in hundredths of a man, from the side to move's point of view; a win in n plies scores
+`WIN - n`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from shashki.engine.evaluation import Evaluator, popcount
+from shashki.engine.transposition import (
+    EXACT,
+    LOWER,
+    UPPER,
+    TranspositionTable,
+    entry_capture,
+    entry_depth,
+    entry_flag,
+    entry_forced,
+    entry_move_index,
+    entry_score,
+)
+from shashki.rules.position import Move, Position
+
+WIN: Final = 30_000
+WIN_BOUND: Final = WIN - 1_000  # scores beyond this are wins/losses in a known number of plies
+INFINITE: Final = WIN + 1
+MAX_PLY: Final = 120
+DRAW: Final = 0
+
+CHECK_EVERY: Final = 512  # nodes between looks at the clock
+
+# Move order keys: the sort key above, 1023 - the move's index below (a stable order among equals).
+_ORDER_BITS: Final = 10
+_ORDER_MASK: Final = (1 << _ORDER_BITS) - 1
+_KILLER_1: Final = 1 << 40
+_KILLER_2: Final = 1 << 39
+
+
+class SearchStopped(Exception):
+    """Raised inside the search when a limit is reached; the last complete iteration stands."""
+
+
+def score_to_tt(score: int, ply: int) -> int:
+    """A win or loss is stored as its distance from the stored position, not from the root."""
+    if score >= WIN_BOUND:
+        return score + ply
+    if score <= -WIN_BOUND:
+        return score - ply
+    return score
+
+
+def score_from_tt(score: int, ply: int) -> int:
+    if score >= WIN_BOUND:
+        return score - ply
+    if score <= -WIN_BOUND:
+        return score + ply
+    return score
+
+
+class Core:
+    """The state of one search: counters and limits, the evaluation, the tables the search learns."""
+
+    def __init__(self, table: TranspositionTable) -> None:
+        self.table = table
+        self.nodes = 0
+        self.seldepth = 0
+        self.deadline = float("inf")
+        self.node_limit = 1 << 62
+        self.next_check = CHECK_EVERY
+        self.must_finish = False
+        self.stop_event: Any = None  # a threading.Event another thread may set
+        self.evaluator: Evaluator | None = None
+        self.custom_eval: Callable[[Position], int] | None = None
+        self.giveaway = False
+        self.reductions = True  # late-move reductions (Searcher.reductions)
+        self.tablebase: Any = None  # shashki.engine.tablebase.Tablebase
+        self.tb_pieces = 0
+        # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
+        # below `span`.
+        self.span = 64
+        self.history: list[int] = [0] * (2 * 64 * 64)
+        self.killers: list[int] = [0] * (2 * (MAX_PLY + 2))
+        self.path: list[int] = []  # hashes of the positions from the root to the current node
+        self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
+        self.seen: set[int] = set()  # hashes of the game's positions before the root
+
+    # -------------------------------------------------------------------------------------------
+    # Set-up between searches
+
+    def set_variant(self, span: int) -> None:
+        """A new variant: forget the move order learned (the table is cleared by the caller)."""
+        self.span = span
+        self.history = [0] * (2 * span * span)
+
+    def new_search(self, history: set[int]) -> None:
+        self.seen = history
+        self.path = []
+        self.floor = 0
+        killers = self.killers
+        for i in range(len(killers)):
+            killers[i] = 0
+        # Age the history scores so that the last search's order counts but does not dominate.
+        scores = self.history
+        for i in range(len(scores)):
+            scores[i] >>= 2
+        self.table.new_search()
+
+    def check(self) -> None:
+        if self.must_finish:
+            self.next_check = self.nodes + CHECK_EVERY
+            return
+        if self.nodes >= self.node_limit:
+            raise SearchStopped
+        if time.perf_counter() >= self.deadline or self.stop_event.is_set():
+            raise SearchStopped
+        self.next_check = min(self.nodes + CHECK_EVERY, self.node_limit)
+
+    def evaluate(self, pos: Position) -> int:
+        ev = self.evaluator
+        if ev is not None:
+            return ev.score(pos)
+        custom = self.custom_eval
+        assert custom is not None
+        return custom(pos)
+
+    # -------------------------------------------------------------------------------------------
+    # The search
+
+    def search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The score of `pos` searched `depth` plies deep within (alpha, beta), `ply` from the root.
+
+        - Capture is compulsory, so a position with a capture to make is never scored statically
+          (draughts' quiescence); a position with a single legal move is searched one ply deeper.
+        - No legal move loses, or wins in giveaway (RULES.md §3); a repetition is a draw.
+        """
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self.check()
+        if ply > self.seldepth:
+            self.seldepth = ply
+        key = pos.hash
+        # A repetition along the path (same side to move: every second ply) or of the game: a draw.
+        # Only positions since the last man move or capture can come back (`floor`).
+        floor = self.floor
+        if floor == 0 and key in self.seen:
+            return DRAW
+        path = self.path
+        i = len(path) - 2
+        while i >= floor:
+            if path[i] == key:
+                return DRAW
+            i -= 2
+        if self.tb_pieces and popcount(pos.white | pos.black) <= self.tb_pieces:
+            code: int | None = self.tablebase.code(pos)
+            if code is not None and code:
+                if code == 1:
+                    return DRAW
+                plies = (code - 2) >> 1
+                if (code - 2) & 1:
+                    return ply + plies - WIN
+                return WIN - ply - plies
+        # A position the table knows is not over and says whether it must capture and whether it
+        # has a single move: its moves are generated only if the entry does not settle it.
+        entry = self.table.probe(key) if ply < MAX_PLY else -1
+        moves: list[Move] | None = None
+        if entry >= 0:
+            capture = entry_capture(entry)
+            forced = entry_forced(entry)
+        else:
+            moves = pos.legal_moves()
+            if not moves:
+                # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.
+                return WIN - ply if self.giveaway else ply - WIN
+            if ply >= MAX_PLY:
+                return self.evaluate(pos)
+            capture = moves[0].capture_mask != 0
+            forced = len(moves) == 1
+        if forced:
+            depth += 1  # a forced move costs nothing (capture sequences are often forced)
+        if depth <= 0 and not capture:
+            return self.evaluate(pos)
+        if capture and depth < 1:
+            depth = 1  # captures are never cut at the horizon
+        # Mate-distance pruning: nothing here can beat a win already found nearer the root.
+        if alpha < ply - WIN:
+            alpha = ply - WIN
+        if beta > WIN - ply:
+            beta = WIN - ply
+        if alpha >= beta:
+            return alpha
+
+        hash_index = -1
+        if entry >= 0:
+            hash_index = entry_move_index(entry)
+            if entry_depth(entry) >= depth:
+                score = score_from_tt(entry_score(entry), ply)
+                flag = entry_flag(entry)
+                if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+                    return score
+
+        if moves is None:
+            moves = pos.legal_moves()
+        n = len(moves)
+        order = self.order(pos, moves, hash_index, ply) if n > 1 else [0]
+        original_alpha = alpha
+        best = -INFINITE
+        best_index = order[0]
+        path.append(key)
+        try:
+            for i in range(n):
+                index = order[i]
+                move = moves[index]
+                child = pos.play(move)
+                if move.capture_mask or not move.by_king:
+                    self.floor = len(path)  # irreversible: nothing before the child comes back
+                else:
+                    self.floor = floor
+                if i == 0:
+                    score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    # Late quiet moves at depth >= 3 are searched one ply shallower first.
+                    reduce = 1 if (depth >= 3 and i >= 3 and not capture and self.reductions) else 0
+                    score = -self.search(child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
+                    if reduce and score > alpha:
+                        score = -self.search(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
+                if score > best:
+                    best = score
+                    best_index = index
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if not capture:
+                                self.reward(move, depth, ply, pos.white_to_move)
+                            break
+        finally:
+            path.pop()
+            self.floor = floor
+        flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
+        self.table.store(key, depth, flag, score_to_tt(best, ply), best_index, capture, forced)
+        return best
+
+    def reward(self, move: Move, depth: int, ply: int, white: bool) -> None:
+        """A quiet move that refuted a position: a killer at its ply, and history for its squares."""
+        span = self.span
+        squares = move.path
+        start = squares[0]
+        end = squares[len(squares) - 1]
+        k = start * span + end + 1
+        killers = self.killers
+        slot = 2 * ply
+        if killers[slot] != k:
+            killers[slot + 1] = killers[slot]
+            killers[slot] = k
+        self.history[(span * span if white else 0) + k - 1] += depth * depth
+
+    def order(self, pos: Position, moves: list[Move], hash_index: int, ply: int) -> list[int]:
+        """The indices of `moves` in the order to search them: the hash move, then captures by the
+        number of pieces taken (kings counted double), or quiet moves: killers, then by history."""
+        n = len(moves)
+        keys: list[int] = []
+        if moves[0].capture_mask:
+            kings = pos.kings
+            for i in range(n):
+                m = moves[i]
+                taken = len(m.captured) + popcount(m.capture_mask & kings)
+                keys.append((taken << _ORDER_BITS) | (_ORDER_MASK - i))
+        else:
+            span = self.span
+            slot = 2 * ply
+            killers = self.killers
+            first = killers[slot] if slot < len(killers) else -1
+            second = killers[slot + 1] if slot < len(killers) else -1
+            history = self.history
+            base = span * span if pos.white_to_move else 0
+            for i in range(n):
+                squares = moves[i].path
+                k = squares[0] * span + squares[len(squares) - 1] + 1
+                if k == first:
+                    value = _KILLER_1
+                elif k == second:
+                    value = _KILLER_2
+                else:
+                    value = history[base + k - 1]
+                keys.append((value << _ORDER_BITS) | (_ORDER_MASK - i))
+        keys.sort(reverse=True)
+        order = [_ORDER_MASK - (key & _ORDER_MASK) for key in keys]
+        if 0 <= hash_index < n and order[0] != hash_index:
+            order.remove(hash_index)
+            order.insert(0, hash_index)
+        return order
