@@ -21,6 +21,7 @@ MODULES = [
     "shashki.engine",
     "shashki.engine.timeman",
     "shashki.engine.hub",
+    "shashki.engine.letters",
     "shashki.server.lidraughts",
     "shashki.server.games.terms",
     "shashki.server.limits",

@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from shashki.engine.engine import Engine
+from shashki.engine.letters import from_square_letters, square_letters
 from shashki.engine.search import Limit
 from shashki.rules.errors import RulesError
 from shashki.rules.game import Game
@@ -143,32 +144,17 @@ def _parse(text: str) -> Message:
 
 def dxp_board(pos: Position) -> str:
     """The 50 squares of a position: e, w/z men, W/Z kings."""
-    board = pos.board
-    letters = []
-    for n in range(1, board.squares + 1):
-        piece = pos.piece_at(board.bit_of_number(n))
-        if piece is None:
-            letters.append("e")
-        else:
-            color, king = piece
-            letter = "w" if color is Color.WHITE else "z"
-            letters.append(letter.upper() if king else letter)
-    return "".join(letters)
+    return square_letters(pos, black="z")
 
 
 def parse_dxp_board(board_text: str, variant: Variant) -> Position:
     """`W` or `Z` (the side to move) and the 50 squares of a GAMEREQ."""
-    board = variant.board
-    to_move, squares = board_text[0], board_text[1:]
-    if to_move not in _COLOR or len(squares) != board.squares or set(squares) - set("ewzWZ"):
+    if not board_text or board_text[0] not in _COLOR:
         raise DxpError(f"bad DXP position {board_text!r}")
-    white = black = kings = 0
-    for n, letter in enumerate(squares, start=1):
-        bit = 1 << board.bit_of_number(n)
-        white |= bit if letter in "wW" else 0
-        black |= bit if letter in "zZ" else 0
-        kings |= bit if letter in "WZ" else 0
-    return Position(variant, white, black, kings, to_move == "W")
+    try:
+        return from_square_letters(board_text[1:], variant, white_to_move=board_text[0] == "W", black="z")
+    except ValueError:
+        raise DxpError(f"bad DXP position {board_text!r}") from None
 
 
 # Layer 1: NUL-terminated messages on a stream socket -----------------------------------------------

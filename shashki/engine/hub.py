@@ -56,9 +56,10 @@ from typing import TextIO
 
 from shashki import __version__ as _version
 from shashki.engine.engine import Engine
+from shashki.engine.letters import from_square_letters, square_letters
 from shashki.engine.search import WIN, WIN_BOUND, Limit
 from shashki.rules.position import Move, Position
-from shashki.rules.variant import VARIANTS, Color, UnknownVariant, Variant, get_variant
+from shashki.rules.variant import VARIANTS, UnknownVariant, Variant, get_variant
 
 NAME = "Shashki"
 AUTHOR = "Shashki authors"
@@ -91,35 +92,14 @@ def hub_variant(name: str) -> Variant:
 
 def hub_position(pos: Position) -> str:
     """The position in hub notation: side to move, then one letter per square by square number."""
-    board = pos.variant.board
-    letters = ["W" if pos.white_to_move else "B"]
-    for n in range(1, board.squares + 1):
-        piece = pos.piece_at(board.bit_of_number(n))
-        if piece is None:
-            letters.append("e")
-        else:
-            color, king = piece
-            letter = "w" if color is Color.WHITE else "b"
-            letters.append(letter.upper() if king else letter)
-    return "".join(letters)
+    return ("W" if pos.white_to_move else "B") + square_letters(pos, black="b")
 
 
 def parse_hub_position(text: str, variant: Variant) -> Position:
-    board = variant.board
-    if len(text) != board.squares + 1 or text[0] not in "WB":
-        raise ValueError(f"a {variant.key} hub position is W or B and {board.squares} squares, not {text!r}")
-    white = black = kings = 0
-    for n, letter in enumerate(text[1:], start=1):
-        bit = 1 << board.bit_of_number(n)
-        if letter in "wW":
-            white |= bit
-        elif letter in "bB":
-            black |= bit
-        elif letter != "e":
-            raise ValueError(f"unknown square letter {letter!r} in hub position {text!r}")
-        if letter in "WB":
-            kings |= bit
-    return Position(variant, white, black, kings, text[0] == "W")
+    if not text or text[0] not in "WB":
+        squares = variant.board.squares
+        raise ValueError(f"a {variant.key} hub position is W or B and {squares} squares, not {text!r}")
+    return from_square_letters(text[1:], variant, white_to_move=text[0] == "W", black="b")
 
 
 def _client_numbers(variant: Variant, numbering: str) -> dict[int, int]:
