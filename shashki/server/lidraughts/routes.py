@@ -25,7 +25,6 @@ from fastapi.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from shashki.server.accounts import Actor
-from shashki.server.accounts.service import RateLimiter
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
 from shashki.server.http.errors import error_body
@@ -42,9 +41,9 @@ def bots(request: Request) -> BotApi:
     return api
 
 
-def _limited(request: Request, actor: Actor) -> Actor:
-    limiter: RateLimiter = request.app.state.api_limiter
-    limiter.hit(str(actor.id), "API requests")
+async def _limited(request: Request, actor: Actor) -> Actor:
+    # The server's one limiter (shashki/server/limits.py): in Redis when configured, so shared by processes.
+    await request.app.state.limits.hit("api_requests", str(actor.id), "API requests")
     return actor
 
 
@@ -53,7 +52,7 @@ async def bot_actor(request: Request) -> Actor:
     actor.require("bot:play")
     if not actor.user.is_bot:
         raise Forbidden("not_a_bot", "The Bot API is for bot accounts; people play through /api/board.")
-    return _limited(request, actor)
+    return await _limited(request, actor)
 
 
 async def board_actor(request: Request) -> Actor:
@@ -61,13 +60,13 @@ async def board_actor(request: Request) -> Actor:
     actor.require("board:play")
     if actor.user.is_bot:
         raise Forbidden("bot_account", "Bot accounts play through /api/bot.")
-    return _limited(request, actor)
+    return await _limited(request, actor)
 
 
 async def any_player(request: Request) -> Actor:
     actor = await current_actor(request)
     actor.require("bot:play", "board:play")
-    return _limited(request, actor)
+    return await _limited(request, actor)
 
 
 ACTORS = {"bot": bot_actor, "board": board_actor}
@@ -260,7 +259,7 @@ async def list_challenges(request: Request, actor: Actor = Depends(any_player)) 
     summary="Challenge a player: rated, clock.limit (s), clock.increment (s), color, variant, fen",
 )
 async def create_challenge(username: str, request: Request, actor: Actor = Depends(any_player)) -> dict:
-    request.app.state.challenge_limiter.hit(str(actor.id), "challenges")
+    await request.app.state.limits.hit("challenges", str(actor.id), "challenges")
     data = await fields(request)
     terms = {
         "variant": variant_key(data.get("variant") or "standard"),
