@@ -8,12 +8,14 @@ PostgreSQL and Redis of `.ci/run` and runs two server processes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import os
 import secrets
 import string
 import tracemalloc
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -31,7 +33,7 @@ from shashki.server.lobby.models import Challenge
 from shashki.server.ratings import RatingService
 from shashki.server.storage import Database
 
-from .helpers import Player, Server
+from .helpers import Player, Server, eventually
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 ALPHABET = string.ascii_letters + string.digits
@@ -282,6 +284,52 @@ def test_the_default_minimum_clock_is_lidraughts_quarter_minute(tmp_path):
     short, made = asyncio.run(scenario())
     assert short.code == "clock_too_short"
     assert made["clocks"]["white_ms"] == 15_000
+
+
+# -- the engine's workers die with the server ---------------------------------------------------------
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux /proc)."""
+    out = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                out.add(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Running, and not a zombie waiting for a parent (in a container, nobody may ever reap it)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
+def test_the_engine_workers_die_with_a_server_killed_outright(tmp_path):
+    server = Server(tmp_path / "data", env={"SHASHKI_ENGINE": "engine"}).start()
+    try:
+        person = Player(server)
+        clock = {"minutes": 1, "increment": 0}
+        r = person.post("/api/computer-games", {"level": 1, "color": "black", "time_control": clock})
+        assert r.status_code == 201, r.text
+        gid = r.json()["game"]["id"]
+        # The computer (White) moves first: the engine's pool has started its worker.
+        moved = eventually(
+            lambda: person.http.get(f"/api/games/{gid}").json()["game"]["ply"], lambda ply: ply >= 1, 30
+        )
+        assert moved >= 1
+        workers = _children(server.process.pid)
+        assert workers, "no engine worker was started"
+    finally:
+        server.kill()  # SIGKILL: the server's shutdown never runs, nor the pool's
+    gone = eventually(lambda: {p for p in workers if _alive(p)}, lambda alive: not alive, timeout=5)
+    assert not gone, f"engine workers {gone} outlived the server"
 
 
 # -- the Bot API's limits, shared by the server processes ----------------------------------------------
