@@ -106,21 +106,25 @@ class LobbyService:
         return await self._accept(seek, user)
 
     async def _accept(self, seek: Seek, user: User) -> dict:
-        async with self.db.session() as s:
-            taken = await s.execute(
-                update(Seek).where(Seek.id == seek.id, Seek.status == "open").values(status="matched")
-            )
-            await s.commit()
-        if rows_changed(taken) != 1:
-            raise Conflict("seek_taken", "Someone else accepted that seek first.")
+        """Take a seek: it is marked matched (with the game's id), and the taker's own open seek
+        withdrawn, in the transaction that creates the game: no seek is matched without a game."""
         white_id, black_id = seats(seek.user_id, seek.color, user.id)
-        live = await self.games.create(white_id=white_id, black_id=black_id, terms=GameTerms.of(seek))
-        async with self.db.session() as s:
-            await s.execute(update(Seek).where(Seek.id == seek.id).values(game_id=live.id))
+
+        async def take(s: AsyncSession, game_id: str) -> None:
+            taken = await s.execute(
+                update(Seek)
+                .where(Seek.id == seek.id, Seek.status == "open")
+                .values(status="matched", game_id=game_id)
+            )
+            if rows_changed(taken) != 1:
+                raise Conflict("seek_taken", "Someone else accepted that seek first.")
             await s.execute(
                 update(Seek).where(Seek.status == "open", Seek.user_id == user.id).values(status="cancelled")
             )
-            await s.commit()
+
+        live = await self.games.create(
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(seek), within=take
+        )
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
         return self.games.state(live)
 
