@@ -140,7 +140,7 @@ def test_a_game_whose_first_move_never_comes_aborts_itself_unrated_and_the_timer
 
     async def scenario():
         db = await _database(tmp_path)
-        games = _games(db, first_move_seconds=0.3)
+        games = _games(db, first_move_seconds=0.8)
         ratings = RatingService(db, games.accounts)
         games.end_hooks.append(ratings.on_game_end)
         nobody_moves = await games.create(white_id=1, black_id=2, terms=clock)
@@ -150,21 +150,29 @@ def test_a_game_whose_first_move_never_comes_aborts_itself_unrated_and_the_timer
         await games.move(1, both_moved.id, "c3-d4", ply=0)
         await games.move(2, both_moved.id, "f6-g5", ply=1)
         untimed = await games.create(white_id=1, black_id=2)
-        await asyncio.sleep(0.1)
         early = (await games.record(nobody_moves.id)).status
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(1.2)
         three = (nobody_moves, black_never_moves, both_moved)
         first = {g.id: (await games.record(g.id)).status for g in three}
         untimed_status = (await games.record(untimed.id)).status
         rated = await ratings.of_user(1)
         await games.close()
 
-        # Resumed after a restart, a game still waiting for its first move gets its full time again.
-        waiting = await _games(db).create(white_id=1, black_id=2, terms=clock)
-        resumed = _games(db, first_move_seconds=0.3)
+        # Resumed after a restart, a game still waiting for its first move gets its full time again
+        # (though its turn began long ago), and then aborts.
+        before = _games(db)
+        waiting = await before.create(white_id=1, black_id=2, terms=clock)
+        await before.close()
+        async with db.session() as s:
+            long_ago = NOW - timedelta(days=1)
+            moved = update(GameRecord).where(GameRecord.id == waiting.id).values(turn_started_at=long_ago)
+            await s.execute(moved)
+            await s.commit()
+        resumed = _games(db, first_move_seconds=0.8)
         await resumed.resume()
+        await asyncio.sleep(0.2)
         after_resume = (await resumed.record(waiting.id)).status
-        await asyncio.sleep(0.6)
+        await asyncio.sleep(1.2)
         later = (await resumed.record(waiting.id)).status
         await resumed.close()
         await db.close()
