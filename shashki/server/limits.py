@@ -72,8 +72,8 @@ class Window(Protocol):
 class RateLimiter:
     """At most `limit` events per `window` seconds for each key: a sliding window in this process.
 
-    `hit` is the synchronous form, for callers outside the event loop's awaits (the Bot API's request
-    counter); `acquire` is the interface shared with the Redis window.
+    `hit` and `wait_time` are the synchronous forms, for a window kept by one caller (the pace of each
+    WebSocket's messages, http/edge.py); `acquire` is the interface shared with the Redis window.
     """
 
     def __init__(self, limit: int, window: float) -> None:
