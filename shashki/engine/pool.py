@@ -3,7 +3,8 @@
 The search is CPU-bound Python: run on the server's event loop it would freeze every game. `AsyncEngine`
 sends each search to a worker process (positions, moves and limits pickle) and awaits the result, so the
 loop keeps serving while the engine thinks. Each worker keeps one `Engine` per level, and so its
-transposition tables, between searches.
+transposition tables, between searches. The workers end with the process that started them, even when
+it is killed outright (`_die_with_parent`).
 
     engine = AsyncEngine(workers=2)
     result = await engine.play(game, Limit(time=1.0), level=5)
@@ -13,7 +14,14 @@ transposition tables, between searches.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from shashki.engine.engine import Engine, PlayResult, split_game
@@ -39,6 +47,34 @@ def _analyse(position: Position, history: list[int], limit: Limit) -> list[Line]
     return list(_engine(None).analyse(position, limit, history))
 
 
+def _die_with_parent() -> None:
+    """The pool's initializer: the worker ends when the process that started it does, even after a
+    `kill -9` of the server (which runs no shutdown hook and so never stops the pool itself).
+
+    On Linux the kernel sends the worker SIGKILL when its parent dies (prctl PR_SET_PDEATHSIG, see
+    prctl(2)); everywhere, a daemon thread also watches the parent id and ends the worker when it changes
+    (the orphan is adopted by another process), which covers other systems and the moment before prctl.
+    """
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before prctl took hold
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_PARENT_POLL_SECONDS = 0.5
+
+
 class AsyncEngine:
     """`await play(...)` and `await analyse(...)` on a pool of worker processes."""
 
@@ -46,7 +82,9 @@ class AsyncEngine:
         if executor is None:
             # "spawn" keeps the workers free of the server's threads and open sockets.
             context = multiprocessing.get_context("spawn")
-            executor = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            executor = ProcessPoolExecutor(
+                max_workers=workers, mp_context=context, initializer=_die_with_parent
+            )
         self._executor = executor
 
     async def play(self, position_or_game: Position | Game, limit: Limit | None = None,

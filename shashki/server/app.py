@@ -66,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             disconnect_claim_seconds=settings.disconnect_claim_seconds,
             max_lag_compensation_ms=settings.max_lag_compensation_ms,
             computer_delay_seconds=settings.computer_delay_seconds,
+            first_move_seconds=settings.first_move_seconds,
             engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
             accounts=accounts_service,
         )
@@ -76,7 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # An account may become a bot only before it has played: the games say whether it has.
         accounts_service.games_played = game_service.games_played
         app.state.games = game_service
-        app.state.lobby = LobbyService(db, bus, game_service, accounts_service)
+        app.state.lobby = LobbyService(
+            db, bus, game_service, accounts_service, min_clock_seconds=settings.min_clock_seconds
+        )
         # Ratings move inside the transaction that records a rated game's end.
         app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
@@ -89,8 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bus,
             game_service,
             accounts_service,
-            lines=settings.chat_lines,
-            window=settings.chat_window_seconds,
+            limits=app.state.limits,  # its "chat" limit: chat_lines per chat_window_seconds
         )
         app.state.rematch = RematchService(game_service, bus)
         app.state.bots = BotApi(
@@ -105,8 +107,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
         )
-        app.state.api_limiter = app.state.limits.local("api_requests")  # the Bot API's (lidraughts/routes.py)
-        app.state.challenge_limiter = app.state.limits.local("challenges")
         resumed = await game_service.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
         try:

@@ -48,6 +48,12 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(None, validation_alias="REDIS_URL")
     # A player may claim victory once the opponent has been disconnected this long on their own turn.
     disconnect_claim_seconds: float = 30.0
+    # A game with a clock whose side to move has not made its first move this long after its turn began
+    # aborts itself (a crashed bot, a player gone); 0 turns it off. lichess waits 15-35 s.
+    first_move_seconds: float = 60.0
+    # The shortest clock a seek, a challenge (Bot API too) or a game against the computer may ask for:
+    # lidraughts' shortest initial time is a quarter of a minute.
+    min_clock_seconds: float = 15.0
     # Lag compensation: a client may report its network delay; at most this much is credited per move.
     max_lag_compensation_ms: int = 500
     # Attempts allowed per client address within `rate_limit_window_seconds`.

@@ -72,8 +72,8 @@ class Window(Protocol):
 class RateLimiter:
     """At most `limit` events per `window` seconds for each key: a sliding window in this process.
 
-    `hit` is the synchronous form, for callers outside the event loop's awaits (the Bot API's request
-    counter); `acquire` is the interface shared with the Redis window.
+    `hit` and `wait_time` are the synchronous forms, for a window kept by one caller (the pace of each
+    WebSocket's messages, http/edge.py); `acquire` is the interface shared with the Redis window.
     """
 
     def __init__(self, limit: int, window: float) -> None:
@@ -169,16 +169,6 @@ class Limiter:
     def window(self, name: str) -> Window:
         return self._windows[name]
 
-    def local(self, name: str) -> RateLimiter:
-        """The limit as a synchronous window of this process, for callers that cannot await: the same
-        window as `hit` uses in memory; with Redis, a window of this process alone (with the same figures).
-        """
-        window = self._windows[name]
-        if isinstance(window, RateLimiter):
-            return window
-        limit = self.table[name]
-        return RateLimiter(limit.count, limit.seconds)
-
     async def hit(self, name: str, key: str, what: str | None = None) -> None:
         """Record one event of limit `name` for `key`, or raise `RateLimited` (429 with Retry-After)."""
         await self._windows[name].acquire(key, what or name.replace("_", " "))
@@ -198,7 +188,8 @@ def limit_table(settings) -> dict[str, Limit]:
 
     The first five keep the settings they always had (`SHASHKI_LOGIN_ATTEMPTS`, `SHASHKI_REGISTRATIONS`
     within `SHASHKI_RATE_LIMIT_WINDOW_SECONDS`, `SHASHKI_API_REQUESTS_PER_MINUTE`,
-    `SHASHKI_CHALLENGES_PER_MINUTE`); the others are `SHASHKI_LIMIT_<NAME>` = `count/seconds`.
+    `SHASHKI_CHALLENGES_PER_MINUTE`), and the chat's too; the others are `SHASHKI_LIMIT_<NAME>` =
+    `count/seconds`.
     """
     window = settings.rate_limit_window_seconds
     return {
@@ -208,6 +199,9 @@ def limit_table(settings) -> dict[str, Limit]:
         # per account
         "api_requests": Limit(settings.api_requests_per_minute, 60.0),
         "challenges": Limit(settings.challenges_per_minute, 60.0),
+        # per account and game: lines written in its chat (`SHASHKI_CHAT_LINES` per
+        # `SHASHKI_CHAT_WINDOW_SECONDS`)
+        "chat": Limit(settings.chat_lines, settings.chat_window_seconds),
         # per account: guessing one account's password from many addresses
         "logins_per_account": _env_limit("SHASHKI_LIMIT_LOGINS_PER_ACCOUNT", Limit(30, 600.0)),
         "seeks": _env_limit("SHASHKI_LIMIT_SEEKS", Limit(30, 60.0)),

@@ -27,12 +27,13 @@ from sqlalchemy import select
 
 from shashki.rules import Color
 from shashki.server.accounts.models import User
-from shashki.server.accounts.service import AccountService, RateLimiter
+from shashki.server.accounts.service import AccountService
 from shashki.server.chat.models import ChatLine, ChatSetting
 from shashki.server.errors import Forbidden, Invalid
 from shashki.server.events import EventBus
 from shashki.server.games.models import GameRecord
 from shashki.server.games.service import GameService
+from shashki.server.limits import Limit, Limiter
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 
@@ -65,12 +66,15 @@ class ChatService:
         *,
         lines: int = 5,
         window: float = 10.0,
+        limits: Limiter | None = None,
     ) -> None:
         self.db = db
         self.bus = bus
         self.games = games
         self.accounts = accounts
-        self.limiter = RateLimiter(lines, window)
+        # The server's limiter (its "chat" limit, in Redis when configured, so that every process counts
+        # the same lines); on its own, a limiter of this process with `lines` per `window`.
+        self.limits = limits or Limiter({"chat": Limit(lines, window)})
 
     async def _game(self, game_id: str) -> GameRecord:
         return await self.games.record(game_id)
@@ -109,7 +113,7 @@ class ChatService:
             raise Forbidden("players_only", "Only the two players write in the players' room.")
         if room == "spectator" and "close" in (await self._settings(game_id)).values():
             raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
-        self.limiter.hit(f"{user.id}:{game_id}", "chat lines")
+        await self.limits.hit("chat", f"{user.id}:{game_id}", "chat lines")
         line = ChatLine(game_id=game_id, room=room, user_id=user.id, text=text, created_at=utcnow())
         async with self.db.session() as s:
             s.add(line)

@@ -13,6 +13,7 @@ from typing import Any
 from shashki.rules import Color, IllegalMove, Move, Outcome
 from shashki.rules.game import ABANDONMENT, AGREEMENT, RESIGNATION, TIME
 from shashki.server.errors import Conflict, Forbidden, Invalid
+from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import MoveRecord
 from shashki.server.games.presence import Presence
@@ -169,6 +170,19 @@ class GameActions:
                 raise Conflict("too_late_to_abort", "Both sides have moved: resign or offer a draw instead.")
             view = await self.finish(live, Outcome.aborted())
         return view.to_json()
+
+    async def abort_unstarted(self, game_id: str, first_move_ms: int) -> None:
+        """Abort a game in which the side to move has not made its first move within `first_move_ms`
+        of its turn (the first-move timer's; lichess aborts such games too): a bot that crashed, a player
+        who left, do not leave the game hanging. An aborted game is never rated."""
+        live = await self.store.live(game_id)
+        async with self.store.locked(live):
+            r = live.record
+            if not live.is_live or r.ply >= CLOCK_STARTS_AT_PLY:
+                return
+            waited = (utcnow() - r.turn_started_at).total_seconds() * 1000
+            if waited >= first_move_ms:
+                await self.finish(live, Outcome.aborted())
 
     async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Win a game whose opponent has been disconnected for the claim delay while it is their turn."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from shashki.rules import Color
 from shashki.server.games.actions import GameActions
+from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.computer import Opponent
 from shashki.server.games.live import LiveGame
 from shashki.server.games.store import GameStore
@@ -65,6 +66,50 @@ class FlagTimer:
     def _fire(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
         self.background.spawn(self.actions.check_flag(game_id))
+
+    def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+
+
+class FirstMoveTimer:
+    """Aborts a game with a clock whose side to move has not made its first move within `seconds` of its
+    turn starting: armed when the game starts, after the first move (for the other side's first move),
+    and again when the server resumes the game (its turn restarted then). lichess aborts such games
+    (after some 15-35 s); the time is `SHASHKI_FIRST_MOVE_SECONDS`. Games without a clock are left alone:
+    there is no hurry in them, and either player may abort them before each side has moved.
+    """
+
+    def __init__(self, actions: GameActions, background: Background, seconds: float) -> None:
+        self.actions = actions
+        self.background = background
+        self.first_move_ms = int(seconds * 1000)
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    def __call__(self, live: LiveGame) -> None:
+        timer = self._timers.pop(live.id, None)
+        if timer is not None:
+            timer.cancel()
+        r = live.record
+        if self.first_move_ms <= 0 or not live.is_live or r.ply >= CLOCK_STARTS_AT_PLY:
+            return
+        if r.clock_initial_ms is None:
+            return
+        waited_ms = (utcnow() - r.turn_started_at).total_seconds() * 1000
+        delay = max(0.0, (self.first_move_ms - waited_ms) / 1000) + 0.005
+        game_id = live.id
+        self._timers[game_id] = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
+
+    def _fire(self, game_id: str) -> None:
+        self._timers.pop(game_id, None)
+        self.background.spawn(self._abort(game_id))
+
+    async def _abort(self, game_id: str) -> None:
+        try:
+            await self.actions.abort_unstarted(game_id, self.first_move_ms)
+        except Exception:
+            log.exception("the first-move timer of game %s failed", game_id)
 
     def close(self) -> None:
         for timer in self._timers.values():

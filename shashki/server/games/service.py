@@ -7,7 +7,7 @@ in it. A thin façade over the parts that do the work, which it wires together:
   finisher that ends a game with a rules `Outcome`;
 - the view of the state (`games.view`), built once per change, whose JSON every client reads;
 - `presence` (`games.presence`): who is connected to each game;
-- the listeners (`games.listeners`): the flag timer and the computer opponent;
+- the listeners (`games.listeners`): the flag timer, the first-move timer and the computer opponent;
 - `queries` (`games.queries`): the reads of the games' tables the other domains make (counts, lists,
   moves, the games being played now), so that no other domain queries these tables itself.
 """
@@ -21,17 +21,17 @@ from typing import Any
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
 from shashki.server.accounts import AccountService
-from shashki.server.errors import Invalid
+from shashki.server.errors import Conflict, Invalid, NotFound
 from shashki.server.events import EventBus
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
-from shashki.server.games.listeners import Background, ComputerTurns, FlagTimer
+from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.presence import Presence
 from shashki.server.games.queries import GameQueries
 from shashki.server.games.replay import new_game
-from shashki.server.games.store import EndHook, GameStore
+from shashki.server.games.store import AlsoWrite, EndHook, GameStore
 from shashki.server.games.terms import GameTerms
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
@@ -59,6 +59,7 @@ class GameService:
         disconnect_claim_seconds: float = 30.0,
         max_lag_compensation_ms: int = 500,
         computer_delay_seconds: float = 0.3,
+        first_move_seconds: float = 60.0,
         engine: Opponent | None = None,
         accounts: AccountService | None = None,
     ) -> None:
@@ -82,7 +83,9 @@ class GameService:
         self.computer = ComputerTurns(
             self.store, self.actions, self.engine, self._background, delay=computer_delay_seconds
         )
+        self.first_moves = FirstMoveTimer(self.actions, self._background, first_move_seconds)
         self.store.add_listener(self.flags)
+        self.store.add_listener(self.first_moves)
         self.store.add_listener(self.computer)
         # The read side of the games' tables for the other domains (profiles, lists, exports).
         self.queries = GameQueries(db)
@@ -99,14 +102,22 @@ class GameService:
     # -- life cycle ---------------------------------------------------------------------------------
 
     async def resume(self) -> int:
-        """Load every unfinished game: clocks go on, flags are checked, the computer moves when to move."""
+        """Load every unfinished game: the side to move's clock restarts from its stored time (the
+        server's downtime is not charged, lichess-style), and the listeners are told (by the commit of
+        that restart): flags and first-move timers are armed, the computer moves when to move."""
         ids = await self.store.started_ids()
         for game_id in ids:
-            self.store.notify(await self.store.live(game_id))
+            try:
+                await self.store.restart_turn(await self.store.live(game_id))
+            except Conflict:  # another process changed it meanwhile: resume it as it now stands
+                self.store.notify(await self.store.live(game_id))
+            except NotFound:
+                pass  # deleted meanwhile (with its account)
         return len(ids)
 
     async def close(self) -> None:
         self.flags.close()
+        self.first_moves.close()
         await self._background.close()
         await self.engine.close()
 
@@ -125,9 +136,11 @@ class GameService:
         clock_increment_ms: int = 0,
         rated: bool = False,
         initial_fen: str | None = None,
+        within: AlsoWrite | None = None,
     ) -> LiveGame:
         """Start a game between two accounts, or an account and the computer (the player id left None),
-        on `terms` (or on the terms given one by one)."""
+        on `terms` (or on the terms given one by one). `within(session, game_id)` is written in the same
+        transaction as the game (`GameStore.insert`): what answered the offer is marked only with a game."""
         if terms is None:
             terms = GameTerms(
                 variant, double_diagonal, clock_initial_ms, clock_increment_ms, rated, initial_fen
@@ -156,7 +169,7 @@ class GameService:
             status=GameStatus.STARTED,
             created_at=now,
         )
-        return await self.store.insert(record)
+        return await self.store.insert(record, within)
 
     async def live(self, game_id: str) -> LiveGame:
         return await self.store.live(game_id)

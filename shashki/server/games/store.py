@@ -46,6 +46,8 @@ Listener = Callable[[LiveGame], None]
 EndHook = Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
 # How the store learns the players' names: the accounts' public lookup (`AccountService.users_by_id`).
 PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
+# Another domain's write in the transaction that stores a new game, given the session and the game's id.
+AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
 
 
 class GameStore:
@@ -88,18 +90,28 @@ class GameStore:
         live = self._live.get(game_id)
         if live is not None:
             return live
+        # One loader per game at a time; the lock is dropped whatever the outcome (found, not found, an
+        # error), so that asking for unknown ids leaves nothing behind. A waiter still holding the dropped
+        # lock finds the game in the cache (or loads it again, as a later caller would).
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            live = self._live.get(game_id)
-            if live is None:
-                live = await self._load(game_id)
-                # Only games in play are kept: a finished one is read afresh when asked for, so the
-                # cache does not grow with the history of every game looked at.
-                if live.is_live:
-                    self._live[game_id] = live
-        if not live.is_live:
-            self._loading.pop(game_id, None)
+        try:
+            async with lock:
+                live = self._live.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+                    # Only games in play are kept: a finished one is read afresh when asked for, so the
+                    # cache does not grow with the history of every game looked at.
+                    if live.is_live:
+                        self._live[game_id] = live
+        finally:
+            if self._loading.get(game_id) is lock:
+                del self._loading[game_id]
         return live
+
+    @property
+    def loading(self) -> int:
+        """How many games are being loaded now (none once every load has ended: a bounded map)."""
+        return len(self._loading)
 
     async def record(self, game_id: str) -> GameRecord:
         """The game's stored record (the cached copy of a game in play), without replaying its moves."""
@@ -202,10 +214,29 @@ class GameStore:
 
     # -- writing ------------------------------------------------------------------------------------
 
-    async def insert(self, record: GameRecord) -> LiveGame:
-        """Store a new game, tell its players (`gameStart`) and the listeners."""
+    async def restart_turn(self, live: LiveGame) -> None:
+        """Start the side to move's turn afresh, now: its clock goes on from the time it had stored.
+
+        Called for each game in play when the server starts (`GameService.resume`), as lichess does
+        after a restart: the time the server was down is nobody's thinking time, so it is not charged to
+        the player to move. The change is committed like any other (a new version, published), so other
+        processes and clients read the same clocks.
+        """
+        async with self.locked(live):
+            if live.is_live:
+                await self.commit(live, {"turn_started_at": utcnow()})
+
+    async def insert(self, record: GameRecord, within: AlsoWrite | None = None) -> LiveGame:
+        """Store a new game, tell its players (`gameStart`) and the listeners.
+
+        `within(session, game_id)` writes what must be recorded with the game or not at all (the lobby
+        marks the challenge it answers accepted); if it raises, no game is stored.
+        """
         async with self.db.session() as s:
             s.add(record)
+            if within is not None:
+                await s.flush()
+                await within(s, record.id)
             await s.commit()
         live = await self.live(record.id)
         state = self.view(live).to_json()
@@ -276,10 +307,8 @@ class GameStore:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:
                     await self.bus.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
-        if not live.is_live:
+        if not live.is_live and self._live.get(live.id) is live:
             # A finished game leaves the cache; whoever asks again reads it from the database.
-            if self._live.get(live.id) is live:
-                del self._live[live.id]
-            self._loading.pop(live.id, None)
+            del self._live[live.id]
         self.notify(live)
         return view

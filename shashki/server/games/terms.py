@@ -9,6 +9,10 @@ they are checked in one place and compared as a whole.
 Traceback (most recent call last):
 ...
 shashki.server.errors.Invalid: The double-diagonal option belongs to Russian giveaway.
+>>> GameTerms(initial_fen="W:W:B").checked()
+Traceback (most recent call last):
+...
+shashki.server.errors.Invalid: The game is already over in that position: there is nothing to play.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any, Protocol
 
 from shashki.rules import (
     DEFAULT_VARIANT_KEY,
+    Game,
     Position,
     RulesError,
     UnavailableOption,
@@ -72,8 +77,15 @@ class GameTerms:
         if self.initial_fen is not None:
             try:
                 Position.from_fen(self.initial_fen, variant)
+                first = Game(variant.key, self.initial_fen, double_diagonal=self.double_diagonal)
             except RulesError as e:
                 raise Invalid(e.code, e.message) from None
+            if first.is_over:
+                # A game that would end before its first move (`W:W:B`, a side without a legal move): no
+                # seek, challenge or game is made of it.
+                raise Invalid(
+                    "game_over", "The game is already over in that position: there is nothing to play."
+                )
         return replace(
             self,
             variant=variant.key,

@@ -25,45 +25,45 @@ from fastapi.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from shashki.server.accounts import Actor
-from shashki.server.accounts.service import RateLimiter
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
-from shashki.server.http.deps import Accounts, Bots, Chat, Games
+from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits
 from shashki.server.http.errors import error_body
 from shashki.server.lidraughts.api import time_control_of
 from shashki.server.lidraughts.shapes import variant_key
+from shashki.server.limits import Limiter
 from shashki.server.lobby import TimeControl
 
 router = APIRouter(tags=["bot and board API"])
 NDJSON = "application/x-ndjson"
 
 
-def _limited(request: Request, actor: Actor) -> Actor:
-    limiter: RateLimiter = request.app.state.api_limiter
-    limiter.hit(str(actor.id), "API requests")
+async def _limited(limits: Limiter, actor: Actor) -> Actor:
+    # The server's one limiter (shashki/server/limits.py): in Redis when configured, so shared by processes.
+    await limits.hit("api_requests", str(actor.id), "API requests")
     return actor
 
 
-async def bot_actor(request: Request) -> Actor:
+async def bot_actor(request: Request, limits: Limits) -> Actor:
     actor = await current_actor(request)
     actor.require("bot:play")
     if not actor.user.is_bot:
         raise Forbidden("not_a_bot", "The Bot API is for bot accounts; people play through /api/board.")
-    return _limited(request, actor)
+    return await _limited(limits, actor)
 
 
-async def board_actor(request: Request) -> Actor:
+async def board_actor(request: Request, limits: Limits) -> Actor:
     actor = await current_actor(request)
     actor.require("board:play")
     if actor.user.is_bot:
         raise Forbidden("bot_account", "Bot accounts play through /api/bot.")
-    return _limited(request, actor)
+    return await _limited(limits, actor)
 
 
-async def any_player(request: Request) -> Actor:
+async def any_player(request: Request, limits: Limits) -> Actor:
     actor = await current_actor(request)
     actor.require("bot:play", "board:play")
-    return _limited(request, actor)
+    return await _limited(limits, actor)
 
 
 ACTORS = {"bot": bot_actor, "board": board_actor}
@@ -256,9 +256,9 @@ async def list_challenges(api: Bots, actor: Actor = Depends(any_player)) -> dict
     summary="Challenge a player: rated, clock.limit (s), clock.increment (s), color, variant, fen",
 )
 async def create_challenge(
-    username: str, api: Bots, request: Request, actor: Actor = Depends(any_player)
+    username: str, api: Bots, limits: Limits, request: Request, actor: Actor = Depends(any_player)
 ) -> dict:
-    request.app.state.challenge_limiter.hit(str(actor.id), "challenges")
+    await limits.hit("challenges", str(actor.id), "challenges")
     data = await fields(request)
     terms = {
         "variant": variant_key(data.get("variant") or "standard"),

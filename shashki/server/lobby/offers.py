@@ -67,6 +67,30 @@ class TimeControl:
         return GameTerms(variant, double_diagonal, self.initial_ms, self.increment_ms, rated, initial_fen)
 
 
+# The shortest clock a seek, a challenge (the Bot API's too) or a game against the computer may have:
+# lidraughts' shortest initial time is a quarter of a minute (its time controls start at ¼ min; lichess's
+# ultra-bullet is the same). Shorter clocks are games lost on time by the network alone. The server's
+# figure is `SHASHKI_MIN_CLOCK_SECONDS`.
+MIN_CLOCK_SECONDS = 15.0
+
+
+def check_clock(terms: GameTerms, min_clock_ms: int) -> GameTerms:
+    """`terms`, or Invalid when their clock is shorter than the minimum.
+
+    >>> check_clock(GameTerms(clock_initial_ms=1), 15_000)
+    Traceback (most recent call last):
+    ...
+    shashki.server.errors.Invalid: A clock has at least 15 s a side (this one has 0.001 s).
+    """
+    initial = terms.clock_initial_ms
+    if initial is not None and initial < min_clock_ms:
+        raise Invalid(
+            "clock_too_short",
+            f"A clock has at least {min_clock_ms / 1000:g} s a side (this one has {initial / 1000:g} s).",
+        )
+    return terms
+
+
 QUICK_PAIRING = {
     name: TimeControl(int(name.split("+")[0]), int(name.split("+")[1]))
     for name in ("1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "15+15")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sqlalchemy import or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.engine.levels import LEVELS
 from shashki.rules import DEFAULT_VARIANT_KEY
@@ -21,8 +22,10 @@ from shashki.server.games.terms import GameTerms
 from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.lobby.offers import (
     DECLINE_REASONS,
+    MIN_CLOCK_SECONDS,
     QUICK_PAIRING,
     TimeControl,
+    check_clock,
     check_color,
     colors_fit,
     seats,
@@ -33,9 +36,17 @@ from shashki.server.storage.base import utcnow
 
 class LobbyService:
     def __init__(
-        self, db: Database, bus: EventBus, games: GameService, accounts: AccountService | None = None
+        self,
+        db: Database,
+        bus: EventBus,
+        games: GameService,
+        accounts: AccountService | None = None,
+        *,
+        min_clock_seconds: float = MIN_CLOCK_SECONDS,
     ) -> None:
         self.db = db
+        # The shortest clock of every offer made here: seeks, challenges (the Bot API's too), the computer.
+        self.min_clock_ms = round(min_clock_seconds * 1000)
         self.bus = bus
         self.games = games
         self.accounts = accounts or games.accounts
@@ -57,7 +68,7 @@ class LobbyService:
         compatible seek already waiting. A seek starts from the variant's start position."""
         if terms is None:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
-        terms = replace(terms, initial_fen=None).checked()
+        terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
         seek = Seek(
             user_id=user.id,
             **terms.columns(with_fen=False),
@@ -95,21 +106,25 @@ class LobbyService:
         return await self._accept(seek, user)
 
     async def _accept(self, seek: Seek, user: User) -> dict:
-        async with self.db.session() as s:
-            taken = await s.execute(
-                update(Seek).where(Seek.id == seek.id, Seek.status == "open").values(status="matched")
-            )
-            await s.commit()
-        if rows_changed(taken) != 1:
-            raise Conflict("seek_taken", "Someone else accepted that seek first.")
+        """Take a seek: it is marked matched (with the game's id), and the taker's own open seek
+        withdrawn, in the transaction that creates the game: no seek is matched without a game."""
         white_id, black_id = seats(seek.user_id, seek.color, user.id)
-        live = await self.games.create(white_id=white_id, black_id=black_id, terms=GameTerms.of(seek))
-        async with self.db.session() as s:
-            await s.execute(update(Seek).where(Seek.id == seek.id).values(game_id=live.id))
+
+        async def take(s: AsyncSession, game_id: str) -> None:
+            taken = await s.execute(
+                update(Seek)
+                .where(Seek.id == seek.id, Seek.status == "open")
+                .values(status="matched", game_id=game_id)
+            )
+            if rows_changed(taken) != 1:
+                raise Conflict("seek_taken", "Someone else accepted that seek first.")
             await s.execute(
                 update(Seek).where(Seek.status == "open", Seek.user_id == user.id).values(status="cancelled")
             )
-            await s.commit()
+
+        live = await self.games.create(
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(seek), within=take
+        )
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
         return self.games.state(live)
 
@@ -178,7 +193,7 @@ class LobbyService:
         position or from a set-up position (`initial_fen`), which is never rated."""
         if terms is None:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated, initial_fen)
-        terms = terms.checked()
+        terms = check_clock(terms.checked(), self.min_clock_ms)
         terms = replace(terms, rated=terms.rated and terms.initial_fen is None)
         dest = await self.accounts.user_by_name(dest_username)
         if dest is None:
@@ -222,14 +237,23 @@ class LobbyService:
         }
 
     async def accept_challenge(self, user: User, challenge_id: int) -> dict:
+        """Accept a challenge: the game is created and the challenge marked accepted (with the game's id)
+        in one transaction, so that no challenge is accepted without its game, nor answered twice."""
         challenge = await self._pending(challenge_id, dest=user)
-        if not await self._settle(challenge, "accepted"):
-            raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
         white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
-        live = await self.games.create(white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge))
-        async with self.db.session() as s:
-            await s.execute(update(Challenge).where(Challenge.id == challenge.id).values(game_id=live.id))
-            await s.commit()
+
+        async def settle(s: AsyncSession, game_id: str) -> None:
+            done = await s.execute(
+                update(Challenge)
+                .where(Challenge.id == challenge.id, Challenge.status == "pending")
+                .values(status="accepted", game_id=game_id)
+            )
+            if rows_changed(done) != 1:
+                raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
+
+        live = await self.games.create(
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge), within=settle
+        )
         return self.games.state(live)
 
     async def decline_challenge(self, user: User, challenge_id: int, reason: str = "generic") -> None:
@@ -336,7 +360,8 @@ class LobbyService:
     ) -> dict:
         if level not in LEVELS:
             raise Invalid("bad_level", f"Levels are {LEVELS.start} to {LEVELS.stop - 1}.")
-        terms = (time_control or TimeControl(None)).terms(variant, double_diagonal).checked()
+        terms = (time_control or TimeControl(None)).terms(variant, double_diagonal)
+        terms = check_clock(terms.checked(), self.min_clock_ms)
         white_id, black_id = seats(user.id, check_color(color), None)
         live = await self.games.create(
             white_id=white_id, black_id=black_id, terms=terms, computer_level=level
