@@ -20,7 +20,6 @@ rate_limited 60
 
 from __future__ import annotations
 
-import os
 import secrets
 import time
 from collections import deque
@@ -178,11 +177,6 @@ class Limiter:
             await self._redis.aclose()
 
 
-def _env_limit(name: str, default: Limit) -> Limit:
-    value = os.environ.get(name)
-    return Limit.parse(value) if value else default
-
-
 def limit_table(settings) -> dict[str, Limit]:
     """Every rate limit, in one place (the README's "Running it in public" lists them).
 
@@ -203,7 +197,7 @@ def limit_table(settings) -> dict[str, Limit]:
         # `SHASHKI_CHAT_WINDOW_SECONDS`)
         "chat": Limit(settings.chat_lines, settings.chat_window_seconds),
         # per account: guessing one account's password from many addresses
-        "logins_per_account": _env_limit("SHASHKI_LIMIT_LOGINS_PER_ACCOUNT", Limit(30, 600.0)),
-        "seeks": _env_limit("SHASHKI_LIMIT_SEEKS", Limit(30, 60.0)),
-        "computer_games": _env_limit("SHASHKI_LIMIT_COMPUTER_GAMES", Limit(20, 600.0)),
+        "logins_per_account": settings.public.limit_logins_per_account,
+        "seeks": settings.public.limit_seeks,
+        "computer_games": settings.public.limit_computer_games,
     }

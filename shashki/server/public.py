@@ -1,24 +1,38 @@
 """Settings of a server on the public internet: which proxies to believe, how much a client may send.
 
-A group of its own (`Settings.public`), each field read from a `SHASHKI_*` variable; the README's
-"Running it in public" explains them. The per-event rate limits are in `shashki.server.limits`.
+A group of its own (`Settings.public`, on pydantic-settings as the rest), each field read from a
+`SHASHKI_*` variable; the README's "Running it in public" explains them. The per-event rate limits are
+in `shashki.server.limits`.
+
+>>> import os
+>>> os.environ["SHASHKI_LIMIT_SEEKS"] = "5/60"
+>>> PublicSettings().limit_seeks
+Limit(count=5, seconds=60.0)
+>>> del os.environ["SHASHKI_LIMIT_SEEKS"]
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator, Field, ValidationError
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from shashki.server.limits import Limit
 
 
-def _int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+def _limit(value: Any) -> Any:
+    """A limit as the environment writes it, `count/seconds` (`"40/10"`)."""
+    return Limit.parse(value) if isinstance(value, str) else value
 
 
-@dataclass
-class PublicSettings:
+# NoDecode: the environment's text goes to `_limit`, not to a JSON decoder.
+LimitSetting = Annotated[Limit, NoDecode, BeforeValidator(_limit)]
+
+
+class PublicSettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="SHASHKI_", env_ignore_empty=True, extra="ignore")
+
     # Addresses (or networks, or "*") of the reverse proxies allowed to say, in X-Forwarded-For and
     # X-Forwarded-Proto, who the client is and whether it came over TLS. Empty: nobody; the TCP peer is
     # the client and the scheme is what the connection says.
@@ -30,22 +44,31 @@ class PublicSettings:
     # WebSockets: at most this many open at once from one client address (in each server process), and
     # per socket at most `socket_messages` messages (more wait their turn: the socket is read no faster).
     sockets_per_address: int = 50
-    socket_messages: Limit = field(default_factory=lambda: Limit(40, 10.0))
+    socket_messages: LimitSetting = Field(
+        default=Limit(40, 10.0), validation_alias="SHASHKI_LIMIT_SOCKET_MESSAGES"
+    )
     # Games against the computer that one account may have in progress at once: the engine's workers are
     # shared by every player.
     computer_games_at_once: int = 2
+    # Rate limits of their own (`count/seconds`; the others follow older settings: limits.limit_table).
+    limit_logins_per_account: LimitSetting = Limit(30, 600.0)
+    limit_seeks: LimitSetting = Limit(30, 60.0)
+    limit_computer_games: LimitSetting = Limit(20, 600.0)
 
     @classmethod
     def from_env(cls) -> PublicSettings:
-        messages = os.environ.get("SHASHKI_LIMIT_SOCKET_MESSAGES")
-        return cls(
-            trusted_proxies=os.environ.get("SHASHKI_TRUSTED_PROXIES", ""),
-            max_body_bytes=_int("SHASHKI_MAX_BODY_BYTES", 64 * 1024),
-            max_json_depth=_int("SHASHKI_MAX_JSON_DEPTH", 32),
-            sockets_per_address=_int("SHASHKI_SOCKETS_PER_ADDRESS", 50),
-            socket_messages=Limit.parse(messages) if messages else Limit(40, 10.0),
-            computer_games_at_once=_int("SHASHKI_COMPUTER_GAMES_AT_ONCE", 2),
-        )
+        """The settings from the environment; ValueError naming the variable that is wrong."""
+        try:
+            return cls()
+        except ValidationError as error:
+            raise ValueError("; ".join(_describe(e) for e in error.errors())) from None
 
     def proxies(self) -> list[str]:
         return [p.strip() for p in self.trusted_proxies.split(",") if p.strip()]
+
+
+def _describe(error: Any) -> str:
+    name = str(error["loc"][0]) if error["loc"] else ""
+    field = PublicSettings.model_fields.get(name)
+    variable = field.validation_alias if field and isinstance(field.validation_alias, str) else None
+    return f"{variable or 'SHASHKI_' + name.upper()}={error.get('input')!r}: {error['msg']}"

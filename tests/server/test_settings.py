@@ -94,3 +94,15 @@ def test_a_value_that_does_not_parse_names_its_variable(monkeypatch, variable, v
 def test_the_module_examples_run():
     result = doctest.testmod(config, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_public_settings_read_their_variables_and_name_the_one_that_is_wrong(monkeypatch):
+    from shashki.server.limits import Limit
+
+    monkeypatch.setenv("SHASHKI_LIMIT_SOCKET_MESSAGES", "3/1")
+    monkeypatch.setenv("SHASHKI_MAX_BODY_BYTES", "1000")
+    public = Settings().public
+    assert public.socket_messages == Limit(3, 1.0) and public.max_body_bytes == 1000
+    monkeypatch.setenv("SHASHKI_LIMIT_SEEKS", "many")
+    with pytest.raises(ValueError, match="SHASHKI_LIMIT_SEEKS='many'"):
+        Settings()
