@@ -7,6 +7,8 @@ clicked square by square, and between the clicks the pieces already jumped stay 
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from game_lines import GIVEAWAY_WIN_FOR_WHITE  # tests/game_lines.py
@@ -177,6 +179,12 @@ def test_a_game_against_the_computer_is_played_through_the_page(pages, server):
     assert len(final["moves"]) == page.locator("#moves li.ply").count()
 
 
+def another_game(page, previous: str) -> str:
+    """The id of the game the page is taken to, once it has left game `previous`."""
+    page.wait_for_url(re.compile(rf"/game/(?!{previous}$)[A-Za-z0-9]+$"))
+    return page.url.rsplit("/", 1)[1]
+
+
 def challenge(challenger, name: str) -> None:
     challenger.goto("/".join(challenger.url.split("/", 3)[:3]) + "/")
     challenger.wait_for_selector("body[data-ready]")
@@ -215,8 +223,9 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     # Resignation. Bob, on the page of the aborted game, is shown the new challenge there and accepts it.
     challenge(alice, bob_name)
     bob.click("#notice-accept")
-    game_id(bob)
-    game_id(alice)
+    new = another_game(bob, gid)
+    assert another_game(alice, gid) == new
+    gid = new
     wait_for_turn(alice)
     play_by_clicking(alice, "c3-d4")
     wait_for_turn(bob)
@@ -230,8 +239,9 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     # Claiming victory once the opponent has gone on their own turn (the test server waits 0.5 s).
     challenge(alice, bob_name)
     bob.click("#notice-accept")
-    game_id(bob)
-    game_id(alice)
+    new = another_game(bob, gid)
+    assert another_game(alice, gid) == new
+    gid = new
     wait_for_turn(alice)
     play_by_clicking(alice, "c3-d4")
     wait_for_ply(bob, 1)

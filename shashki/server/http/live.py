@@ -191,11 +191,16 @@ async def lobby_socket(
         return
     send = Sender(websocket)
     number = 0
+    numbering = asyncio.Lock()
 
     async def emit(event: dict) -> None:
+        # Numbered and sent under one lock: several tasks emit (the lobby's and the player's channels, the
+        # games being played), and a number sent out of order looks like a gap, which makes the client
+        # ask for every list again.
         nonlocal number
-        number += 1
-        await send({"n": number, **event})
+        async with numbering:
+            number += 1
+            await send({"n": number, **event})
 
     async def snapshot() -> None:
         await emit({"type": "seeks", "seeks": await lobby.list_seeks()})
