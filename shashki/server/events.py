@@ -130,10 +130,10 @@ class RedisBus:
                 await self._send("subscribe", channel)
             yield subscription
         finally:
-            listeners = self._listeners.get(channel)
-            if listeners is not None:
-                listeners.discard(subscription)
-                if not listeners:
+            remaining = self._listeners.get(channel)
+            if remaining is not None:
+                remaining.discard(subscription)
+                if not remaining:
                     del self._listeners[channel]
                     with contextlib.suppress(Exception):
                         await self._send("unsubscribe", channel)
@@ -173,7 +173,8 @@ class RedisBus:
                 await pubsub.aclose()
             raise
         # Connected again behind the reader's back (redis-py retries reads): events may be lost.
-        pubsub.connection.register_connect_callback(self._reconnected)
+        if pubsub.connection is not None:
+            pubsub.connection.register_connect_callback(self._reconnected)
         self._pubsub = pubsub
         if self._connected_before:
             # Whatever was published while there was no connection is lost: listeners resync.
