@@ -79,6 +79,10 @@ SERVER_ENV = {
     "SHASHKI_ARGON2_TIME_COST": "1",
     "SHASHKI_CHALLENGES_PER_MINUTE": "1000000",
     "SHASHKI_API_REQUESTS_PER_MINUTE": "1000000",
+    "SHASHKI_SOCKETS_PER_ADDRESS": "1000000",  # every player connects from 127.0.0.1
+    # Players without think time send faster than a person may: the per-socket allowance would hold their
+    # moves back, and the run would measure the limit rather than the server.
+    "SHASHKI_LIMIT_SOCKET_MESSAGES": "1000000/1",
 }
 STATE_PADDING = 2048  # bytes of the baseline's state message, about Shashki's state early in a game
 SLOW_ACK_MS = 100.0

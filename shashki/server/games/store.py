@@ -48,6 +48,9 @@ EndHook = Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict
 PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
 AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
+# Seconds between the retries of a publish that failed after its commit (about 15 s in all, enough for a
+# Redis restart; beyond it the clients resync on their next state or reconnection).
+PUBLISH_RETRIES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 class GameStore:
@@ -71,6 +74,7 @@ class GameStore:
         self._listeners: list[Listener] = []
         self._live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._retries: set[asyncio.Task] = set()  # publishes retried in the background
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener(game)` after every committed change, on creation and when resumed at start."""
@@ -242,9 +246,42 @@ class GameStore:
         state = self.view(live).to_json()
         for user_id in (record.white_id, record.black_id):
             if user_id is not None:
-                await self.bus.publish(f"user:{user_id}", {"type": "gameStart", "game": state})
+                await self.publish(f"user:{user_id}", {"type": "gameStart", "game": state})
         self.notify(live)
         return live
+
+    async def publish(self, channel: str, event: dict) -> None:
+        """Publish what has been committed; never fails: the change stands whatever the bus does.
+
+        A committed move is durable and acknowledged (issue 11: a publish that failed after the commit
+        turned a recorded move into an error, and left the listeners — flag timer, computer — untold). A
+        failed publish is retried in the background, a few times with growing waits (`PUBLISH_RETRIES`);
+        whoever misses the event anyway sees a gap in `seq` (or the next state) and asks for the state.
+        """
+        try:
+            await self.bus.publish(channel, event)
+        except Exception as error:
+            log.warning(
+                "publishing %s on %s failed (%s); retrying in the background",
+                event.get("type"),
+                channel,
+                error,
+            )
+            task = asyncio.create_task(self._publish_later(channel, event))
+            self._retries.add(task)
+            task.add_done_callback(self._retries.discard)
+
+    async def _publish_later(self, channel: str, event: dict) -> None:
+        for wait in PUBLISH_RETRIES:
+            await asyncio.sleep(wait)
+            try:
+                await self.bus.publish(channel, event)
+                return
+            except Exception:
+                continue
+        log.error(
+            "gave up publishing %s on %s after %d retries", event.get("type"), channel, len(PUBLISH_RETRIES)
+        )
 
     async def commit(
         self,
@@ -302,11 +339,11 @@ class GameStore:
         if outcome is not None and live.rules.outcome is None:
             live.rules.finish(outcome)  # an end decided off the board
         view = self.view(live)
-        await self.bus.publish(f"game:{r.id}", {"type": "state", "seq": r.version, "game": view.to_json()})
+        await self.publish(f"game:{r.id}", {"type": "state", "seq": r.version, "game": view.to_json()})
         if ending:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:
-                    await self.bus.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
+                    await self.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
         if not live.is_live and self._live.get(live.id) is live:
             # A finished game leaves the cache; whoever asks again reads it from the database.
             del self._live[live.id]

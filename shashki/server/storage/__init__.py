@@ -15,6 +15,9 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import Session
+
+from shashki.server.storage.writer import WriteLock, serialised_session_class
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -30,8 +33,17 @@ def rows_changed(result: Result[Any]) -> int:
     return cast(CursorResult[Any], result).rowcount
 
 
+# How long a SQLite connection waits for the file's write lock before failing. Writers of this process
+# queue on `Database.write_lock` first, so only another process (a migration, a backup) can make one wait.
+SQLITE_BUSY_TIMEOUT_MS = 5000
+
+
 class Database:
-    """The engine and a session factory; `session()` opens a unit of work (`async with db.session() as s`)."""
+    """The engine and a session factory; `session()` opens a unit of work (`async with db.session() as s`).
+
+    On SQLite the sessions' write transactions take turns on `write_lock` (`storage.writer`), so that
+    they never fail on SQLite's own lock; PostgreSQL keeps its pool of concurrent writers.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -40,7 +52,11 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        self.session = async_sessionmaker(self.engine, expire_on_commit=False, class_=AsyncSession)
+        self.write_lock: WriteLock | None = WriteLock() if self.is_sqlite else None
+        sync_class = serialised_session_class(self.write_lock) if self.write_lock else Session
+        self.session = async_sessionmaker(
+            self.engine, expire_on_commit=False, class_=AsyncSession, sync_session_class=sync_class
+        )
 
     async def open(self) -> Database:
         if self.is_sqlite:
@@ -64,10 +80,10 @@ class Database:
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # WAL lets readers go on while a move is written; foreign keys are off by default in SQLite;
-    # busy_timeout makes a second writer wait for the lock instead of failing at once.
+    # busy_timeout makes a writer of another process wait for the lock instead of failing at once.
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()

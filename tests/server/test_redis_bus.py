@@ -1,0 +1,135 @@
+"""The Redis event bus (events.RedisBus) with a real Redis: one pub/sub connection per process carries every
+channel, and a Redis restart is recovered from. Skipped without SHASHKI_TEST_REDIS_URL (as the scaled-out
+tests: `eval "$(scripts/test-services.sh start)"`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+
+import pytest
+
+from shashki.server.events import RedisBus
+
+REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
+pytestmark = pytest.mark.skipif(not REDIS_URL, reason="needs SHASHKI_TEST_REDIS_URL (test-services.sh)")
+
+
+async def _clients(url: str, name: str) -> list[dict]:
+    import redis.asyncio as redis
+
+    admin = redis.from_url(url)
+    try:
+        return [c for c in await admin.client_list() if c.get("name") == name]
+    finally:
+        await admin.aclose()
+
+
+async def _next(subscription, seconds: float = 5.0) -> dict:
+    return await asyncio.wait_for(subscription.get(), seconds)
+
+
+def test_hundreds_of_subscriptions_share_one_redis_connection_and_all_get_their_events():
+    name = f"bus-test-{uuid.uuid4().hex[:8]}"
+
+    async def scenario():
+        bus = RedisBus(REDIS_URL, prefix=f"{name}:", name=name)
+        async with contextlib.AsyncExitStack() as stack:
+            subscriptions = {}
+            for i in range(150):  # two listeners on each of 150 channels: 300 sockets' worth
+                channel = f"game:{i}"
+                subscriptions[channel] = [
+                    await stack.enter_async_context(bus.subscribe(channel)) for _ in range(2)
+                ]
+            await asyncio.sleep(0.2)
+            during = await _clients(REDIS_URL, name)
+            for channel in subscriptions:
+                await bus.publish(channel, {"type": "state", "channel": channel})
+            received = {c: [(await _next(s))["channel"] for s in pair] for c, pair in subscriptions.items()}
+        await asyncio.sleep(0.2)
+        after = await _clients(REDIS_URL, name)
+        await bus.close()
+        return during, received, after
+
+    during, received, after = asyncio.run(scenario())
+    subscribers = [c for c in during if int(c["sub"]) > 0]
+    assert len(subscribers) == 1
+    assert int(subscribers[0]["sub"]) == 150
+    assert len(during) <= 2  # the pub/sub connection and at most one publishing connection so far
+    assert all(got == [channel, channel] for channel, got in received.items())
+    assert [int(c["sub"]) for c in after if int(c["sub"]) > 0] == []  # the last listener unsubscribed
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_redis(port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return process
+        time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    process.kill()
+    process.wait(10)
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+def test_the_bus_reconnects_after_a_redis_restart_resubscribes_and_marks_listeners_dropped():
+    port = _free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    server = _start_redis(port)
+
+    async def scenario():
+        nonlocal server
+        bus = RedisBus(url)
+        async with bus.subscribe("game:a") as a, bus.subscribe("user:1") as b:
+            await bus.publish("game:a", {"n": 1})
+            before = await _next(a)
+            _stop(server)
+            with pytest.raises(Exception):  # noqa: B017 - whatever redis-py raises while Redis is down
+                await bus.publish("game:a", {"n": 2})
+            await asyncio.sleep(0.5)
+            server = await asyncio.to_thread(_start_redis, port)
+            deadline = time.monotonic() + 15
+            while bus.reconnections == 0 and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+            dropped = (a.dropped, b.dropped)
+            await bus.publish("game:a", {"n": 3})
+            await bus.publish("user:1", {"n": 4})
+            after = (await _next(a), await _next(b))
+            # A channel subscribed after the restart works too, on the same connection.
+            async with bus.subscribe("game:c") as c:
+                await bus.publish("game:c", {"n": 5})
+                late = await _next(c)
+        reconnections = bus.reconnections
+        await bus.close()
+        return before, dropped, after, late, reconnections
+
+    try:
+        before, dropped, after, late, reconnections = asyncio.run(scenario())
+    finally:
+        _stop(server)
+    assert before == {"n": 1}
+    assert reconnections >= 1
+    assert dropped[0] >= 1 and dropped[1] >= 1  # listeners are told they may have missed events
+    assert after == ({"n": 3}, {"n": 4})
+    assert late == {"n": 5}
