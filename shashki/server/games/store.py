@@ -165,6 +165,16 @@ class GameStore:
             await self.refresh(live)
             yield live
 
+    async def _tell(self, channel: str, event: dict) -> None:
+        """Publish what was committed. The change holds whether or not the bus carries it (Redis may be
+        restarting), so a failed publication is logged, not raised: the action is still acknowledged and
+        the listeners still run; clients see the gap in `seq` and resync (events.py: best effort).
+        """
+        try:
+            await self.bus.publish(channel, event)
+        except Exception as error:  # noqa: BLE001  (any failure of the bus: the commit stands)
+            log.warning("could not publish on %s: %s", channel, error)
+
     def forget(self, game_id: str) -> None:
         """Drop a cached game found stale; the next use loads it afresh from the database."""
         old = self._live.pop(game_id, None)
@@ -271,11 +281,11 @@ class GameStore:
         if outcome is not None and live.rules.outcome is None:
             live.rules.finish(outcome)  # an end decided off the board
         view = self.view(live)
-        await self.bus.publish(f"game:{r.id}", {"type": "state", "seq": r.version, "game": view.to_json()})
+        await self._tell(f"game:{r.id}", {"type": "state", "seq": r.version, "game": view.to_json()})
         if ending:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:
-                    await self.bus.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
+                    await self._tell(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
         if not live.is_live:
             # A finished game leaves the cache; whoever asks again reads it from the database.
             if self._live.get(live.id) is live:

@@ -127,14 +127,12 @@ async def while_authorized(
         if not await accounts.still_valid(actor, fresh=True):  # ended before the watch began
             revoked.set()
         ended = asyncio.ensure_future(revoked.wait())
+        line: asyncio.Future | None = None
         try:
             while True:
                 line = asyncio.ensure_future(anext(lines))
                 await asyncio.wait({line, ended}, return_when=asyncio.FIRST_COMPLETED)
                 if not line.done():
-                    line.cancel()
-                    with contextlib.suppress(BaseException):
-                        await line
                     yield error_body("credential_ended", "This token was revoked or this session logged out.")
                     return
                 try:
@@ -142,7 +140,13 @@ async def while_authorized(
                 except StopAsyncIteration:
                     return
         finally:
+            # Whether revoked, finished or cancelled (the client left): the stream's own clean-up runs,
+            # in the task that was reading it, before the generator is closed.
             ended.cancel()
+            if line is not None and not line.done():
+                line.cancel()
+                with contextlib.suppress(BaseException):
+                    await line
             if hasattr(lines, "aclose"):
                 await lines.aclose()
 
