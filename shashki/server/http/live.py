@@ -321,7 +321,7 @@ async def lobby_socket(
                     if kind == "resync":
                         await snapshot()
                     elif kind == "ping":
-                        await send({"type": "pong"})
+                        await send({"type": "pong", "id": message.get("id")})  # as on game sockets
                     else:
                         await send(
                             {
