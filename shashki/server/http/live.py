@@ -12,6 +12,9 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
   read (shashki/server/chat), and `{"type": "chatSettings", "spectatorsClosed": bool}`.
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
 `claim-victory`, `draw-offer`, `draw-accept`, `draw-decline`, `resync`, `ping`.
+An action refused because the database or Redis is away is answered with the code `unavailable` (the
+socket stays; send it again or resync). When the socket's session is logged out or its token revoked, in
+any process, it gets an `error` with the code `credential_ended` and is closed with 4401.
 
 Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, the games being played now
 (`nowPlaying`, see now_playing.py), and for a logged-in player the challenges made to them, their games
@@ -296,6 +299,9 @@ async def lobby_socket(
             # The client keeps its socket and asks for a resync later.
             log.warning("lobby snapshot: a backing service is unavailable: %s", error)
             await send(unavailable_body() | {"type": "error"})
+        except ServiceError as error:  # a stored row the lobby cannot read: say so, keep the socket
+            log.warning("lobby snapshot refused: %s", error.message)
+            await send(service_error_body(error) | {"type": "error"})
 
     async def forward(events) -> None:
         async for event in events:

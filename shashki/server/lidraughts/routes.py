@@ -29,7 +29,7 @@ from shashki.server.accounts.service import RateLimiter
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
 from shashki.server.http.deps import Accounts, Bots, Chat, Games
-from shashki.server.http.errors import error_body
+from shashki.server.http.errors import UNAVAILABLE, error_body, unavailable_body
 from shashki.server.lidraughts.api import time_control_of
 from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.lobby import TimeControl
@@ -162,6 +162,8 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
                 yield b"\n" if line is None else json.dumps(line, separators=(",", ":")).encode() + b"\n"
         except ServiceError as error:
             yield json.dumps(error_body(error.code, error.message)).encode() + b"\n"
+        except UNAVAILABLE:  # the database or Redis went away: the client reconnects later
+            yield json.dumps(unavailable_body()).encode() + b"\n"
 
     return NdjsonResponse(body(), media_type=NDJSON, headers={"Cache-Control": "no-cache"})
 
