@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import tempfile
@@ -210,6 +211,7 @@ def private_redis():
     subprocess.run(command, check=True)
     yield f"redis://127.0.0.1:{port}/0", restart
     stop()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.mark.slow
