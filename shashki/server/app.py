@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             session_days=settings.session_days,
             argon2_memory_kib=settings.argon2_memory_kib,
             argon2_time_cost=settings.argon2_time_cost,
+            bus=bus,  # logouts and revocations are told to every process (accounts/revocation.py)
         )
         game_service = GameService(
             db,

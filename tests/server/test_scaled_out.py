@@ -26,7 +26,7 @@ if not (DATABASE_URL and REDIS_URL):
     if os.environ.get("CI"):
         raise RuntimeError("CI runs the scaled-out tests: start the services with scripts/test-services.sh")
     pytest.skip(
-        "no PostgreSQL/Redis: run `eval \"$(scripts/test-services.sh start)\"` to include these tests",
+        'no PostgreSQL/Redis: run `eval "$(scripts/test-services.sh start)"` to include these tests',
         allow_module_level=True,
     )
 
@@ -98,5 +98,43 @@ def test_the_same_move_sent_to_two_processes_at_once_is_applied_once(two_servers
         assert state["moves"] == ["c3-d4"] and state["ply"] == 1, server.url
     for c in clients:
         c.close()
+    white.close()
+    black.close()
+
+
+def test_a_logout_on_one_process_closes_the_game_socket_and_event_stream_opened_on_the_other(two_servers):
+    """Revocations travel on the bus (accounts/revocation.py): the socket on B hears of A's logout."""
+    from websockets.exceptions import ConnectionClosed
+
+    from .test_bot_api import Stream
+
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    game = white.challenge(black)
+    on_b = Player.__new__(Player)  # white's same session, talking to B
+    on_b.server, on_b.name, on_b.http = (
+        b,
+        white.name,
+        httpx.Client(base_url=b.url, cookies=white.http.cookies),
+    )
+    socket = on_b.socket(game["id"])
+    token = white.token("board:play")
+    events = Stream(
+        httpx.Client(base_url=b.url, headers={"Authorization": f"Bearer {token}"}), "GET", "/api/stream/event"
+    )
+    assert events.next()["type"] == "gameStart"
+    assert white.post("/api/auth/logout").status_code == 200  # on A
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            socket.receive()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+    white.login()  # the token outlives the session: revoke it from a new session on A
+    token_id = white.http.get("/api/account/tokens").json()["tokens"][-1]["id"]
+    assert white.http.delete(f"/api/account/tokens/{token_id}").status_code == 200
+    while (line := events.next()).get("type"):
+        pass
+    assert line["error"]["code"] == "credential_ended"
+    assert httpx.get(f"{a.url}/api/games/{game['id']}").json()["game"]["ply"] == 0
+    events.close()
     white.close()
     black.close()

@@ -5,6 +5,7 @@ SHA-256; passwords are hashed with argon2id (argon2-cffi's defaults), off the ev
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import re
 import secrets
@@ -17,7 +18,9 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import select, update
 
 from shashki.server.accounts.models import ApiToken, Session, User
+from shashki.server.accounts.revocation import Revocations
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from shashki.server.events import EventBus
 from shashki.server.limits import RateLimiter  # noqa: F401  (the one limiter; imported from here before)
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
@@ -49,6 +52,9 @@ class Actor:
     via: str  # "session" or "token"
     scopes: frozenset[str] = field(default_factory=lambda: frozenset(SCOPES))
     csrf_token: str | None = None
+    # The SHA-256 of the session or token the request came with: what a logout or a revocation names
+    # (accounts/revocation.py), so that sockets and streams opened with it end too.
+    credential: str = ""
 
     @property
     def id(self) -> int:
@@ -71,8 +77,11 @@ class AccountService:
         session_days: int = 30,
         argon2_memory_kib: int = 65536,
         argon2_time_cost: int = 3,
+        bus: EventBus | None = None,
     ) -> None:
         self.db = db
+        # Ended sessions and tokens, told to every process on the bus (accounts/revocation.py).
+        self.revocations = Revocations(bus)
         self.hasher = PasswordHasher(memory_cost=argon2_memory_kib, time_cost=argon2_time_cost)
         self.session_days = session_days
         # How many games an account has played: the games service's answer, wired in by the app (the
@@ -135,11 +144,16 @@ class AccountService:
         return user, token, csrf
 
     async def logout(self, session_token: str) -> None:
+        """End the session, and with it every socket and stream it opened (in every process)."""
+        digest = _digest(session_token)
         async with self.db.session() as s:
-            session = await s.scalar(select(Session).where(Session.token_hash == _digest(session_token)))
-            if session is not None:
-                await s.delete(session)
-                await s.commit()
+            session = await s.scalar(select(Session).where(Session.token_hash == digest))
+            if session is None:
+                return
+            user_id = session.user_id
+            await s.delete(session)
+            await s.commit()
+        await self.revocations.publish(user_id, digest)
 
     # -- who is asking ----------------------------------------------------------------------------
 
@@ -154,7 +168,9 @@ class AccountService:
             ).first()
         if row is None or row.Session.expires_at <= utcnow():
             return None
-        return Actor(user=row.User, via="session", csrf_token=row.Session.csrf_token)
+        return Actor(
+            user=row.User, via="session", csrf_token=row.Session.csrf_token, credential=_digest(session_token)
+        )
 
     async def actor_for_token(self, token: str) -> Actor | None:
         async with self.db.session() as s:
@@ -167,7 +183,36 @@ class AccountService:
             ).first()
         if row is None:
             return None
-        return Actor(user=row.User, via="token", scopes=frozenset(row.ApiToken.scopes.split()))
+        scopes = frozenset(row.ApiToken.scopes.split())
+        return Actor(user=row.User, via="token", scopes=scopes, credential=_digest(token))
+
+    async def still_valid(self, actor: Actor, *, fresh: bool = False) -> bool:
+        """Whether the actor's session or token still holds (not logged out, revoked or expired): asked
+        before each action on a socket opened earlier, the answer remembered for a few seconds; `fresh`
+        asks the database whatever is remembered (once a watch has begun, to close the gap before it).
+        """
+        if not actor.credential:
+            return True  # an actor made in-process (tests, the computer), with no credential to end
+
+        async def check() -> bool:
+            async with self.db.session() as s:
+                if actor.via == "session":
+                    expires = await s.scalar(
+                        select(Session.expires_at).where(Session.token_hash == actor.credential)
+                    )
+                    return expires is not None and expires > utcnow()
+                found = await s.scalar(
+                    select(ApiToken.id).where(
+                        ApiToken.token_hash == actor.credential, ApiToken.revoked_at.is_(None)
+                    )
+                )
+                return found is not None
+
+        return await self.revocations.still_valid(actor.credential, check, fresh=fresh)
+
+    def watch(self, actor: Actor) -> contextlib.AbstractAsyncContextManager[asyncio.Event]:
+        """An event set once the actor's credential is logged out or revoked, in any process."""
+        return self.revocations.watch(actor.id, actor.credential)
 
     async def user_by_name(self, username: str) -> User | None:
         async with self.db.session() as s:
@@ -232,15 +277,15 @@ class AccountService:
     async def revoke_token(self, actor: Actor, token_id: int) -> None:
         if actor.via != "session":
             raise Forbidden("session_required", "API tokens are revoked from a logged-in browser session.")
+        mine = (ApiToken.id == token_id, ApiToken.user_id == actor.id, ApiToken.revoked_at.is_(None))
         async with self.db.session() as s:
-            done = await s.execute(
-                update(ApiToken)
-                .where(ApiToken.id == token_id, ApiToken.user_id == actor.id, ApiToken.revoked_at.is_(None))
-                .values(revoked_at=utcnow())
-            )
+            digest = await s.scalar(select(ApiToken.token_hash).where(*mine))
+            done = await s.execute(update(ApiToken).where(*mine).values(revoked_at=utcnow()))
             await s.commit()
-        if rows_changed(done) != 1:
+        if digest is None or rows_changed(done) != 1:
             raise NotFound("no_such_token", "You have no such token.")
+        # Streams and sockets opened with the token end now, in every process.
+        await self.revocations.publish(actor.id, digest)
 
     async def upgrade_to_bot(self, actor: Actor) -> User:
         """Turn an account into a bot account, which is possible only before it has played a game."""

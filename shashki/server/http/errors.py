@@ -38,6 +38,14 @@ HTTP_CODES = {
 }
 
 
+# The database or Redis is unreachable (restarting, failing over): the request may succeed soon.
+UNAVAILABLE = (OperationalError, InterfaceError, RedisConnectionError, ConnectionError)
+
+
+def unavailable_body() -> dict:
+    return error_body("unavailable", "The service is briefly unavailable; try again in a moment.")
+
+
 def error_body(code: str, message: str, **details) -> dict:
     return {"error": {"code": code, "message": message, **details}}
 
@@ -78,19 +86,14 @@ def install(app: FastAPI) -> None:
         message = messages.get(type(error), "The request body is not valid JSON.")
         return JSONResponse(error_body("bad_request", message), status_code=400)
 
-    # The database or Redis is unreachable (restarting, failing over): the request may succeed soon.
     # 503 with Retry-After tells clients to come back, where a 500 would say the server is broken.
-    @app.exception_handler(OperationalError)
-    @app.exception_handler(InterfaceError)
-    @app.exception_handler(RedisConnectionError)
-    @app.exception_handler(ConnectionError)
+    # (The live channel answers the same errors with an `unavailable` message: http/live.py.)
     async def unavailable(_request: Request, error: Exception) -> JSONResponse:
         log.warning("a backing service is unavailable: %s", error)
-        return JSONResponse(
-            error_body("unavailable", "The service is briefly unavailable; try again in a moment."),
-            status_code=503,
-            headers={"Retry-After": "5"},
-        )
+        return JSONResponse(unavailable_body(), status_code=503, headers={"Retry-After": "5"})
+
+    for kind in UNAVAILABLE:
+        app.add_exception_handler(kind, unavailable)
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, error: HTTPException) -> JSONResponse:

@@ -12,6 +12,9 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
   read (shashki/server/chat), and `{"type": "chatSettings", "spectatorsClosed": bool}`.
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
 `claim-victory`, `draw-offer`, `draw-accept`, `draw-decline`, `resync`, `ping`.
+An action refused because the database or Redis is away is answered with the code `unavailable` (the
+socket stays; send it again or resync). When the socket's session is logged out or its token revoked, in
+any process, it gets an `error` with the code `credential_ended` and is closed with 4401.
 
 Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, the games being played now
 (`nowPlaying`, see now_playing.py), and for a logged-in player the challenges made to them, their games
@@ -24,6 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -34,10 +40,13 @@ from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
 from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Watching
-from shashki.server.http.errors import service_error_body
+from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import receive_message
 
+log = logging.getLogger(__name__)
 router = APIRouter()
+# The close code of a socket whose backing service is away (RFC 6455 registry: "Try Again Later").
+TRY_AGAIN_LATER = 1013
 
 GAME_ACTIONS = {
     "resign": "resign",
@@ -84,11 +93,53 @@ async def game_socket(
         return
     send = Sender(websocket)
     try:
-        live = await games.live(game_id)
+        await _serve_game(websocket, send, game_id, actor, accounts, games, bus, chat)
     except ServiceError as error:
-        await send(service_error_body(error) | {"type": "error"})
-        await websocket.close(code=4404)
+        await _close_with(websocket, send, service_error_body(error), 4404)
+    except UNAVAILABLE as error:
+        # The database or Redis went away while the socket opened: the client comes back later.
+        log.warning("game socket closed, a backing service is unavailable: %s", error)
+        await _close_with(websocket, send, unavailable_body(), TRY_AGAIN_LATER)
+
+
+async def _close_with(websocket: WebSocket, send: Sender, body: dict, code: int) -> None:
+    """An `error` message, then the close frame: a socket never just drops."""
+    with contextlib.suppress(Exception):
+        await send(body | {"type": "error"})
+    with contextlib.suppress(Exception):
+        await websocket.close(code=code)
+
+
+@contextlib.asynccontextmanager
+async def _ended_with_credential(websocket: WebSocket, send: Sender, actor, accounts: AccountService):
+    """While the socket is open: when its session is logged out or its token revoked (in any process,
+    accounts/revocation.py), say so and close it with 4401."""
+    if actor is None:
+        yield
         return
+    async with accounts.watch(actor) as revoked:
+
+        async def close_when_revoked() -> None:
+            await revoked.wait()
+            await _close_with(websocket, send, service_error_body(_credential_ended()), 4401)
+
+        if not await accounts.still_valid(actor, fresh=True):  # ended before the watch began
+            revoked.set()
+        task = asyncio.create_task(close_when_revoked())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def _credential_ended() -> Unauthorized:
+    return Unauthorized("credential_ended", "This session was logged out or its token revoked: log in again.")
+
+
+async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, chat) -> None:
+    live = await games.live(game_id)
     color = live.seat(actor.id) if actor else None
     last_seq = 0
 
@@ -109,14 +160,23 @@ async def game_socket(
                     continue  # already sent (the first state and a published one can cross)
                 if events.dropped:
                     events.dropped = 0
-                    await send_state(resync=True)
+                    try:
+                        await send_state(resync=True)
+                    except UNAVAILABLE:
+                        # The client sees the gap in seq and asks for a resync once the database is back.
+                        await send(unavailable_body() | {"type": "error"})
                     continue
                 last_seq = event["seq"]
             await send(event)
 
     chat_lines = chat.feed(game_id, actor.id if actor else None, send, first_state_sent)
-    async with bus.subscribe(f"game:{game_id}") as events, chat_lines:
+    async with (
+        bus.subscribe(f"game:{game_id}") as events,
+        chat_lines,
+        _ended_with_credential(websocket, send, actor, accounts),
+    ):
         forwarder = asyncio.create_task(forward(events))
+        joined = False
         try:
             # The state first, then the presence news: with Redis the publication may come back fast.
             await send_state()
@@ -125,45 +185,70 @@ async def game_socket(
                 await games.player_joined(game_id, actor.id)
             else:
                 games.presence.joined(game_id, SPECTATORS)
+            joined = True
             await bus.publish(f"game:{game_id}", presence(games, game_id))
             while True:
                 message = await receive_message(websocket, send)  # garbage frames get an error each
-                await handle_game_message(message, actor, color, game_id, games, send, send_state)
+                act = Act(actor, color, game_id, games, send, send_state, accounts)
+                if not await handle_game_message(message, act):
+                    await websocket.close(code=4401)
+                    return
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             forwarder.cancel()
             with contextlib.suppress(BaseException):
                 await forwarder
-            if color and actor:
-                await games.player_left(game_id, actor.id)
-            else:
-                games.presence.left(game_id, SPECTATORS)
-            with contextlib.suppress(BaseException):
-                await bus.publish(f"game:{game_id}", presence(games, game_id))
+            if joined:
+                with contextlib.suppress(BaseException):
+                    if color and actor:
+                        await games.player_left(game_id, actor.id)
+                    else:
+                        games.presence.left(game_id, SPECTATORS)
+                with contextlib.suppress(BaseException):
+                    await bus.publish(f"game:{game_id}", presence(games, game_id))
 
 
 def presence(games: GameService, game_id: str) -> dict[str, Any]:
     return games.presence.as_json(game_id)
 
 
-async def handle_game_message(message, actor, color, game_id, games, send, send_state) -> None:
+@dataclass(frozen=True)
+class Act:
+    """What an action on a game socket needs: who, in which seat, and the services."""
+
+    actor: Actor | None
+    color: str | None
+    game_id: str
+    games: GameService
+    send: Sender
+    send_state: Callable[..., Awaitable[None]]
+    accounts: AccountService
+
+
+async def handle_game_message(message, act: Act) -> bool:
+    """Answer one message; False when the socket's credential has ended (the socket is then closed)."""
+    actor, game_id, games, send = act.actor, act.game_id, act.games, act.send
     if not isinstance(message, dict):
         await send({"type": "error", "error": {"code": "bad_message", "message": "Send JSON objects."}})
-        return
+        return True
     kind = message.get("type")
     request_id = message.get("id")
-    if kind == "ping":
-        await send({"type": "pong", "id": request_id})
-        return
-    if kind == "resync":
-        await send_state(resync=True)
-        return
     try:
+        if kind == "ping":
+            await send({"type": "pong", "id": request_id})
+            return True
+        if kind == "resync":
+            await act.send_state(resync=True)
+            return True
         if kind != "move" and kind not in GAME_ACTIONS:
             raise ServiceError("bad_message", f"Unknown message type {kind!r}.")
         if actor is None:
             raise Unauthorized("login_required", "Spectators cannot act in a game: log in to play.")
+        # Authority is checked on every action, not once per connection (issue 10, point 1).
+        if not await act.accounts.still_valid(actor):
+            await send(service_error_body(_credential_ended()) | {"type": "error", "id": request_id})
+            return False
         actor.require_play()
         if kind == "move":
             ply = message.get("ply")
@@ -180,6 +265,12 @@ async def handle_game_message(message, actor, color, game_id, games, send, send_
             await send({"type": "ack", "id": request_id, "seq": state["seq"]})
     except ServiceError as error:
         await send(service_error_body(error) | {"type": "error", "id": request_id})
+    except UNAVAILABLE as error:
+        # The database or Redis is away (or SQLite busy): the action was not acknowledged, so the client
+        # may send it again; the socket stays, and a resync once the service is back shows what holds.
+        log.warning("a game action met an unavailable service: %s", error)
+        await send(unavailable_body() | {"type": "error", "id": request_id})
+    return True
 
 
 @router.websocket("/ws/lobby")
@@ -203,11 +294,19 @@ async def lobby_socket(
             await send({"n": number, **event})
 
     async def snapshot() -> None:
-        await emit({"type": "seeks", "seeks": await lobby.list_seeks()})
-        await emit(await watching.current())
-        if actor is not None:
-            await emit({"type": "challenges", **await lobby.challenges(actor.user)})
-            await emit({"type": "playing", "games": await games.ongoing(actor.id)})
+        try:
+            await emit({"type": "seeks", "seeks": await lobby.list_seeks()})
+            await emit(await watching.current())
+            if actor is not None:
+                await emit({"type": "challenges", **await lobby.challenges(actor.user)})
+                await emit({"type": "playing", "games": await games.ongoing(actor.id)})
+        except UNAVAILABLE as error:
+            # The client keeps its socket and asks for a resync later.
+            log.warning("lobby snapshot: a backing service is unavailable: %s", error)
+            await send(unavailable_body() | {"type": "error"})
+        except ServiceError as error:  # a stored row the lobby cannot read: say so, keep the socket
+            log.warning("lobby snapshot refused: %s", error.message)
+            await send(service_error_body(error) | {"type": "error"})
 
     async def forward(events) -> None:
         async for event in events:
@@ -215,34 +314,43 @@ async def lobby_socket(
                 watching.nudge()
             await emit(event)
 
-    async with contextlib.AsyncExitStack() as stack:
-        await stack.enter_async_context(watching.listen(emit))
-        channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
-        tasks = []
-        for channel in channels:
-            events = await stack.enter_async_context(bus.subscribe(channel))
-            tasks.append(asyncio.create_task(forward(events)))
-        try:
-            await snapshot()
-            while True:
-                message = await receive_message(websocket, send)  # garbage frames get an error each
-                kind = message.get("type") if isinstance(message, dict) else None
-                if kind == "resync":
-                    await snapshot()
-                elif kind == "ping":
-                    await send({"type": "pong"})
-                else:
-                    await send(
-                        {
-                            "type": "error",
-                            "error": {"code": "bad_message", "message": f"Unknown message type {kind!r}."},
-                        }
-                    )
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
-                    await task
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(watching.listen(emit))
+            channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
+            tasks = []
+            for channel in channels:
+                events = await stack.enter_async_context(bus.subscribe(channel))
+                tasks.append(asyncio.create_task(forward(events)))
+            # A player's private news stops with their session or token.
+            await stack.enter_async_context(_ended_with_credential(websocket, send, actor, accounts))
+            try:
+                await snapshot()
+                while True:
+                    message = await receive_message(websocket, send)  # garbage frames get an error each
+                    kind = message.get("type") if isinstance(message, dict) else None
+                    if kind == "resync":
+                        await snapshot()
+                    elif kind == "ping":
+                        await send({"type": "pong", "id": message.get("id")})  # as on game sockets
+                    else:
+                        await send(
+                            {
+                                "type": "error",
+                                "error": {
+                                    "code": "bad_message",
+                                    "message": f"Unknown message type {kind!r}.",
+                                },
+                            }
+                        )
+            except (WebSocketDisconnect, RuntimeError):
+                pass
+            finally:
+                for task in tasks:
+                    task.cancel()
+                for task in tasks:
+                    with contextlib.suppress(BaseException):
+                        await task
+    except UNAVAILABLE as error:
+        log.warning("lobby socket closed, a backing service is unavailable: %s", error)
+        await _close_with(websocket, send, unavailable_body(), TRY_AGAIN_LATER)

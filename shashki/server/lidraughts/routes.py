@@ -24,11 +24,11 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
-from shashki.server.accounts import Actor
+from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
 from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits
-from shashki.server.http.errors import error_body
+from shashki.server.http.errors import UNAVAILABLE, error_body, unavailable_body
 from shashki.server.lidraughts.api import time_control_of
 from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.limits import Limiter
@@ -116,6 +116,41 @@ class NdjsonResponse(StreamingResponse):
                     await task
 
 
+async def while_authorized(
+    lines: AsyncIterator[dict | None], accounts: AccountService, actor: Actor
+) -> AsyncIterator[dict | None]:
+    """The stream's lines until its token is revoked or its session logged out, in any process
+    (accounts/revocation.py); then a last line `{"error": {"code": "credential_ended", ...}}`. The stream
+    itself is closed either way, so its clean-up (presence ended, seek withdrawn) runs.
+    """
+    async with accounts.watch(actor) as revoked:
+        if not await accounts.still_valid(actor, fresh=True):  # ended before the watch began
+            revoked.set()
+        ended = asyncio.ensure_future(revoked.wait())
+        line: asyncio.Future | None = None
+        try:
+            while True:
+                line = asyncio.ensure_future(anext(lines))
+                await asyncio.wait({line, ended}, return_when=asyncio.FIRST_COMPLETED)
+                if not line.done():
+                    yield error_body("credential_ended", "This token was revoked or this session logged out.")
+                    return
+                try:
+                    yield line.result()
+                except StopAsyncIteration:
+                    return
+        finally:
+            # Whether revoked, finished or cancelled (the client left): the stream's own clean-up runs,
+            # in the task that was reading it, before the generator is closed.
+            ended.cancel()
+            if line is not None and not line.done():
+                line.cancel()
+                with contextlib.suppress(BaseException):
+                    await line
+            if hasattr(lines, "aclose"):
+                await lines.aclose()
+
+
 def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
     """Each object as a line; None as an empty line (keep-alive). An error met on the way becomes a
     last line `{"error": {...}}` (the status line has gone out already).
@@ -127,6 +162,8 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
                 yield b"\n" if line is None else json.dumps(line, separators=(",", ":")).encode() + b"\n"
         except ServiceError as error:
             yield json.dumps(error_body(error.code, error.message)).encode() + b"\n"
+        except UNAVAILABLE:  # the database or Redis went away: the client reconnects later
+            yield json.dumps(unavailable_body()).encode() + b"\n"
 
     return NdjsonResponse(body(), media_type=NDJSON, headers={"Cache-Control": "no-cache"})
 
@@ -138,10 +175,12 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
     "/api/stream/event",
     summary="Stream your events (NDJSON): challenge, challengeCanceled/Declined, gameStart, gameFinish",
 )
-async def stream_events(api: Bots, actor: Actor = Depends(any_player)) -> StreamingResponse:
+async def stream_events(
+    api: Bots, accounts: Accounts, actor: Actor = Depends(any_player)
+) -> StreamingResponse:
     streams = api.streams
     streams.event_slots.check(actor.id)
-    return ndjson(streams.events(actor.user))
+    return ndjson(while_authorized(streams.events(actor.user), accounts, actor))
 
 
 @router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
@@ -170,7 +209,9 @@ def _game_routes(kind: str) -> None:
     prefix = f"/api/{kind}/game"
     noun = "Bot" if kind == "bot" else "Board"
 
-    async def stream(game_id: str, api: Bots, actor: Actor = Depends(who)) -> StreamingResponse:
+    async def stream(
+        game_id: str, api: Bots, accounts: Accounts, actor: Actor = Depends(who)
+    ) -> StreamingResponse:
         streams = api.streams
         streams.game_slots.check(actor.id)
         lines = streams.game_stream(actor.user, game_id)
@@ -181,7 +222,7 @@ def _game_routes(kind: str) -> None:
             async for line in lines:
                 yield line
 
-        return ndjson(all_lines())
+        return ndjson(while_authorized(all_lines(), accounts, actor))
 
     async def move(
         game_id: str,
@@ -295,7 +336,9 @@ async def cancel_challenge(challenge_id: str, api: Bots, actor: Actor = Depends(
     "/api/board/seek",
     summary="Seek an opponent: rated, time (min), increment (s), variant, color; open until paired",
 )
-async def seek(api: Bots, request: Request, actor: Actor = Depends(board_actor)) -> StreamingResponse:
+async def seek(
+    api: Bots, accounts: Accounts, request: Request, actor: Actor = Depends(board_actor)
+) -> StreamingResponse:
     data = await fields(request)
     try:
         minutes = float(data["time"]) if data.get("time") and not data.get("days") else None
@@ -308,4 +351,4 @@ async def seek(api: Bots, request: Request, actor: Actor = Depends(board_actor))
         "rated": flag(data.get("rated")),
         "color": data.get("color") or "random",
     }
-    return ndjson(api.seek(actor.user, terms))
+    return ndjson(while_authorized(api.seek(actor.user, terms), accounts, actor))

@@ -1,0 +1,242 @@
+"""The database and Redis going away under live games (issue 10): HTTP answers 503 and the live channel
+an `unavailable` error on a socket that stays open; when the service is back the server serves again
+on its own, clients resync, and no acknowledged move is lost.
+
+The PostgreSQL/Redis test starts a private pair on ports of its own (scripts/test-services.sh), so that
+stopping them disturbs no other test; it runs where the shared pair runs (SHASHKI_TEST_DATABASE_URL set,
+as `.ci/run` does), and is skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .helpers import Player, Server, eventually, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_a_move_meeting_a_locked_sqlite_database_is_answered_unavailable_and_the_socket_stays(tmp_path):
+    server = Server(tmp_path).start()
+    try:
+        alice, bob = Player(server), Player(server)
+        game = alice.challenge(bob)
+        socket = alice.socket(game["id"])
+        log_before = len(server.log.read_text())
+        # Another writer holds SQLite's write lock longer than the server's busy timeout (5 s).
+        holder = sqlite3.connect(tmp_path / "shashki.sqlite3", timeout=1, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            answer = socket.request({"type": "move", "move": "c3-d4", "ply": 0}, timeout=15)
+            assert answer["type"] == "error" and answer["error"]["code"] == "unavailable", answer
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        # The socket is still there, the move was not played, and sent again it is.
+        resync = socket.send({"type": "resync"})
+        assert socket.wait(lambda m: m.get("type") == "state" and m.get("resync"))["game"]["ply"] == 0, resync
+        assert socket.move("c3-d4", ply=0)["type"] == "ack"
+        assert httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]["moves"] == ["c3-d4"]
+        assert "Traceback" not in server.log.read_text()[log_before:]
+        socket.close()
+    finally:
+        server.stop()
+
+
+DATABASE_URL = os.environ.get("SHASHKI_TEST_DATABASE_URL")
+
+
+@pytest.fixture
+def private_services():
+    """A PostgreSQL and a Redis of this test alone, on free ports, stopped at the end."""
+    if not DATABASE_URL:
+        pytest.skip("no PostgreSQL/Redis here: CI (.ci/run) starts them")
+    env = {
+        **os.environ,
+        # Under /tmp itself: PostgreSQL runs as its own user, who cannot enter pytest's private tmp_path.
+        "SHASHKI_SERVICES_DIR": tempfile.mkdtemp(prefix="shashki-outage-"),
+        "SHASHKI_PG_PORT": str(free_port()),
+        "SHASHKI_REDIS_PORT": str(free_port()),
+    }
+    script = str(ROOT / "scripts" / "test-services.sh")
+    out = subprocess.run([script, "start"], env=env, capture_output=True, text=True, check=True).stdout
+    exported = dict(line.removeprefix("export ").split("=", 1) for line in out.splitlines() if "=" in line)
+    services = Services(env, exported)
+    yield services
+    subprocess.run([script, "stop"], env=env, capture_output=True, check=False)
+
+
+class Services:
+    def __init__(self, env: dict[str, str], exported: dict[str, str]) -> None:
+        self.env = env
+        self.dir = Path(env["SHASHKI_SERVICES_DIR"])
+        self.database_url = exported["SHASHKI_TEST_DATABASE_URL"]
+        self.redis_url = exported["SHASHKI_TEST_REDIS_URL"]
+        self.pg_bin = Path(sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))[-1]).parent
+
+    def _runas(self, command: str) -> None:
+        if os.getuid() == 0:
+            subprocess.run(["runuser", "-u", "postgres", "--", "bash", "-c", command], check=True)
+        else:
+            subprocess.run(["bash", "-c", command], check=True)
+
+    def stop_postgres(self) -> None:
+        self._runas(f"{self.pg_bin}/pg_ctl -D {self.dir}/pg -m fast -w stop >/dev/null")
+
+    def start_postgres(self) -> None:
+        port = self.env["SHASHKI_PG_PORT"]
+        options = f"-p {port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self._runas(
+            f"{self.pg_bin}/pg_ctl -D {self.dir}/pg -o '{options}' -l {self.dir}/pg.log -w start >/dev/null"
+        )
+
+    def restart_redis(self) -> None:
+        pid = int((self.dir / "redis.pid").read_text())
+        os.kill(pid, 15)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+            time.sleep(0.05)
+        port = self.env["SHASHKI_REDIS_PORT"]
+        subprocess.run(
+            [
+                "redis-server",
+                "--port",
+                port,
+                "--bind",
+                "127.0.0.1",
+                "--daemonize",
+                "yes",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--pidfile",
+                f"{self.dir}/redis.pid",
+                "--logfile",
+                f"{self.dir}/redis.log",
+            ],
+            check=True,
+        )
+
+
+@pytest.mark.slow
+def test_postgresql_and_redis_restarted_under_a_live_game_lose_no_acknowledged_move(
+    tmp_path, private_services
+):
+    server = Server(tmp_path / "server")
+    server.env["DATABASE_URL"] = private_services.database_url
+    server.env["REDIS_URL"] = private_services.redis_url
+    server.start()
+    try:
+        white, black = Player(server), Player(server)
+        game = white.challenge(black)
+        gid = game["id"]
+        sockets = {"white": white.socket(gid), "black": black.socket(gid)}
+        assert sockets["white"].move("c3-d4", ply=0)["type"] == "ack"
+        log_before = len(server.log.read_text())
+
+        # The database goes away: HTTP says 503, the live channel `unavailable`, and the sockets stay.
+        private_services.stop_postgres()
+        r = httpx.get(f"{server.url}/api/games/{gid}")
+        assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable", r.text
+        assert r.headers["Retry-After"]
+        answer = sockets["black"].request({"type": "move", "move": "f6-g5", "ply": 1}, timeout=30)
+        assert answer["type"] == "error" and answer["error"]["code"] == "unavailable", answer
+
+        # It comes back: the server reconnects on its own, the client resyncs and plays on.
+        private_services.start_postgres()
+        r = eventually(lambda: httpx.get(f"{server.url}/api/games/{gid}"), lambda r: r.status_code == 200, 20)
+        assert r.json()["game"]["moves"] == ["c3-d4"], r.text  # the acknowledged move is there
+        sockets["black"].send({"type": "resync"})
+        sockets["black"].wait_state(lambda g: g["ply"] == 1)
+        assert sockets["black"].move("f6-g5", ply=1)["type"] == "ack"
+        sockets["white"].wait_state(lambda g: g["ply"] == 2)
+
+        # Redis restarts under the game. The move played at once is acknowledged (it is committed even if
+        # its publication is lost), and a resync shows it.
+        private_services.restart_redis()
+        assert sockets["white"].move("d4-e5", ply=2)["type"] == "ack"
+        sockets["black"].send({"type": "resync"})
+        state = sockets["black"].wait_state(lambda g: g["ply"] == 3)
+        state = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+        assert state["moves"] == ["c3-d4", "f6-g5", "d4-e5"]
+        assert "Traceback" not in server.log.read_text()[log_before:]
+        for s in sockets.values():
+            s.close()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def private_redis():
+    """A Redis of this test alone on a free port: (url, restart)."""
+    if not DATABASE_URL:
+        pytest.skip("no Redis here: CI (.ci/run) starts the services")
+    port = str(free_port())
+    folder = Path(tempfile.mkdtemp(prefix="shashki-redis-"))
+    command = ["redis-server", "--port", port, "--bind", "127.0.0.1", "--daemonize", "yes", "--save", ""]
+    command += [
+        "--appendonly",
+        "no",
+        "--pidfile",
+        str(folder / "redis.pid"),
+        "--logfile",
+        str(folder / "log"),
+    ]
+
+    def stop() -> None:
+        if (folder / "redis.pid").exists():
+            pid = int((folder / "redis.pid").read_text())
+            os.kill(pid, 15)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
+                time.sleep(0.05)
+
+    def restart() -> None:
+        stop()
+        subprocess.run(command, check=True)
+
+    subprocess.run(command, check=True)
+    yield f"redis://127.0.0.1:{port}/0", restart
+    stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_a_redis_bus_subscription_hears_events_again_after_redis_restarts(private_redis):
+    from shashki.server.events import RedisBus
+
+    url, restart = private_redis
+
+    async def scenario() -> dict:
+        bus = RedisBus(url)
+        try:
+            async with bus.subscribe("game:x") as events:
+                await bus.publish("game:x", {"n": 1})
+                assert await asyncio.wait_for(events.get(), 5) == {"n": 1}
+                restart()
+                deadline = time.monotonic() + 5
+                while True:  # publish until heard, as the next move would
+                    with contextlib.suppress(Exception):
+                        await bus.publish("game:x", {"n": 2})
+                    try:
+                        return await asyncio.wait_for(events.get(), 0.5)
+                    except TimeoutError:
+                        if time.monotonic() > deadline:
+                            raise
+        finally:
+            await bus.close()
+
+    assert asyncio.run(scenario()) == {"n": 2}
