@@ -25,12 +25,7 @@ through these requests, read from its `lidraughts.py` and `lidraughts-bot.py`:
 
 from __future__ import annotations
 
-import doctest
-import importlib.util
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import httpx
 import pytest
@@ -225,19 +220,3 @@ def test_a_bot_declines_pool_which_pydraughts_cannot_play(two_bots):
     a, b = two_bots(PLAYABLE), two_bots(PLAYABLE)
     for variant in ("pool", "pool-giveaway"):
         assert start(a, b, {"variant": variant}) is None
-
-
-def test_the_giveaway_hub_wrapper_tells_the_engine_the_giveaway_form_of_the_name_it_gets():
-    script = Path(__file__).parents[2] / "scripts" / "hub-giveaway.py"
-    spec = importlib.util.spec_from_file_location("hub_giveaway", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert doctest.testmod(module).failed == 0
-    # As lidraughts-bot's HubEngine starts it for a game named "Brazilian" (brazilian-giveaway here).
-    lines = "hub\nset-param name=variant value=brazilian\nhub\nquit\n"
-    done = subprocess.run(
-        [sys.executable, str(script), "hub"], input=lines, capture_output=True, text=True, timeout=60
-    )
-    params = [line for line in done.stdout.splitlines() if line.startswith("param name=variant")]
-    assert [p.split()[2] for p in params] == ["value=russian-giveaway", "value=brazilian-giveaway"]
