@@ -37,6 +37,8 @@ Two more parameters, for lidraughts-bot: `giveaway` (`true`/`false`, before or a
 the giveaway form of the variant named, since the server names a giveaway game after its base variant
 (docs/bot-api.md) and the client hands that name on; `initial-time`, the game's starting clock that
 lidraughts-bot sets for every game, is accepted and unused (`level` carries the clock of each move).
+`go` in a position without a legal move (lidraughts-bot ponders the end of a game) answers
+`done move=0-0`, pydraughts' null move, since pydraughts cannot read Scan's bare `done`.
 
 Square numbers (RULES.md §1): the hub position and, by default, the moves number the squares as
 RULES.md does, which is pydraughts' internal numbering and what lidraughts-bot (pydraughts 0.5) sends.
@@ -309,8 +311,11 @@ class HubSession:
         variant = position.variant
         moves = position.legal_moves()
         if not moves:
-            self.send('error message="no legal move"')
-            self.send("done")
+            # lidraughts-bot ponders the position after its move and the reply it expects, which may
+            # be the end of the game. Scan answers a bare `done` there, which pydraughts' HubEngine
+            # (0.5 and 0.6) cannot read (IndexError in the client's ponder thread); `0-0` is
+            # pydraughts' null move, read without complaint.
+            self.send("done move=0-0")
             return
         last = None
         for line in self.engine.analyse(position, limit, history):

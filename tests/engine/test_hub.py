@@ -276,3 +276,34 @@ def test_lidraughts_bot_configures_a_giveaway_bot_without_a_warning(hub_command,
     finally:
         engine.quit()
         engine.p.wait(timeout=10)
+
+
+def test_go_without_a_legal_move_answers_the_null_move_and_no_error():
+    # White has no piece left: White to move has no move (the game is over); Black to move has moves.
+    _, out = session_lines("set-param name=variant value=russian", "pos pos=W" + "e" * 31 + "b", "go ponder")
+    assert out == ["done move=0-0"]
+    _, out = session_lines("set-param name=variant value=russian", "pos pos=Bb" + "e" * 31, "go think")
+    assert out[-1].startswith("done move=1-") and not any(line.startswith("error") for line in out)
+
+
+def test_lidraughts_bot_pondering_the_end_of_a_game_reads_the_answer(hub_command, caplog):
+    """lidraughts-bot ponders the position after its move and the reply it expects (its start_pondering),
+    with pydraughts' `HubEngine.play(..., ponder=True)`; that position may be the end of the game."""
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import HubEngine
+    from draughts.engine import Limit as HubLimit
+
+    engine = HubEngine([hub_command])
+    try:
+        with caplog.at_level("WARNING", logger="pydraughts"):
+            engine.configure({"giveaway": True, "variant": "standard", "initial-time": 60.0})
+            engine.init()
+            board = draughts.Board(variant="standard", fen="B:W28:B23")  # Black takes the last white man
+            board.push(board.legal_moves()[0])
+            assert board.is_over()
+            result = engine.play(board, HubLimit(time=5, inc=0), ponder=True)
+        assert result.move.is_null
+        assert [r.getMessage() for r in caplog.records if r.name == "pydraughts"] == []
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)
