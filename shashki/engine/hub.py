@@ -19,11 +19,7 @@ word followed by `name=value` pairs (values with spaces in double quotes):
     stop                                  (the search ends at once with its `done`)
     ponder-hit, quit
 
-A hub position is the side to move (`W` or `B`) followed by one letter per square in the order of the
-variant's square numbers (1 .. 32 or 1 .. 50): `w`/`b` man, `W`/`B` king, `e` empty. A hub move is the
-start and end squares joined by `-` (a quiet move) or `x` (a capture) followed, for a capture, by every
-captured square (`x`-separated, in any order): `32-28`, `28x19x23`. Scores are in men
-(`score=0.35`); a forced end of the game in n plies is `±(100 - n/100)`, as Scan's `99.xx`.
+Positions, moves and scores are written as `shashki.engine.hub_notation` says (`32-28`, `28x19x23`).
 
 Lines are read as the protocol says: `name=value` arguments, a value in double quotes when it holds a
 space, bare words as flags. One leniency: a `set-param` whose unquoted value is followed by bare words
@@ -36,6 +32,13 @@ default), every variant's name (`Russian giveaway (poddavki)`, any case), Scan's
 (`standard`, `american`). Any other name is answered with an `error` line and leaves the session without
 a variant (`pos` and `go` then answer `error`) rather than playing some default game. `time` is the
 clock *before* this move's increment is added (as Scan and pydraughts count it).
+
+Two more parameters, for lidraughts-bot: `giveaway` (`true`/`false`, before or after the variant) plays
+the giveaway form of the variant named, since the server names a giveaway game after its base variant
+(docs/bot-api.md) and the client hands that name on; `initial-time`, the game's starting clock that
+lidraughts-bot sets for every game, is accepted and unused (`level` carries the clock of each move).
+`go` in a position without a legal move (lidraughts-bot ponders the end of a game) answers
+`done move=0-0`, pydraughts' null move, since pydraughts cannot read Scan's bare `done`.
 
 Square numbers (RULES.md §1): the hub position and, by default, the moves number the squares as
 RULES.md does, which is pydraughts' internal numbering and what lidraughts-bot (pydraughts 0.5) sends.
@@ -56,10 +59,28 @@ from typing import TextIO
 
 from shashki import __version__ as _version
 from shashki.engine.engine import Engine
-from shashki.engine.letters import from_square_letters, square_letters
-from shashki.engine.search import WIN, WIN_BOUND, Limit
+from shashki.engine.hub_notation import (
+    hub_move,
+    hub_position,
+    hub_score,
+    parse_hub_move,
+    parse_hub_position,
+)
+from shashki.engine.search import Limit
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import VARIANTS, UnknownVariant, Variant, get_variant
+
+__all__ = [  # the notation is re-exported: GUIs and tests import it from here
+    "HubSession",
+    "hub_move",
+    "hub_position",
+    "hub_score",
+    "hub_variant",
+    "parse_arguments",
+    "parse_hub_move",
+    "parse_hub_position",
+    "run",
+]
 
 NAME = "Shashki"
 AUTHOR = "Shashki authors"
@@ -84,71 +105,6 @@ def hub_variant(name: str) -> Variant:
         if lowered == variant.name.lower():
             return variant
     return get_variant(text)  # keys and aliases; UnknownVariant otherwise
-
-
-# ------------------------------------------------------------------------------------------------
-# Positions and moves in hub notation
-
-
-def hub_position(pos: Position) -> str:
-    """The position in hub notation: side to move, then one letter per square by square number."""
-    return ("W" if pos.white_to_move else "B") + square_letters(pos, black="b")
-
-
-def parse_hub_position(text: str, variant: Variant) -> Position:
-    if not text or text[0] not in "WB":
-        squares = variant.board.squares
-        raise ValueError(f"a {variant.key} hub position is W or B and {squares} squares, not {text!r}")
-    return from_square_letters(text[1:], variant, white_to_move=text[0] == "W", black="b")
-
-
-def _client_numbers(variant: Variant, numbering: str) -> dict[int, int]:
-    """Square number in the client's moves -> square number of the position (RULES.md §1)."""
-    board = variant.board
-    base = variant.key.removesuffix("-giveaway")
-    if numbering == "pydraughts" and base in ("russian", "brazilian"):
-        # The Russian numeric notation: rank by rank from White's side, files a to h (1 = a1, 32 = h8).
-        order = sorted(board.rows, key=lambda bit: (-board.rows[bit], board.cols[bit]))
-        return {k: board.number(bit) for k, bit in enumerate(order, start=1)}
-    if numbering == "pydraughts" and base == "english":
-        return {k: board.squares + 1 - k for k in range(1, board.squares + 1)}
-    return {n: n for n in range(1, board.squares + 1)}
-
-
-def hub_move(move: Move, variant: Variant, numbering: str = "hub") -> str:
-    """`32-28`, or for a capture start x end x every captured square: `28x19x23`."""
-    to_client = {n: k for k, n in _client_numbers(variant, numbering).items()}
-
-    def number(bit: int) -> int:
-        return to_client[variant.board.number(bit)]
-
-    if not move.capture_mask:
-        return f"{number(move.path[0])}-{number(move.path[-1])}"
-    captured = sorted(number(b) for b in move.captured)
-    return "x".join(str(n) for n in (number(move.path[0]), number(move.path[-1]), *captured))
-
-
-def parse_hub_move(pos: Position, text: str, numbering: str = "hub") -> Move:
-    """The legal move a hub move names (`shashki.rules.notation.move_by_path`); IllegalMove if none."""
-    board = pos.variant.board
-    to_position = _client_numbers(pos.variant, numbering)
-    try:
-        numbers = [int(t) for t in re.split(r"[-x]", text.strip())]
-        bits = [board.bit_of_number(to_position[n]) for n in numbers]
-    except (ValueError, KeyError):
-        raise ValueError(f"malformed hub move {text!r}") from None
-    if len(bits) < 2:
-        raise ValueError(f"malformed hub move {text!r}")
-    captured = bits[2:] if "x" in text else None
-    return pos.move_by_path(bits[:2], captured)
-
-
-def hub_score(score: int) -> str:
-    if score >= WIN_BOUND:
-        return f"{(10_000 - (WIN - score)) / 100:.2f}"
-    if score <= -WIN_BOUND:
-        return f"{-(10_000 - (WIN + score)) / 100:.2f}"
-    return f"{score / 100:.2f}"
 
 
 _ARGUMENT = re.compile(r'\s*([^\s=]+)(?:=(?:"([^"]*)"|(\S*)))?')
@@ -189,6 +145,8 @@ class HubSession:
         self.engine = engine or Engine()
         # None after a variant we do not play was asked for: no game until a known one is set.
         self.variant: Variant | None = get_variant(None)
+        self.named: Variant | None = self.variant  # as set-param named it, before `giveaway`
+        self.giveaway = False
         self.numbering = "hub"
         self.position: Position | None = Position.start(self.variant)
         self.history: list[int] = []
@@ -225,23 +183,33 @@ class HubSession:
         self.send(f'param name=variant value={key} type=enum values="{values}"')
         numberings = " ".join(MOVE_NUMBERINGS)
         self.send(f'param name=move-numbering value={self.numbering} type=enum values="{numberings}"')
+        self.send(f"param name=giveaway value={str(self.giveaway).lower()} type=bool")
+        self.send("param name=initial-time value=0 type=real")
         self.send("wait")
 
     def cmd_set_param(self, args: str) -> None:
         pairs = parse_arguments(args, value_runs_on=True)
         name, value = pairs.get("name"), pairs.get("value", "")
         if name == "variant":
-            self.variant = self.position = None
+            self.variant = self.named = self.position = None
             self.history = []
             try:
-                self.variant = hub_variant(value)
+                self.named = hub_variant(value)
             except UnknownVariant:
                 raise ValueError(f"unknown variant {value!r}; no game until a known one is set") from None
-            self.position = Position.start(self.variant)
+            self._set_variant()
+        elif name == "giveaway":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"giveaway is true or false, not {value!r}")
+            self.giveaway = value.lower() == "true"
+            if self.named is not None:
+                self._set_variant()
         elif name == "move-numbering":
             if value not in MOVE_NUMBERINGS:
                 raise ValueError(f"move-numbering is one of {', '.join(MOVE_NUMBERINGS)}, not {value!r}")
             self.numbering = value
+        elif name == "initial-time":
+            float(value)  # a number, else ValueError; the clock of each move comes with `level`
         else:
             self.send(f"error message={_quote('unknown parameter ' + pairs.get('name', ''))}")
 
@@ -317,6 +285,13 @@ class HubSession:
         self.wait()
         return False
 
+    def _set_variant(self) -> None:
+        assert self.named is not None
+        named = self.named
+        giveaway = self.giveaway and not named.key.endswith("-giveaway")
+        self.variant = get_variant(f"{named.key}-giveaway") if giveaway else named
+        self.position, self.history = Position.start(self.variant), []
+
     def _variant(self) -> Variant:
         if self.variant is None:
             raise ValueError(self._no_variant())
@@ -336,8 +311,11 @@ class HubSession:
         variant = position.variant
         moves = position.legal_moves()
         if not moves:
-            self.send('error message="no legal move"')
-            self.send("done")
+            # lidraughts-bot ponders the position after its move and the reply it expects, which may
+            # be the end of the game. Scan answers a bare `done` there, which pydraughts' HubEngine
+            # (0.5 and 0.6) cannot read (IndexError in the client's ponder thread); `0-0` is
+            # pydraughts' null move, read without complaint.
+            self.send("done move=0-0")
             return
         last = None
         for line in self.engine.analyse(position, limit, history):

@@ -205,3 +205,105 @@ def _internal_moves(game) -> dict[str, list[list[int]]]:
         squares = [board_move[0][0], board_move[-1][1], *taken]
         out[("x" if taken else "-").join(map(str, squares))] = board_move
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# What lidraughts-bot sets: its config's `hub_options`, then `variant` and `initial-time` (engine_wrapper)
+
+
+@pytest.mark.parametrize("first", ["giveaway", "variant"])
+def test_giveaway_plays_the_giveaway_form_of_the_variant_named_in_either_order(first):
+    lines = {
+        "giveaway": "set-param name=giveaway value=true",
+        "variant": "set-param name=variant value=russian",
+    }
+    second = "variant" if first == "giveaway" else "giveaway"
+    session, out = session_lines(lines[first], lines[second], "init")
+    assert out == ["ready"]
+    assert session.variant is not None and session.variant.key == "russian-giveaway"
+    # lidraughts-bot names antidraughts "losing": already a giveaway form, it stays so.
+    session.handle("set-param name=variant value=losing")
+    assert session.variant.key == "international-giveaway"
+    session.handle("set-param name=giveaway value=false")
+    assert session.variant.key == "international-giveaway"
+    session.handle("set-param name=variant value=Brazilian")
+    assert session.variant.key == "brazilian"
+
+
+def test_giveaway_takes_only_true_or_false():
+    session, out = session_lines("set-param name=variant value=russian", "set-param name=giveaway value=yes")
+    assert out == ["error message=\"giveaway is true or false, not 'yes'\""]
+    assert session.variant is not None and session.variant.key == "russian"
+
+
+def test_the_initial_time_lidraughts_bot_sets_is_accepted_and_must_be_a_number():
+    _, out = session_lines("set-param name=initial-time value=180.0", "init")
+    assert out == ["ready"]
+    _, out = session_lines("set-param name=initial-time value=soon")
+    assert len(out) == 1 and out[0].startswith("error")
+    _, out = session_lines("set-param name=hash value=64")
+    assert out == ['error message="unknown parameter hash"']
+
+
+def test_hub_declares_the_parameters_lidraughts_bot_sets():
+    _, out = session_lines("hub")
+    names = [parse_arguments(line.partition(" ")[2])["name"] for line in out if line.startswith("param ")]
+    assert {"variant", "giveaway", "initial-time"} <= set(names)
+
+
+@pytest.mark.parametrize(("name", "key"), [("russian", "russian-giveaway"), ("english", "english-giveaway")])
+def test_lidraughts_bot_configures_a_giveaway_bot_without_a_warning(hub_command, caplog, name, key):
+    """As lidraughts-bot's HubEngine wrapper does: `configure` with the config's hub_options followed by
+    `variant` and `initial-time`, then `init`; pydraughts logs any line but `ready` as a warning."""
+    pytest.importorskip("draughts")
+    from draughts.core.game import Game as PydraughtsGame
+    from draughts.engine import HubEngine
+
+    engine = HubEngine([hub_command])
+    try:
+        with caplog.at_level("WARNING", logger="pydraughts"):
+            engine.configure({"giveaway": True, "variant": name, "initial-time": 60.0})
+            engine.init()
+        assert [r.getMessage() for r in caplog.records if r.name == "pydraughts"] == []
+        game = PydraughtsGame(name)
+        best, _ = engine.go(game.initial_hub_fen, nodes=200)
+        assert best in _internal_moves(game)
+        engine.send("hub")  # the engine now shows the variant it plays
+        params = []
+        while (line := engine.recv()) != "wait":
+            params.append(line)
+        assert f"param name=variant value={key} type=enum" in " ".join(params)
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)
+
+
+def test_go_without_a_legal_move_answers_the_null_move_and_no_error():
+    # White has no piece left: White to move has no move (the game is over); Black to move has moves.
+    _, out = session_lines("set-param name=variant value=russian", "pos pos=W" + "e" * 31 + "b", "go ponder")
+    assert out == ["done move=0-0"]
+    _, out = session_lines("set-param name=variant value=russian", "pos pos=Bb" + "e" * 31, "go think")
+    assert out[-1].startswith("done move=1-") and not any(line.startswith("error") for line in out)
+
+
+def test_lidraughts_bot_pondering_the_end_of_a_game_reads_the_answer(hub_command, caplog):
+    """lidraughts-bot ponders the position after its move and the reply it expects (its start_pondering),
+    with pydraughts' `HubEngine.play(..., ponder=True)`; that position may be the end of the game."""
+    draughts = pytest.importorskip("draughts")
+    from draughts.engine import HubEngine
+    from draughts.engine import Limit as HubLimit
+
+    engine = HubEngine([hub_command])
+    try:
+        with caplog.at_level("WARNING", logger="pydraughts"):
+            engine.configure({"giveaway": True, "variant": "standard", "initial-time": 60.0})
+            engine.init()
+            board = draughts.Board(variant="standard", fen="B:W28:B23")  # Black takes the last white man
+            board.push(board.legal_moves()[0])
+            assert board.is_over()
+            result = engine.play(board, HubLimit(time=5, inc=0), ponder=True)
+        assert result.move.is_null
+        assert [r.getMessage() for r in caplog.records if r.name == "pydraughts"] == []
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)

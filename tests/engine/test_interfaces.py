@@ -120,7 +120,9 @@ def test_hub_session_answers_the_handshake_and_plays_a_move():
     assert out[0].startswith("id name=Shashki")
     assert out[1].startswith("param name=variant")
     assert out[2].startswith("param name=move-numbering")
-    assert out[3:6] == ["wait", "ready", "pong"]
+    assert out[3] == "param name=giveaway value=false type=bool"
+    assert out[4] == "param name=initial-time value=0 type=real"
+    assert out[5:8] == ["wait", "ready", "pong"]
     assert any(line.startswith("info depth=3") for line in out)
     done = out[-1]
     assert done.startswith("done move=")

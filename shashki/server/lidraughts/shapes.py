@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from shashki.rules import Position, RulesError, UnknownVariant, Variant, get_variant
+from shashki.rules import DrawRule, Position, RulesError, UnknownVariant, Variant, get_variant
 from shashki.server.errors import Invalid
 
 # Our variants that lidraughts also plays, under its keys, names and short names (lidraughts' "standard"
@@ -58,9 +58,16 @@ STATUS_OF_REASON = {
     "abandonment": "timeout",  # the opponent left and victory was claimed
     "aborted": "aborted",
 }
+# A draw the rules made (threefold repetition, a variant's count: a DrawRule) is lidraughts' `variantEnd`
+# without a winner; `draw` is kept for agreement. Why: lidraughts-bot 1.2.0, once its own board is over,
+# answers a final `draw` by calling `Game.is_fifty_moves()`, which pydraughts 0.5.7 (its pin) lacks; the
+# game's process then fails, is retried for ten minutes and never frees the bot's game slot, so the bot
+# accepts no challenge again. Its boards end by repetition or a count, never by agreement.
+RULE_DRAWS = frozenset(rule.value for rule in DrawRule)
 # lidraughts' numeric status ids, for the `status` objects of gameStart and gameFinish events.
 STATUS_IDS = {
-    "started": 20, "aborted": 25, "mate": 30, "resign": 31, "timeout": 33, "draw": 34, "outoftime": 35
+    "started": 20, "aborted": 25, "mate": 30, "resign": 31, "timeout": 33, "draw": 34, "outoftime": 35,
+    "variantEnd": 60,
 }
 CHALLENGE_STATUS = {
     "pending": "created", "accepted": "accepted", "declined": "declined", "cancelled": "canceled"
@@ -110,11 +117,14 @@ def is_start(variant: Variant, fen: str) -> bool:
 
 
 def status_name(status: str, reason: str | None) -> str:
-    """lidraughts' status of a game: started, aborted, mate, resign, outoftime, timeout or draw."""
+    """lidraughts' status of a game: started, aborted, mate, resign, outoftime, timeout, draw (agreed)
+    or variantEnd (drawn by the rules, see RULE_DRAWS)."""
     if status == "started":
         return "started"
     if status == "aborted":
         return "aborted"
+    if reason in RULE_DRAWS:
+        return "variantEnd"
     return STATUS_OF_REASON.get(reason or "", "draw")
 
 
