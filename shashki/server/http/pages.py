@@ -42,7 +42,7 @@ async def page() -> FileResponse:
 
 
 for _path in PAGES:
-    router.add_api_route(_path, page, methods=["GET"], include_in_schema=False)
+    router.add_api_route(_path, page, methods=["GET", "HEAD"], include_in_schema=False)
 
 
 @cache
