@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
 import time
 from pathlib import Path
@@ -23,30 +22,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
+from tune_giveaway import openings as random_openings  # noqa: E402
+
 from shashki.engine import Engine, Limit, Searcher  # noqa: E402
-from shashki.rules import Game, get_variant  # noqa: E402
+from shashki.rules import Game  # noqa: E402
 
 MAX_PLIES = 160
 SEED = 15
 
 
 def openings(variant_key: str, count: int, seed: int = SEED, plies: int = 4) -> list[list[str]]:
-    """`count` distinct random openings of `plies` moves."""
-    rng = random.Random(seed)
-    variant = get_variant(variant_key)
-    seen: set[tuple[str, ...]] = set()
-    result: list[list[str]] = []
-    while len(result) < count:
-        game = Game(variant)
-        for _ in range(plies):
-            if game.is_over:
-                break
-            game.play(rng.choice(game.legal_moves()))
-        key = tuple(game.notations())
-        if key not in seen and not game.is_over:
-            seen.add(key)
-            result.append(list(key))
-    return result
+    """`count` distinct random openings of `plies` moves (tune_giveaway's generator)."""
+    return random_openings(seed, count, plies, variant_key)
 
 
 def engine(option: str, on: bool) -> Engine:

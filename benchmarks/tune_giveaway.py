@@ -39,12 +39,13 @@ MAX_PLIES = 160  # a game not over by then counts as a draw
 NAMES = [f.name for f in fields(GiveawayWeights)]
 
 
-def openings(seed: int, count: int, plies: int = 4) -> list[list[str]]:
-    """`count` distinct random openings of `plies` moves from the start position."""
+def openings(seed: int, count: int, plies: int = 4, variant_key: str = VARIANT) -> list[list[str]]:
+    """`count` distinct random openings of `plies` moves from the start position (the other engine
+    benchmarks draw theirs here too)."""
     rng = random.Random(seed)
     seen: set[tuple[str, ...]] = set()
     result: list[list[str]] = []
-    variant = get_variant(VARIANT)
+    variant = get_variant(variant_key)
     while len(result) < count:
         game = Game(variant)
         for _ in range(plies):
