@@ -83,6 +83,11 @@ class Settings(BaseSettings):
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+    # Logs: "text" for a terminal, "json" (one object a line, for a log collector).
+    log_format: Literal["text", "json"] = "text"
+    # On SIGTERM: stop taking connections, close the sockets (clients reconnect elsewhere), and give the
+    # requests under way this long to finish before the process ends.
+    shutdown_seconds: int = 10
     # Proxies, body sizes, sockets, computer games: shashki/server/public.py (SHASHKI_* variables).
     public: PublicSettings = Field(default_factory=PublicSettings.from_env)
 

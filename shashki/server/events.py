@@ -57,6 +57,12 @@ class EventBus(Protocol):
 
     async def close(self) -> None: ...
 
+    async def ping(self) -> None:
+        """Raise if events cannot be carried now (the readiness check)."""
+
+    @property
+    def channels(self) -> int: ...
+
 
 class InProcessBus:
     """Channels kept in this process's memory."""
@@ -83,6 +89,13 @@ class InProcessBus:
 
     async def close(self) -> None:
         self._listeners.clear()
+
+    async def ping(self) -> None:
+        """Always ready: the events never leave this process."""
+
+    @property
+    def channels(self) -> int:
+        return len(self._listeners)
 
 
 class RedisBus:
@@ -118,6 +131,9 @@ class RedisBus:
     def channels(self) -> int:
         """How many channels this process listens to."""
         return len(self._listeners)
+
+    async def ping(self) -> None:
+        await self._redis.ping()
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:

@@ -55,6 +55,11 @@ class EngineOpponent:
         move: Move | None = result.move
         return move
 
+    @property
+    def pending(self) -> int:
+        """Engine jobs waiting or running."""
+        return self._engine.pending if self._engine is not None else 0
+
     async def close(self) -> None:
         if self._engine is not None:
             await self._engine.close()

@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
+from shashki.server import metrics
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Conflict, Invalid, NotFound
 from shashki.server.events import EventBus
@@ -211,7 +212,8 @@ class GameService:
     async def move(
         self, user_id: int, game_id: str, move: str | Move, *, ply: int | None = None, lag_ms: int = 0
     ) -> dict[str, Any]:
-        return await self.actions.move(user_id, game_id, move, ply=ply, lag_ms=lag_ms)
+        with metrics.MOVE_SECONDS.time():  # refused moves too: the player waited on those as well
+            return await self.actions.move(user_id, game_id, move, ply=ply, lag_ms=lag_ms)
 
     async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.offer_draw(user_id, game_id)
