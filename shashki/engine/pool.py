@@ -98,11 +98,19 @@ class AsyncEngine:
     async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
                    level: int | None = None) -> PlayResult:
         position, history = split_game(position_or_game)
+        return await self.play_from(position, history, limit, level)
+
+    async def play_from(self, position: Position, history: list[int], limit: Limit | None = None,
+                        level: int | None = None) -> PlayResult:
+        """`play` given the position and the hashes of the game's earlier positions (repetitions)."""
         return await self._run(_play, position, history, limit, level)
 
     async def analyse(self, position_or_game: Position | Game, limit: Limit) -> list[Line]:
         """Every iteration's line once the search has finished."""
         position, history = split_game(position_or_game)
+        return await self.analyse_from(position, history, limit)
+
+    async def analyse_from(self, position: Position, history: list[int], limit: Limit) -> list[Line]:
         return await self._run(_analyse, position, history, limit)
 
     async def close(self) -> None:

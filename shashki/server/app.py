@@ -71,7 +71,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_lag_compensation_ms=settings.max_lag_compensation_ms,
             computer_delay_seconds=settings.computer_delay_seconds,
             first_move_seconds=settings.first_move_seconds,
-            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
+            engine=make_opponent(
+                settings.engine,
+                settings.engine_workers,
+                settings.engine_untimed_seconds,
+                queue_url=settings.redis_url if settings.engine_queue == "auto" else None,
+            ),
             accounts=accounts_service,
         )
         app.state.settings = settings

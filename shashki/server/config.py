@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     # `engine_untimed_seconds` a move in games without a clock) or "random" (tests only).
     engine: Literal["engine", "random"] = "engine"
     engine_workers: int = 1
+    # With REDIS_URL, "auto" sends the engine's jobs to `shashki worker` processes through Redis (the
+    # local pool stands in while no worker is alive); "local" keeps them in this process's pool.
+    engine_queue: Literal["auto", "local"] = "auto"
     engine_untimed_seconds: float = 1.0
     # Cookies marked Secure (behind HTTPS): SHASHKI_SECURE_COOKIES=1.
     secure_cookies: bool = False
