@@ -307,11 +307,18 @@ def serve(
         help="Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For and "
         "X-Forwarded-Proto are believed (default $SHASHKI_TRUSTED_PROXIES, else none).",
     ),
+    workers: int = typer.Option(
+        1, min=1, max=64, help="Server processes on the one port (more than 1 needs REDIS_URL)."
+    ),
 ) -> None:
     """Run the online server: SQLite in DATA (or DATABASE_URL), in-process events (or REDIS_URL)."""
     from shashki.server.app import run
+    from shashki.server.config import SettingsError
 
-    run(host, port, data, trusted_proxies)
+    try:
+        run(host, port, data, trusted_proxies, workers)
+    except SettingsError as e:
+        raise CliError(str(e)) from None
 
 
 @app.command()
