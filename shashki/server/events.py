@@ -51,6 +51,8 @@ class Subscription:
 
 
 class EventBus(Protocol):
+    shared: bool  # whether other processes hear these events (Redis) or only this one
+
     async def publish(self, channel: str, event: dict) -> None: ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
@@ -66,6 +68,8 @@ class EventBus(Protocol):
 
 class InProcessBus:
     """Channels kept in this process's memory."""
+
+    shared = False
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[Subscription]] = {}
@@ -111,6 +115,7 @@ class RedisBus:
     """
 
     RETRY_SECONDS = (0.1, 0.25, 0.5, 1.0, 2.0)  # waits between reconnections, the last one repeated
+    shared = True
 
     def __init__(self, url: str, prefix: str = "shashki:", name: str = "shashki") -> None:
         import redis.asyncio as redis

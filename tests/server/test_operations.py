@@ -123,8 +123,10 @@ def test_sigterm_closes_the_sockets_as_a_restart_and_the_process_ends(tmp_path):
     ws.close()
     # The move acknowledged before the shutdown is there after a start.
     server.start()
-    assert white.http.get(f"/api/games/{game['id']}").json()["game"]["moves"] == ["c3-d4"]
-    server.stop()
+    try:
+        assert white.http.get(f"/api/games/{game['id']}").json()["game"]["moves"] == ["c3-d4"]
+    finally:
+        server.stop()
 
 
 def test_several_workers_without_redis_are_refused_with_what_to_do(tmp_path):

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import httpx
 import pytest
 
-from .helpers import PASSWORD, Player, Server
+from .helpers import PASSWORD, Player, Server, eventually
 from .test_games import GIVEAWAY_WIN_FOR_WHITE
 
 DATABASE_URL = os.environ.get("SHASHKI_TEST_DATABASE_URL")
@@ -136,5 +137,27 @@ def test_a_logout_on_one_process_closes_the_game_socket_and_event_stream_opened_
     assert line["error"]["code"] == "credential_ended"
     assert httpx.get(f"{a.url}/api/games/{game['id']}").json()["game"]["ply"] == 0
     events.close()
+    white.close()
+    black.close()
+
+
+def test_a_player_connected_to_one_process_is_present_for_the_other(two_servers):
+    """Presence is shared (games/presence.py, SharedPresence): a claim of victory made on A waits while the
+    opponent's only socket is on B, and is granted once that socket has closed for the claim delay."""
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    gid = white.challenge(black)["id"]
+    w, bs = white.socket(gid), black.socket(gid)
+    assert w.move("c3-d4")["type"] == "ack"
+    bs.wait_state(lambda g: g["ply"] == 1)
+    time.sleep(1.0)  # longer than the claim delay (0.5 s): only presence can refuse the claim now
+    refused = w.request({"type": "claim-victory"})
+    assert refused["type"] == "error" and refused["error"]["code"] == "cannot_claim", refused
+    assert "claim in" not in refused["error"]["message"]  # refused as present, not as gone too briefly
+    bs.close()
+    claim = {"type": "claim-victory"}
+    answer = eventually(lambda: w.request(claim), lambda m: m["type"] == "ack", timeout=10)
+    assert answer["type"] == "ack", answer
+    w.close()
     white.close()
     black.close()

@@ -29,7 +29,7 @@ from shashki.server.games.computer import EngineOpponent, Opponent
 from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
-from shashki.server.games.presence import Presence
+from shashki.server.games.presence import Presence, SharedPresence
 from shashki.server.games.queries import GameQueries
 from shashki.server.games.replay import new_game
 from shashki.server.games.store import AlsoWrite, EndHook, GameStore
@@ -67,7 +67,8 @@ class GameService:
         self.db = db
         self.bus = bus
         self.engine: Opponent = engine or EngineOpponent()
-        self.presence = Presence()
+        # Who is connected: this process's sockets, plus the other processes' when events are shared.
+        self.presence = SharedPresence(bus) if bus.shared else Presence()
         self.claim_after_ms = int(disconnect_claim_seconds * 1000)
         self.accounts = accounts or AccountService(db)
         self.store = GameStore(
@@ -106,6 +107,7 @@ class GameService:
         """Load every unfinished game: the side to move's clock restarts from its stored time (the
         server's downtime is not charged, lichess-style), and the listeners are told (by the commit of
         that restart): flags and first-move timers are armed, the computer moves when to move."""
+        await self.presence.start()
         ids = await self.store.started_ids()
         for game_id in ids:
             try:
@@ -117,6 +119,7 @@ class GameService:
         return len(ids)
 
     async def close(self) -> None:
+        await self.presence.close()
         self.flags.close()
         self.first_moves.close()
         await self._background.close()
