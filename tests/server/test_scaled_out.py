@@ -161,3 +161,62 @@ def test_a_player_connected_to_one_process_is_present_for_the_other(two_servers)
     w.close()
     white.close()
     black.close()
+
+
+@pytest.mark.slow
+def test_serve_with_two_worker_processes_on_one_port_plays_a_game_and_sums_the_metrics(tmp_path):
+    """`--workers 2`: two processes share the port; each new connection may reach either of them."""
+    server = _scaled_server(tmp_path)
+    server.start = _start_with_workers(server, 2)  # type: ignore[method-assign]
+    server.start()
+    try:
+        white, black = Player(server), Player(server)
+        game = white.challenge(black, variant="russian-giveaway")
+        for ply, move in enumerate(GIVEAWAY_WIN_FOR_WHITE):
+            mover = white if ply % 2 == 0 else black
+            # A fresh connection for each move: the kernel spreads them over the two processes.
+            http = {"cookies": mover.http.cookies, "headers": mover.http.headers}
+            with httpx.Client(base_url=server.url, **http) as c:
+                r = c.post(f"/api/games/{game['id']}/move", json={"move": move, "ply": ply})
+                assert r.status_code == 200, r.text
+        state = httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]
+        assert (state["result"], state["reason"]) == ("1-0", "no-legal-move")
+        metrics = httpx.get(server.url + "/metrics").text
+        moves = sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in metrics.splitlines()
+            if line.startswith('shashki_moves_total{by="player"}')
+        )
+        assert moves >= len(GIVEAWAY_WIN_FOR_WHITE)  # the sum over both processes, whichever answered
+        white.close()
+        black.close()
+    finally:
+        server.stop()
+
+
+def _start_with_workers(server: Server, workers: int):
+    import subprocess
+    import sys
+
+    def start() -> Server:
+        server.data.mkdir(parents=True, exist_ok=True)
+        with open(server.log, "a") as log:
+            server.process = subprocess.Popen(
+                [sys.executable, "-m", "shashki.server", f"--port={server.port}", f"--data={server.data}",
+                 f"--workers={workers}"],
+                env=server.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        ready = eventually(lambda: _answers(server.url), bool, timeout=60)
+        assert ready, server.log.read_text()
+        return server
+
+    return start
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url + "/health", timeout=0.5).status_code == 200
+    except httpx.HTTPError:
+        return False
