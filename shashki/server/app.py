@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             keepalive_seconds=settings.stream_keepalive_seconds,
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
+            redis_url=settings.redis_url,
         )
         resumed = await game_service.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
@@ -138,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # acknowledged, so the games resume in whichever process next loads them.
             app.state.draining = True
             await sampler.close()
+            await app.state.bots.jumps.close()
             await game_service.close()
             await bus.close()
             await db.close()

@@ -220,3 +220,29 @@ def _answers(url: str) -> bool:
         return httpx.get(url + "/health", timeout=0.5).status_code == 200
     except httpx.HTTPError:
         return False
+
+
+def test_a_capture_sent_jump_by_jump_may_have_each_jump_reach_another_process(two_servers):
+    """The Bot API keeps a capture's first jumps in Redis (lidraughts/moves.py, PendingJumps): the first
+    jump posted to A, the second to B, make one capture."""
+    from .test_bot_api import ApiClient
+
+    a, b = two_servers
+    bot, person = ApiClient(Player(a, bot=True), "bot:play"), Player(a)
+    board = ApiClient(person, "board:play")
+    gid = person.challenge(bot.player, color="white", time_control={"minutes": 5, "increment": 3})["id"]
+    on_b = httpx.Client(base_url=b.url, headers=bot.http.headers, timeout=10)
+
+    def move(client: httpx.Client, kind: str, text: str) -> None:
+        r = client.post(f"/api/{kind}/game/{gid}/move/{text}")
+        assert r.json() == {"ok": True}, r.text
+
+    move(board.http, "board", "2217")
+    move(bot.http, "bot", "1015")
+    move(board.http, "board", "2318")
+    move(bot.http, "bot", "1522")  # the first jump of e5:c3:a5, on A: kept
+    assert httpx.get(f"{a.url}/api/games/{gid}").json()["game"]["ply"] == 3
+    move(on_b, "bot", "2213")  # the second, on B: the capture is whole
+    state = httpx.get(f"{b.url}/api/games/{gid}").json()["game"]
+    assert state["ply"] == 4 and state["moves"][-1] == "e5:c3:a5"
+    on_b.close()
