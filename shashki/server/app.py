@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_lag_compensation_ms=settings.max_lag_compensation_ms,
             computer_delay_seconds=settings.computer_delay_seconds,
             first_move_seconds=settings.first_move_seconds,
+            game_lease_seconds=settings.game_lease_seconds,
             engine=make_opponent(
                 settings.engine,
                 settings.engine_workers,

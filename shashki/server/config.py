@@ -86,6 +86,9 @@ class Settings(BaseSettings):
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+    # Several processes (Redis): a live game's owner holds a lease this long; a lapsed one (its process
+    # died) is taken over by another process within about a third more.
+    game_lease_seconds: float = 10.0
     # Logs: "text" for a terminal, "json" (one object a line, for a log collector).
     log_format: Literal["text", "json"] = "text"
     # On SIGTERM: stop taking connections, close the sockets (clients reconnect elsewhere), and give the

@@ -140,6 +140,11 @@ class RedisBus:
     async def ping(self) -> None:
         await self._redis.ping()
 
+    @property
+    def client(self) -> Any:
+        """The Redis client (its pool), for the process's other uses of the same Redis (game leases)."""
+        return self._redis
+
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:
         subscription = Subscription()

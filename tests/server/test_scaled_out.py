@@ -246,3 +246,49 @@ def test_a_capture_sent_jump_by_jump_may_have_each_jump_reach_another_process(tw
     state = httpx.get(f"{b.url}/api/games/{gid}").json()["game"]
     assert state["ply"] == 4 and state["moves"][-1] == "e5:c3:a5"
     on_b.close()
+
+
+def _stored_status(game_id: str) -> str:
+    """The game's status as PostgreSQL holds it, read without asking a server (which would bring the
+    game up to date itself, flag included)."""
+    import asyncio
+
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def read() -> str:
+        engine = create_async_engine(DATABASE_URL)
+        try:
+            async with engine.connect() as c:
+                query = text("SELECT status, reason FROM games WHERE id = :id")
+                row = (await c.execute(query, {"id": game_id})).one()
+                return f"{row[0]} {row[1]}"
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
+
+
+def test_the_flag_of_a_game_whose_owner_process_died_falls_on_another_process(tmp_path):
+    """games/owners.py: A commits the last move and owns the game; A is killed while Black's clock runs;
+    B takes the lapsed lease over and flags Black on time, though nobody asks B about the game."""
+    servers = []
+    for name in ("a", "b"):
+        server = _scaled_server(tmp_path / name)
+        server.env["SHASHKI_GAME_LEASE_SECONDS"] = "1.5"
+        servers.append(server.start())
+    a, b = servers
+    try:
+        white, black = Player(a), Player(a)
+        gid = white.challenge(black, time_control={"minutes": 0.05, "increment": 0})["id"]  # 3 s
+        w, bl = white.socket(gid), black.socket(gid)
+        assert w.move("c3-d4")["type"] == "ack"
+        assert bl.move("f6-g5")["type"] == "ack"
+        assert w.move("d4-c5")["type"] == "ack"  # committed on A: A owns it; Black's clock runs
+        a.kill()
+        status = eventually(lambda: _stored_status(gid), lambda s: s.startswith("finished"), timeout=20)
+        assert status == "finished time", status
+        assert "took over game " + gid in b.log.read_text()
+    finally:
+        for server in servers:
+            server.stop()
