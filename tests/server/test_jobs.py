@@ -188,6 +188,7 @@ def worker_process(url: str, name: str, claim_after: float, log) -> subprocess.P
     )
 
 
+@pytest.mark.slow
 def test_a_job_of_a_worker_killed_while_thinking_is_run_by_another(tmp_path):
     url = private_url(5)
     game = random_game("russian_giveaway", 2, 6)

@@ -269,6 +269,7 @@ def _stored_status(game_id: str) -> str:
     return asyncio.run(read())
 
 
+@pytest.mark.slow
 def test_the_flag_of_a_game_whose_owner_process_died_falls_on_another_process(tmp_path):
     """games/owners.py: A commits the last move and owns the game; A is killed while Black's clock runs;
     B takes the lapsed lease over and flags Black on time, though nobody asks B about the game."""
