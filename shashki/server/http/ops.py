@@ -13,12 +13,13 @@ from __future__ import annotations
 import asyncio
 import time
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy import text
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shashki.server import metrics
+from shashki.server.http.deps import Bus, Db, Draining
 
 router = APIRouter(tags=["service"])
 
@@ -31,20 +32,19 @@ async def live() -> dict:
 
 
 @router.get("/health/ready", summary="The server can serve: database and events answer, not draining")
-async def ready(request: Request) -> JSONResponse:
-    state = request.app.state
+async def ready(db: Db, bus: Bus, draining: Draining) -> JSONResponse:
     checks: dict[str, str] = {}
-    if getattr(state, "draining", False):
+    if draining:
         checks["shutdown"] = "draining"
     try:
-        async with asyncio.timeout(CHECK_SECONDS), state.db.engine.connect() as connection:
+        async with asyncio.timeout(CHECK_SECONDS), db.engine.connect() as connection:
             await connection.execute(text("SELECT 1"))
         checks["database"] = "ok"
     except Exception as e:  # any failure is "not ready", named for the operator
         checks["database"] = f"failing: {type(e).__name__}"
     try:
         async with asyncio.timeout(CHECK_SECONDS):
-            await state.bus.ping()
+            await bus.ping()
         checks["events"] = "ok"
     except Exception as e:
         checks["events"] = f"failing: {type(e).__name__}"
