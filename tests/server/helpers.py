@@ -67,7 +67,7 @@ class Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a loaded machine can take long to import and migrate
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server died at start:\n{self.log.read_text()}")

@@ -25,6 +25,7 @@ from shashki.server.limits import Limiter
 from shashki.server.lobby import LobbyService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
+from shashki.server.storage import Database
 
 
 def accounts_of(conn: HTTPConnection) -> AccountService:
@@ -80,6 +81,15 @@ def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
 
+def _database(conn: HTTPConnection) -> Database:
+    return conn.app.state.db
+
+
+def _draining(conn: HTTPConnection) -> bool:
+    """Whether the server is shutting down (set by the application's lifespan)."""
+    return bool(getattr(conn.app.state, "draining", False))
+
+
 Accounts = Annotated[AccountService, Depends(accounts_of)]
 Games = Annotated[GameService, Depends(_games)]
 Lobby = Annotated[LobbyService, Depends(_lobby)]
@@ -93,3 +103,5 @@ Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
+Db = Annotated[Database, Depends(_database)]
+Draining = Annotated[bool, Depends(_draining)]
