@@ -18,6 +18,7 @@ from shashki.server.accounts import AccountService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings, SettingsError
 from shashki.server.events import make_bus
+from shashki.server.explorer import ExplorerService
 from shashki.server.games.computer import make_opponent
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
@@ -27,6 +28,7 @@ from shashki.server.http import (
     chat,
     edge,
     errors,
+    explorer,
     exports,
     games,
     live,
@@ -93,6 +95,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Ratings move inside the transaction that records a rated game's end.
         app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
+        # The opening explorer counts each game as it finishes (a listener of the games store).
+        app.state.explorer = ExplorerService(db)
+        game_service.store.add_listener(app.state.explorer)
         app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
         history = app.state.history
         # The games being played now, pushed down this process's lobby sockets (http/now_playing.py).
@@ -142,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await sampler.close()
             await app.state.bots.jumps.close()
             await game_service.close()
+            await app.state.explorer.close()
             await bus.close()
             await db.close()
 
@@ -163,7 +169,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
-    routers = (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops)
+    routers = (
+        accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer
+    )
     for module in routers:
         app.include_router(module.router)
     app.add_middleware(ops.RequestTiming)

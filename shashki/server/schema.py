@@ -8,6 +8,7 @@ from sqlalchemy import MetaData
 
 import shashki.server.accounts.models
 import shashki.server.chat.models
+import shashki.server.explorer.models
 import shashki.server.games.models
 import shashki.server.lobby.models
 import shashki.server.ratings.models  # noqa: F401  (each module adds its tables to Base.metadata)

@@ -16,6 +16,7 @@ from shashki.server.accounts import AccountService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import EventBus
+from shashki.server.explorer import ExplorerService
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.history import HistoryService
@@ -77,6 +78,10 @@ def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
+def _explorer(conn: HTTPConnection) -> ExplorerService:
+    return conn.app.state.explorer
+
+
 def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
@@ -103,5 +108,6 @@ Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
+Explorer = Annotated[ExplorerService, Depends(_explorer)]
 Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
