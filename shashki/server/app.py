@@ -38,6 +38,7 @@ from shashki.server.http import (
     pages,
     players,
     rematch,
+    reviews,
     validation,
 )
 from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
@@ -47,6 +48,7 @@ from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
 from shashki.server.metrics import Sampler
 from shashki.server.ratings import RatingService
+from shashki.server.reviews import ReviewService
 from shashki.server.storage import Database
 
 log = logging.getLogger("shashki.server")
@@ -95,6 +97,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Ratings move inside the transaction that records a rated game's end.
         app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
+        # Computer analyses of finished games, on the engine's job queue (workers) or a pool of their own.
+        app.state.reviews = ReviewService(
+            db,
+            game_service.queries,
+            analysis_engine(settings),
+            seconds_per_move=settings.review_seconds_per_move,
+        )
+        if settings.review_rated_games:
+            game_service.store.add_listener(app.state.reviews.on_game_change)
         # The opening explorer counts each game as it finishes (a listener of the games store).
         app.state.explorer = ExplorerService(db)
         game_service.store.add_listener(app.state.explorer)
@@ -124,6 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             redis_url=settings.redis_url,
         )
         resumed = await game_service.resume()
+        await app.state.reviews.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
         sampler = Sampler(
             {
@@ -146,6 +158,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.draining = True
             await sampler.close()
             await app.state.bots.jumps.close()
+            await app.state.reviews.close()
             await game_service.close()
             await app.state.explorer.close()
             await bus.close()
@@ -170,7 +183,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     routers = (
-        accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer
+        accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer,
+        reviews,
     )
     for module in routers:
         app.include_router(module.router)
@@ -178,6 +192,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
     return app
+
+
+def analysis_engine(settings: Settings):
+    """The engine for analyses: `shashki worker` processes through Redis when configured (the server's
+    own pool standing in), else a pool of its own beside the computer opponent's."""
+    from shashki.engine import AsyncEngine
+
+    local = AsyncEngine(workers=settings.engine_workers)
+    if settings.redis_url and settings.engine_queue == "auto":
+        from shashki.server.jobs import QueuedEngine
+
+        return QueuedEngine(settings.redis_url, local)
+    return local
 
 
 def _checked_out(db) -> int:

@@ -89,6 +89,10 @@ class Settings(BaseSettings):
     # Several processes (Redis): a live game's owner holds a lease this long; a lapsed one (its process
     # died) is taken over by another process within about a third more.
     game_lease_seconds: float = 10.0
+    # Computer analysis of games: engine seconds per position, and whether every rated game is analysed
+    # by itself when it ends.
+    review_seconds_per_move: float = 0.25
+    review_rated_games: bool = False
     # Logs: "text" for a terminal, "json" (one object a line, for a log collector).
     log_format: Literal["text", "json"] = "text"
     # On SIGTERM: stop taking connections, close the sockets (clients reconnect elsewhere), and give the

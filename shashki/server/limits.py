@@ -202,4 +202,6 @@ def limit_table(settings) -> dict[str, Limit]:
         "computer_games": settings.public.limit_computer_games,
         # per address: the opening explorer, open to visitors without an account
         "explorer": settings.public.limit_explorer,
+        # per account: computer analyses of games (each a minute of engine time or so)
+        "reviews": settings.public.limit_reviews,
     }

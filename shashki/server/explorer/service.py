@@ -115,8 +115,8 @@ class ExplorerService:
         statement = insert(ExplorerMove)
         added = {name: getattr(ExplorerMove, name) + getattr(statement.excluded, name)
                  for name in ("games", "white", "black", "draws", "rated", "rating_sum")}
-        key = ["variant", "position", "move"]
-        statement = statement.on_conflict_do_update(index_elements=key, set_=added)
+        primary_key = ["variant", "position", "move"]
+        statement = statement.on_conflict_do_update(index_elements=primary_key, set_=added)
         for start in range(0, len(values), 500):  # bounded statements (SQLite's parameter limit)
             await s.execute(statement, values[start : start + 500])
 

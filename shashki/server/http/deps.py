@@ -26,6 +26,7 @@ from shashki.server.limits import Limiter
 from shashki.server.lobby import LobbyService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
+from shashki.server.reviews import ReviewService
 from shashki.server.storage import Database
 
 
@@ -78,6 +79,10 @@ def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
+def _reviews(conn: HTTPConnection) -> ReviewService:
+    return conn.app.state.reviews
+
+
 def _explorer(conn: HTTPConnection) -> ExplorerService:
     return conn.app.state.explorer
 
@@ -109,5 +114,6 @@ Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
 Explorer = Annotated[ExplorerService, Depends(_explorer)]
+Reviews = Annotated[ReviewService, Depends(_reviews)]
 Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
