@@ -3,8 +3,8 @@ engine worker.
 
     python benchmarks/game_analysis.py [--moves 60] [--seconds 0.25] [--games 2] [--seed 1]
 
-Each game is played first by the engine against itself at level 3 (60 moves each side when it lasts;
-Russian draughts, which lasts, and Russian giveaway), then analysed by `reviews.service.evaluate_game` —
+Each game is first played with random legal moves until one lasts `--moves` moves each side (Russian
+draughts, then Russian giveaway), then analysed by `reviews.service.evaluate_game` —
 the code a review runs — on one engine process (`AsyncEngine(workers=1)`, as one `shashki worker
 --processes 1` would). The reference, measured in the same run: the engine's thinking budget alone, plies
 × seconds per position; the ratio says what the rest costs (process hops, the judging). The default
@@ -23,21 +23,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from shashki.engine import AsyncEngine, Engine, Limit  # noqa: E402
+from shashki.engine import AsyncEngine  # noqa: E402
 from shashki.rules import Game  # noqa: E402
 from shashki.server.reviews.service import evaluate_game  # noqa: E402
 
 
-def self_play(variant: str, moves: int, seed: int) -> Game:
-    rng = random.Random(seed)
-    engine = Engine(level=3)
-    game = Game(variant)
-    while not game.is_over and len(game.moves) < 2 * moves:
-        legal = game.legal_moves()
-        # A random opening keeps the games apart; then the engine plays.
-        move = rng.choice(legal) if len(game.moves) < 4 else engine.play(game, Limit(depth=3)).move
-        game.play(move)
-    return game
+def long_game(variant: str, moves: int, seed: int) -> Game:
+    """A game of `moves` moves each side: random legal moves (draughts games played at random last, their
+    kings wandering), the first seed from `seed` on whose game is still going after them; cut there."""
+    for attempt in range(200):
+        rng = random.Random(seed + 1000 * attempt)
+        game = Game(variant)
+        while not game.is_over and len(game.moves) < 2 * moves:
+            game.play(rng.choice(game.legal_moves()))
+        if len(game.moves) == 2 * moves:
+            return game
+    raise SystemExit(f"no {moves}-move game of {variant} found; try another --seed")
 
 
 async def main(args) -> None:
@@ -45,7 +46,7 @@ async def main(args) -> None:
     try:
         for index in range(args.games):
             variant = "russian" if index % 2 == 0 else "russian_giveaway"
-            game = self_play(variant, args.moves, args.seed + index)
+            game = long_game(variant, args.moves, args.seed + index)
             plies = len(game.moves)
             started = time.perf_counter()
             review = await evaluate_game(engine, game, args.seconds)

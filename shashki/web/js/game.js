@@ -11,6 +11,7 @@ import { Actions } from "./game-actions.js";
 import { BoardController } from "./game-board.js";
 import { Chat } from "./game-chat.js";
 import { Clocks } from "./game-clocks.js";
+import { mountReview } from "./game-review.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
@@ -45,6 +46,7 @@ export async function mount(container, { id }) {
     controls: h("div", { class: "controls", id: "controls" }),
     offer: h("div", { class: "offer", id: "draw-offer", hidden: true }),
     chat: h("section", { class: "chat", id: "chat", hidden: true }),
+    review: h("section", { class: "review", id: "review" }),
     spectators: h("span", { class: "spectators", id: "spectators", hidden: true }),
   };
 
@@ -83,6 +85,7 @@ export async function mount(container, { id }) {
       actions.error,
       el.controls,
       el.info,
+      el.review,
       el.chat
     )
   );
@@ -166,8 +169,11 @@ export async function mount(container, { id }) {
       navigate(`/game/${rematchId}`);
       return;
     }
+    if (!ctx.isLive() && !review) review = mountReview(el.review, id); // the computer's analysis
     draw();
   }
+
+  let review = null;
 
   function setup() {
     const { game, me } = ctx;
@@ -254,6 +260,7 @@ export async function mount(container, { id }) {
   return {
     unmount() {
       socket.close();
+      if (review) review.stop();
       clearInterval(ticker);
       clearInterval(pinger);
       document.removeEventListener("keydown", onKey);
