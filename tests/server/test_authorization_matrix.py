@@ -88,6 +88,9 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/games/{game_id}/claim-victory"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/chat"): Row(PLAYERS, body={"text": "hello", "room": "player"}),
     ("POST", "/api/games/{game_id}/chat/spectators"): Row(PLAYERS, body={"mode": "close"}),
+    ("POST", "/api/games/{game_id}/analysis"): Row(
+        ANYONE, owner_check=False, notes="any account may ask (its own limit): tests/server/test_reviews.py"
+    ),
     ("POST", "/api/games/{game_id}/rematch"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/rematch/accept"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/rematch/decline"): Row(PLAYERS),
