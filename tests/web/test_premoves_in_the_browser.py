@@ -33,7 +33,7 @@ def state(server, gid: str) -> dict:
     return httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
 
 
-def test_a_premove_is_sent_the_moment_the_opponents_move_arrives(pages, server):
+def test_a_premove_is_sent_the_moment_the_opponents_move_arrives(pages, server, artifacts):
     white, black, gid = start_game(server)
     page = pages(f"/game/{gid}", player=white)
     opponent = black.socket(gid)
@@ -48,6 +48,7 @@ def test_a_premove_is_sent_the_moment_the_opponents_move_arrives(pages, server):
     assert page.locator("svg.board .mark.premove").count() == 2
     assert page.locator("svg.board .arrow.premove").count() == 1
     assert "g3-h4" in page.locator("#premove-hint").inner_text()
+    page.screenshot(path=str(artifacts / "premove.png"))
     time.sleep(0.3)
     assert state(server, gid)["ply"] == 1
 
@@ -122,7 +123,7 @@ def add_pair(page, theirs: str, mine: str) -> None:
     page.click("#cond-add")
 
 
-def test_a_conditional_premove_fires_on_its_move_and_the_others_are_dropped(pages, server):
+def test_a_conditional_premove_fires_on_its_move_and_the_others_are_dropped(pages, server, artifacts):
     white, black, gid = start_game(server)
     page = pages(f"/game/{gid}", player=white)
     opponent = black.socket(gid)
@@ -132,6 +133,7 @@ def test_a_conditional_premove_fires_on_its_move_and_the_others_are_dropped(page
     opponent.wait_state(lambda g: g["ply"] == 1)
 
     page.click("#conditional summary")
+    page.screenshot(path=str(artifacts / "conditional-premoves.png"))
     # The condition must be a move the opponent can make now.
     add_pair(page, "a1-b2", "g3-h4")
     page.wait_for_selector("#cond-error:not([hidden])")
