@@ -71,7 +71,8 @@ def test_the_squares_are_a_grid_of_named_cells_with_one_tab_stop(pages, server, 
     page.press("#move-text", "Enter")
     wait_for_ply(page, 2)
     tab_to_the_board(page)
-    # The arrows move the focus square by square, and a ring shows where it is.
+    # A ring shows the square focused; the arrows move it square by square.
+    assert page.locator("svg.board .focus-ring").count() == 1
     start = focused_cell(page)
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowRight")

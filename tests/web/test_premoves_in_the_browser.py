@@ -162,3 +162,23 @@ def test_a_conditional_premove_fires_on_its_move_and_the_others_are_dropped(page
     opponent.close()
     white.close()
     black.close()
+
+
+def test_a_move_typed_on_the_opponents_turn_is_the_premove(pages, server):
+    white, black, gid = start_game(server)
+    page = pages(f"/game/{gid}", player=white)
+    opponent = black.socket(gid)
+    wait_for_turn(page)
+    page.fill("#move-text", "c3-d4")
+    page.press("#move-text", "Enter")
+    opponent.wait_state(lambda g: g["ply"] == 1)
+    page.fill("#move-text", "g3-h4")
+    page.press("#move-text", "Enter")
+    assert page.locator("svg.board .mark.premove").count() == 2
+    assert page.locator("#move-text").input_value() == ""
+    assert opponent.move("h6-g5", ply=1)["type"] == "ack"
+    after = opponent.wait_state(lambda g: g["ply"] == 3, timeout=5)
+    assert after["moves"][2] == "g3-h4"
+    opponent.close()
+    white.close()
+    black.close()

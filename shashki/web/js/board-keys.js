@@ -82,7 +82,8 @@ export class BoardKeys {
     const layer = this.board.layers.focus;
     layer.replaceChildren();
     const active = document.activeElement;
-    if (!this.keyboard || !active || !this.board.svg.contains(active) || !active.dataset.row) return;
+    if (!active || !this.board.svg.contains(active) || !active.dataset.row) return;
+    if (!(this.keyboard || active.matches(":focus-visible"))) return; // tabbed to, or walked to with keys
     const ring = active.cloneNode(false);
     for (const name of ["role", "tabindex", "data-square", "data-row", "data-col", "aria-label"]) ring.removeAttribute(name);
     ring.setAttribute("class", "focus-ring");
