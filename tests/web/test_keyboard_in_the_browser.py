@@ -159,8 +159,8 @@ def test_a_typed_beginning_lists_its_moves_and_a_unique_one_is_completed_and_pla
 
 
 def test_the_players_own_clock_turns_red_and_ticks_under_ten_seconds(pages, server, artifacts):
-    # 12 seconds each; the clocks start once each side has moved.
-    player, gid = computer_game(server, time_control={"minutes": 0.2, "increment": 0})
+    # 15 seconds each; the clocks start once each side has moved.
+    player, gid = computer_game(server, time_control={"minutes": 0.25, "increment": 0})
     page = pages(f"/game/{gid}", player=player)
     wait_for_turn(page)
     page.fill("#move-text", "c3-d4")
@@ -168,7 +168,7 @@ def test_the_players_own_clock_turns_red_and_ticks_under_ten_seconds(pages, serv
     wait_for_ply(page, 2)
     clock = page.locator('.clock[data-clock="white"]')
     assert "critical" not in clock.get_attribute("class")
-    page.wait_for_selector('.clock.critical[data-clock="white"]', timeout=8000)
+    page.wait_for_selector('.clock.critical[data-clock="white"]', timeout=12000)
     page.screenshot(path=str(artifacts / "clock-critical.png"))
     assert page.locator('.clock.critical[data-clock="black"]').count() == 0
     # A warning, then a tick each second.

@@ -182,3 +182,34 @@ def test_a_move_typed_on_the_opponents_turn_is_the_premove(pages, server):
     opponent.close()
     white.close()
     black.close()
+
+
+def test_a_premove_is_entered_with_the_keyboard_right_after_the_players_move(pages, server):
+    white, black, gid = start_game(server)
+    page = pages(f"/game/{gid}", player=white)
+    opponent = black.socket(gid)
+    wait_for_turn(page)
+    # The focus starts on a1 (bottom left); c3 is two up and two right, d4 one further each way.
+    page.locator('svg.board [tabindex="0"]').focus()
+    for key in ["ArrowUp", "ArrowUp", "ArrowRight", "ArrowRight", "Enter", "ArrowUp", "ArrowRight", "Enter"]:
+        page.keyboard.press(key)
+    # At once, before the server's answer is awaited: g3 (three right, one down) to h4.
+    for key in [
+        "ArrowRight",
+        "ArrowRight",
+        "ArrowRight",
+        "ArrowDown",
+        "Enter",
+        "ArrowUp",
+        "ArrowRight",
+        "Enter",
+    ]:
+        page.keyboard.press(key)
+    page.wait_for_selector("#premove-hint:has-text('g3-h4')")
+    assert opponent.wait_state(lambda g: g["ply"] == 1)["moves"] == ["c3-d4"]
+    assert opponent.move("h6-g5", ply=1)["type"] == "ack"
+    after = opponent.wait_state(lambda g: g["ply"] == 3, timeout=5)
+    assert after["moves"][2] == "g3-h4"
+    opponent.close()
+    white.close()
+    black.close()

@@ -65,6 +65,11 @@ export class BoardController {
     if (this.board) this.board.setPremove(path);
   }
 
+  /** Take a premove for `color` now (its move just sent), before the server's state says it is the opponent's turn. */
+  allowPremove(color) {
+    if (this.board && this.viewPly === null) this.board.set({ premoveColor: color });
+  }
+
   /** Show a legal move as made until the server's state confirms it. */
   showMove(move) {
     if (this.board) this.board.showMove(move);

@@ -66,10 +66,16 @@ export async function mount(container, { id }) {
       board.flip();
       clocks.draw(board.orientation);
     },
-    onRefused: () => ctx.game && draw(), // put the position back as the server has it
+    onRefused: () => {
+      premoves.cancel(); // entered after a move the server has now refused: it no longer follows
+      if (ctx.game) draw(); // put the position back as the server has it
+    },
   });
   const board = new BoardController(ctx, { slot: el.boardSlot, moves: el.moves, nav: el.nav, page }, {
-    onMove: (move) => actions.sendMove(move),
+    onMove: (move) => {
+      actions.sendMove(move);
+      if (actions.pending) board.allowPremove(ctx.myColor); // the next move may be entered at once
+    },
     canMove: () => ctx.isLive() && ctx.myColor === ctx.game.side_to_move && !actions.pending,
     onHint: (kind) => (el.hint.textContent = kind ? t(`game.hint.${kind}`) : ""),
     onView: () => draw(),
