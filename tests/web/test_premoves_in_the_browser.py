@@ -213,3 +213,31 @@ def test_a_premove_is_entered_with_the_keyboard_right_after_the_players_move(pag
     opponent.close()
     white.close()
     black.close()
+
+
+def test_a_premove_is_entered_by_dragging_the_piece(pages, server):
+    white, black, gid = start_game(server)
+    page = pages(f"/game/{gid}", player=white)
+    opponent = black.socket(gid)
+    wait_for_turn(page)
+    click_square(page, "c3")
+    click_square(page, "d4")
+    opponent.wait_state(lambda g: g["ply"] == 1)
+    wait_for_ply(page, 1)
+
+    def centre(square: str) -> tuple[float, float]:
+        box = page.locator(f'svg.board [data-square="{square}"]').bounding_box()
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    page.mouse.move(*centre("g3"))
+    page.mouse.down()
+    page.mouse.move(*centre("h4"), steps=8)
+    assert page.locator("svg.board .piece.dragged").count() == 1
+    page.mouse.up()
+    assert page.locator("svg.board .mark.premove").count() == 2
+    assert opponent.move("h6-g5", ply=1)["type"] == "ack"
+    after = opponent.wait_state(lambda g: g["ply"] == 3, timeout=5)
+    assert after["moves"][2] == "g3-h4"
+    opponent.close()
+    white.close()
+    black.close()
