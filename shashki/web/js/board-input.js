@@ -1,6 +1,11 @@
 // Entering a move on the board, by clicking squares or dragging the piece: the player walks along the
 // paths of the legal moves the server sent, one square at a time (the Board draws each step), and the
 // move is handed on when the path walked names exactly one of them.
+//
+// While the opponent is to move (the board's `premoveColor` set, no legal moves yet) the same clicks and
+// drags enter a premove: a piece of the player's, then the squares it goes to, each on a diagonal from
+// the last (a capture's landing squares one by one). Which of these are legal is not known until the
+// opponent has moved; the game page matches the path against the legal moves then (game-premove.js).
 
 const DRAG_THRESHOLD = 5; // pixels the pointer moves before a press becomes a drag
 
@@ -28,17 +33,27 @@ export class PathInput {
     });
   }
 
+  /** The squares walked so far: of the move being entered, or of the premove. */
+  get walked() {
+    return this.board.movable ? this.board.prefix : this.board.premove;
+  }
+
+  /** Whether the player's own piece stands on `label` (a premove starts from one). */
+  ownPiece(label) {
+    const piece = this.board.pieces.get(label);
+    return !!piece && piece.color === this.board.premoveColor;
+  }
+
   pointerDown(e) {
-    if (e.button !== 0 || !this.board.movable) return;
+    if (e.button !== 0 || !(this.board.movable || this.board.premoveColor)) return;
     const sq = this.board.squareAtPoint(e.clientX, e.clientY);
     if (!sq) return;
     e.preventDefault();
     // Before a move is begun any piece that can move may be dragged; in the middle of a capture, the
     // capturing piece from where it stands.
-    const draggable =
-      this.board.prefix.length <= 1
-        ? this.board.legal.some((m) => m.path[0] === sq.label)
-        : sq.label === this.board.prefix[this.board.prefix.length - 1];
+    const walked = this.walked;
+    const canStart = this.board.movable ? this.board.legal.some((m) => m.path[0] === sq.label) : this.ownPiece(sq.label);
+    const draggable = walked.length <= 1 ? canStart : sq.label === walked[walked.length - 1];
     this.press = { label: sq.label, x: e.clientX, y: e.clientY, draggable, dragging: false, from: null };
     try {
       this.board.svg.setPointerCapture(e.pointerId);
@@ -53,14 +68,17 @@ export class PathInput {
     if (!press.dragging) {
       if (Math.hypot(e.clientX - press.x, e.clientY - press.y) < DRAG_THRESHOLD) return;
       press.dragging = true;
-      if (this.board.prefix.length <= 1) this.board.prefix = [press.label];
-      press.from = this.board.prefix[this.board.prefix.length - 1];
+      if (this.walked.length <= 1) {
+        if (this.board.movable) this.board.prefix = [press.label];
+        else this.board.premove = [press.label];
+      }
+      press.from = this.walked[this.walked.length - 1];
       this.board.render();
     }
     const rect = this.board.svg.getBoundingClientRect();
     const x = ((e.clientX - rect.left) / rect.width) * this.board.size;
     const y = ((e.clientY - rect.top) / rect.height) * this.board.size;
-    const start = this.board.prefix[0];
+    const start = this.walked[0];
     const piece = this.board.pieces.get(start);
     if (!piece) return;
     this.board.layers.drag.replaceChildren(this.board.pieceShape(piece, x, y, ["piece", piece.color, "dragged"], ""));
@@ -86,7 +104,10 @@ export class PathInput {
 
   /** One square clicked or dropped on: select a piece, take the next step of a move, or finish it. */
   step(label) {
-    if (!this.board.movable) return;
+    if (!this.board.movable) {
+      if (this.board.premoveColor) this.premoveStep(label);
+      return;
+    }
     const prefix = this.board.prefix;
     if (!prefix.length) {
       if (this.board.legal.some((m) => m.path[0] === label)) this.board.prefix = [label];
@@ -147,17 +168,27 @@ export class PathInput {
 
   submit(move) {
     // Show the move at once; the server's next state confirms it (or the page restores the position).
-    const start = move.path[0];
-    const end = move.path[move.path.length - 1];
-    const piece = this.board.pieces.get(start);
-    this.board.pieces.delete(start);
-    for (const c of move.captures) this.board.pieces.delete(c);
-    if (piece) this.board.pieces.set(end, piece);
-    this.board.lastMove = move.path;
-    this.board.prefix = [];
-    this.board.movable = false;
     this.board.hint(null);
-    this.board.render();
+    this.board.showMove(move);
     if (this.board.options.onMove) this.board.options.onMove(move.move, move);
+  }
+
+  /**
+   * One square of a premove: the player's piece first (another of them starts again; the same one
+   * again drops the premove), then each square it goes to, on a diagonal from the square before.
+   */
+  premoveStep(label) {
+    const board = this.board;
+    const path = board.premove;
+    if (!path.length) {
+      if (this.ownPiece(label)) board.setPremove([label]);
+      return;
+    }
+    const last = board.geom.square(path[path.length - 1]);
+    const sq = board.geom.square(label);
+    const diagonal = sq && last && sq !== last && Math.abs(sq.row - last.row) === Math.abs(sq.col - last.col);
+    if (this.ownPiece(label) && label !== path[0]) board.setPremove([label]);
+    else if (diagonal && !(label === path[0] && path.length === 1)) board.setPremove([...path, label]);
+    else board.setPremove([]); // the piece clicked again, or a square it cannot go to: no premove
   }
 }

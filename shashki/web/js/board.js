@@ -6,10 +6,17 @@
 // board as "ghosts" (they are removed only when the move ends: the Turkish strike), and when a king may
 // land on several squares behind a piece, those squares are offered as a choice. When the path walked
 // names exactly one legal move, the board hands that move's notation to `onMove`.
+//
+// While the opponent is to move, a board given `premoveColor` takes a premove instead: a path of squares
+// from one of that side's pieces, drawn highlighted and handed to `onPremove` (the game page plays it when
+// it turns out legal). An interactive board is also a grid for the keyboard and screen readers
+// (board-keys.js): each square is a cell with its name and what stands on it.
 
 import { PathInput, samePrefix } from "./board-input.js";
+import { BoardKeys } from "./board-keys.js";
 import { s, h } from "./dom.js";
 import { geometry, parseFen } from "./geometry.js";
+import { t } from "./i18n.js";
 
 const UNIT = 100;
 
@@ -24,7 +31,8 @@ function crown(color) {
 export class Board {
   /**
    * options: variant (key), orientation ("white" | "black"), interactive, coordinates,
-   * onMove(notation, move), onHint(kind, data) — kind: null | "continue" | "landing" | "ambiguous".
+   * onMove(notation, move), onHint(kind, data) — kind: null | "continue" | "landing" | "ambiguous",
+   * onPremove(path) — the premove entered so far (at least two squares), or [] when it is dropped.
    */
   constructor(options = {}) {
     this.options = options;
@@ -39,30 +47,40 @@ export class Board {
     this.prefix = []; // the squares of the move entered so far (board-input.js walks it)
     this.arrows = [];
     this.marks = new Map();
+    this.premove = []; // the squares of the premove entered so far
+    this.premoveColor = null; // the side whose premove the board takes (while the other side is to move)
     this.size = this.geom.size * UNIT;
 
+    // A picture for the eye; for assistive technology an interactive board is the grid of its squares.
     this.svg = s("svg", {
       class: "board",
       viewBox: `0 0 ${this.size} ${this.size}`,
-      role: "img",
-      "aria-label": "board",
+      role: this.interactive ? "group" : "img",
+      "aria-label": t("play.board"),
       dataset: { size: String(this.geom.size), variant: this.geom.variant.key },
     });
     this.layers = {};
-    for (const name of ["squares", "marks", "pieces", "coords", "targets", "arrows", "drag"]) {
-      this.layers[name] = s("g", { class: `layer-${name}` });
+    for (const name of ["squares", "marks", "pieces", "coords", "targets", "arrows", "drag", "focus"]) {
+      const grid = this.interactive && name === "squares";
+      const attrs = grid ? { role: "grid", "aria-label": t("play.board") } : { "aria-hidden": this.interactive ? "true" : undefined };
+      this.layers[name] = s("g", { class: `layer-${name}`, ...attrs });
       this.svg.append(this.layers[name]);
     }
     this.el = h("div", { class: "board-wrap" }, this.svg);
     this.input = this.interactive ? new PathInput(this) : null;
+    this.keys = this.interactive ? new BoardKeys(this) : null;
     this.drawSquares();
   }
 
   // -- what to show ---------------------------------------------------------------------------------
 
-  /** Show a position: {fen, lastMove: [labels], legal: [...], movable}. Keeps a selection still valid. */
-  set({ fen, lastMove, legal, movable, arrows, marks } = {}) {
+  /**
+   * Show a position: {fen, lastMove: [labels], legal: [...], movable, premoveColor}. Keeps a selection
+   * still valid; a premove stays until it is played or dropped (`setPremove`).
+   */
+  set({ fen, lastMove, legal, movable, arrows, marks, premoveColor } = {}) {
     if (fen !== undefined) this.pieces = parseFen(fen, this.geom).pieces;
+    if (premoveColor !== undefined) this.premoveColor = premoveColor || null;
     if (lastMove !== undefined) this.lastMove = lastMove || [];
     if (arrows !== undefined) this.arrows = arrows || [];
     if (marks !== undefined) this.marks = new Map(Object.entries(marks || {}));
@@ -84,13 +102,43 @@ export class Board {
     this.setOrientation(this.orientation === "white" ? "black" : "white");
   }
 
-  /** Forget a half-entered move. */
+  /** Forget a half-entered move, and the premove if there is one. */
   cancel() {
     if (this.prefix.length) {
       this.prefix = [];
       this.hint(null);
       this.render();
     }
+    if (this.premove.length) this.setPremove([]);
+  }
+
+  /** Take `path` as the premove ([] drops it); `onPremove` hears of it once it names a move. */
+  setPremove(path) {
+    const before = this.premove.length >= 2;
+    this.premove = [...path];
+    this.render();
+    if ((before || this.premove.length >= 2 || !path.length) && this.options.onPremove) {
+      this.options.onPremove(this.premove.length >= 2 ? [...this.premove] : []);
+    }
+  }
+
+  /** A square chosen (clicked, dropped on or picked with the keyboard): the next step of a move or premove. */
+  choose(label) {
+    if (this.input) this.input.step(label);
+  }
+
+  /** Show `move` ({path, captures}) as made, before the server's next state confirms it. */
+  showMove(move) {
+    const start = move.path[0];
+    const end = move.path[move.path.length - 1];
+    const piece = this.pieces.get(start);
+    this.pieces.delete(start);
+    for (const c of move.captures) this.pieces.delete(c);
+    if (piece) this.pieces.set(end, piece);
+    this.lastMove = move.path;
+    this.prefix = [];
+    this.movable = false;
+    this.render();
   }
 
   // -- geometry on screen -----------------------------------------------------------------------------
@@ -123,19 +171,24 @@ export class Board {
     const flipped = this.orientation === "black";
     const numeric = !this.geom.variant.algebraic;
     for (let dr = 0; dr < size; dr++) {
+      // On an interactive board each screen row is a row of the grid, each square a cell (board-keys.js).
+      const line = this.interactive ? s("g", { role: "row" }) : layer;
+      if (line !== layer) layer.append(line);
       for (let dc = 0; dc < size; dc++) {
         const row = flipped ? size - 1 - dr : dr;
         const col = flipped ? size - 1 - dc : dc;
         const dark = this.geom.isDark(row, col);
         const sq = dark ? this.geom.at(row, col) : null;
-        layer.append(
+        const cell = this.interactive ? { role: "gridcell", tabindex: "-1" } : {};
+        line.append(
           s("rect", {
             x: dc * UNIT,
             y: dr * UNIT,
             width: UNIT,
             height: UNIT,
             class: dark ? "sq dark" : "sq light",
-            dataset: sq ? { square: sq.label } : undefined,
+            ...cell,
+            dataset: { ...(sq ? { square: sq.label } : {}), row: String(row), col: String(col) },
           })
         );
         if (!this.coordinates) continue;
@@ -155,6 +208,7 @@ export class Board {
         }
       }
     }
+    if (this.keys) this.keys.squaresDrawn();
   }
 
   // -- drawing ----------------------------------------------------------------------------------------
@@ -178,6 +232,7 @@ export class Board {
     };
     for (const label of this.lastMove) mark(label, "last");
     for (const [label, cls] of this.marks) mark(label, cls);
+    for (const label of this.premove) mark(label, "premove");
 
     // The position as it stands while a move is being entered: the piece on its way, the jumped ones ghosts.
     const shown = new Map(this.pieces);
@@ -239,6 +294,8 @@ export class Board {
     }
 
     for (const arrow of this.arrows) this.drawArrow(arrow);
+    if (this.premove.length >= 2) this.drawArrow({ path: this.premove, color: "premove" });
+    if (this.keys) this.keys.rendered(shown);
   }
 
   pieceShape(piece, cx, cy, classes, label) {

@@ -24,6 +24,7 @@ export class Actions {
     this.lagMs = 0;
     this.opponentGoneSince = null;
     this.claimShown = null; // whether the claim button (true) or its countdown (false) is on screen
+    this.onTyped = null; // what Enter in the move box does with the text, when not simply sending it
     this.input = h("input", {
       id: "move-text",
       placeholder: t("game.typeMove", { example: "c3-d4" }),
@@ -41,7 +42,8 @@ export class Actions {
         onSubmit: (e) => {
           e.preventDefault();
           const text = this.input.value.trim();
-          if (text) this.sendMove(text);
+          if (text && this.onTyped) this.onTyped(text);
+          else if (text) this.sendMove(text);
         },
       },
       this.input,
@@ -171,6 +173,7 @@ export class Actions {
       setSound(!soundOn());
       this.drawControls();
     });
+    items[items.length - 1].setAttribute("aria-pressed", soundOn() ? "true" : "false");
     if (live && myColor) {
       if (game.ply < 2) button("abort", t("game.abort"), () => this.send("abort"));
       else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
@@ -184,6 +187,9 @@ export class Actions {
     if (features.pdn) {
       items.push(h("a", { class: "button secondary", id: "pdn", href: `/api/games/${id}/pdn`, download: `shashki-${id}.pdn` }, t("game.downloadPdn")));
     }
+    // The buttons are drawn anew with each state: the keyboard's focus stays on the one it was on.
+    const focused = this.el.controls.contains(document.activeElement) ? document.activeElement.id : null;
     fill(this.el.controls, ...items);
+    if (focused) this.el.controls.querySelector(`[id="${focused}"]`)?.focus();
   }
 }

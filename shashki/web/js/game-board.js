@@ -13,12 +13,15 @@ export class BoardController {
    * `ctx`: the game page's shared state (id, game, myColor, isLive). `el`: {slot, moves, nav, page}.
    * `onMove(notation)` sends a move the player entered; `canMove()` says whether one may be entered now;
    * `onHint(kind)` explains a half-entered move; `onView()` redraws the page for another ply.
+   * `canPremove()` says whether a premove may be entered now, `onPremove(path)` hears of it (both optional).
    */
-  constructor(ctx, el, { onMove, canMove, onHint, onView }) {
+  constructor(ctx, el, { onMove, canMove, onHint, onView, canPremove, onPremove }) {
     this.ctx = ctx;
     this.el = el;
     this.onMove = onMove;
     this.canMove = canMove;
+    this.canPremove = canPremove || (() => false);
+    this.onPremove = onPremove || (() => {});
     this.onHint = onHint;
     this.onView = onView;
     this.board = null;
@@ -35,6 +38,7 @@ export class BoardController {
       interactive: true,
       onMove: (move) => this.onMove(move),
       onHint: (kind) => this.onHint(kind),
+      onPremove: (path) => this.onPremove(path),
     });
     this.el.slot.append(this.board.el);
     this.drawNav();
@@ -50,6 +54,25 @@ export class BoardController {
 
   cancel() {
     if (this.board) this.board.cancel();
+  }
+
+  /** The premove entered on the board (its squares; [] when there is none). */
+  premove() {
+    return this.board ? [...this.board.premove] : [];
+  }
+
+  setPremove(path) {
+    if (this.board) this.board.setPremove(path);
+  }
+
+  /** Take a premove for `color` now (its move just sent), before the server's state says it is the opponent's turn. */
+  allowPremove(color) {
+    if (this.board && this.viewPly === null) this.board.set({ premoveColor: color });
+  }
+
+  /** Show a legal move as made until the server's state confirms it. */
+  showMove(move) {
+    if (this.board) this.board.showMove(move);
   }
 
   /** A new state came: keep the replayed positions in step, and follow the game if looking at the last ply. */
@@ -73,7 +96,8 @@ export class BoardController {
       this.viewPly = null;
       const movable = this.canMove();
       const last = game.moves.length ? squaresOf(game.moves[game.moves.length - 1], geom).map((sq) => sq.label) : [];
-      this.board.set({ fen: game.fen, lastMove: last, legal: movable ? game.legal_moves : [], movable });
+      const premoveColor = !movable && this.canPremove() ? this.ctx.myColor : null;
+      this.board.set({ fen: game.fen, lastMove: last, legal: movable ? game.legal_moves : [], movable, premoveColor });
       this.el.page.classList.remove("history");
       return;
     }
@@ -87,7 +111,7 @@ export class BoardController {
     }
     if (this.viewPly !== ply) return;
     const last = ply > 0 ? squaresOf(game.moves[ply - 1], geom).map((sq) => sq.label) : [];
-    this.board.set({ fen: this.positions.fens[ply], lastMove: last, legal: [], movable: false });
+    this.board.set({ fen: this.positions.fens[ply], lastMove: last, legal: [], movable: false, premoveColor: null });
     this.el.page.classList.add("history");
   }
 

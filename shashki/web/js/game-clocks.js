@@ -1,12 +1,16 @@
 // A game's two player bars: name, presence and clock of each side, the side to move's clock counting
 // down between the server's states (the server's clock decides; this only shows it running).
+// The player's own clock turns red under ten seconds; while it runs there, a warning sounds once and then
+// a tick each second.
 
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { playSound } from "./sound.js";
 import { playerLink } from "./widgets.js";
 
 export const OTHER = { white: "black", black: "white" };
 const LOW_MS = 20000; // a clock under this shows as running low
+const CRITICAL_MS = 10000; // the player's own clock under this is red and ticks
 
 export function formatClock(ms) {
   ms = Math.max(0, ms);
@@ -23,6 +27,13 @@ export class Clocks {
     this.ctx = ctx;
     this.top = top;
     this.bottom = bottom;
+    this.warned = false; // whether the low-time warning has sounded in this game
+    this.lastSecond = null; // the second of the player's running clock last ticked
+  }
+
+  /** Whether `color`'s clock is the player's own and under ten seconds: shown red. */
+  critical(color, ms) {
+    return color === this.ctx.myColor && ms !== null && ms < CRITICAL_MS;
   }
 
   /** What `color`'s clock shows now (null in a game without clocks). */
@@ -62,7 +73,7 @@ export class Clocks {
           : h(
               "span",
               {
-                class: `clock ${active && game.clocks.running === color ? "running" : ""} ${ms < LOW_MS ? "low" : ""}`,
+                class: `clock ${active && game.clocks.running === color ? "running" : ""} ${ms < LOW_MS ? "low" : ""} ${this.critical(color, ms) ? "critical" : ""}`,
                 dataset: { clock: color },
               },
               formatClock(ms)
@@ -81,6 +92,23 @@ export class Clocks {
       const ms = this.ms(color);
       clock.textContent = formatClock(ms);
       clock.classList.toggle("low", ms < LOW_MS);
+      clock.classList.toggle("critical", this.critical(color, ms));
     }
+    this.sound();
+  }
+
+  /** The warning when the player's running clock goes under ten seconds, then a tick each second. */
+  sound() {
+    const { game, myColor } = this.ctx;
+    const ms = myColor && game.clocks.running === myColor ? this.ms(myColor) : null;
+    if (ms === null || ms <= 0 || !this.critical(myColor, ms)) {
+      this.lastSecond = null;
+      return;
+    }
+    const second = Math.ceil(ms / 1000);
+    if (second === this.lastSecond) return;
+    playSound(this.warned ? "tick" : "low");
+    this.warned = true;
+    this.lastSecond = second;
   }
 }

@@ -3,19 +3,24 @@
 //
 // This module lays the page out, keeps the latest state and hands each message to its parts: the board
 // and move list (game-board.js), the player bars and clocks (game-clocks.js), the player's actions
-// (game-actions.js) and the chat (game-chat.js). They share `ctx`, the state of the page.
+// (game-actions.js) and the chat (game-chat.js). They share `ctx`, the state of the page. Premoves
+// (game-premove.js), the move box's completion (game-move-box.js) and what a screen reader is told
+// (game-announce.js) hang on the same states.
 
 import { endpoint, LiveSocket, session } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { Actions } from "./game-actions.js";
+import { Announcer } from "./game-announce.js";
 import { BoardController } from "./game-board.js";
 import { Chat } from "./game-chat.js";
 import { Clocks } from "./game-clocks.js";
 import { mountReview } from "./game-review.js";
+import { MoveBox } from "./game-move-box.js";
+import { Premoves } from "./game-premove.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
-import { playMoveSound } from "./sound.js";
+import { playSound } from "./sound.js";
 import { playerLabel, resultText, timeControlLabel, variantName } from "./widgets.js";
 
 export async function mount(container, { id }) {
@@ -63,17 +68,35 @@ export async function mount(container, { id }) {
       board.flip();
       clocks.draw(board.orientation);
     },
-    onRefused: () => ctx.game && draw(), // put the position back as the server has it
+    onRefused: () => {
+      premoves.cancel(); // entered after a move the server has now refused: it no longer follows
+      if (ctx.game) draw(); // put the position back as the server has it
+    },
   });
   const board = new BoardController(ctx, { slot: el.boardSlot, moves: el.moves, nav: el.nav, page }, {
-    onMove: (move) => actions.sendMove(move),
+    onMove: (move) => {
+      actions.sendMove(move);
+      if (actions.pending) board.allowPremove(ctx.myColor); // the next move may be entered at once
+    },
     canMove: () => ctx.isLive() && ctx.myColor === ctx.game.side_to_move && !actions.pending,
     onHint: (kind) => (el.hint.textContent = kind ? t(`game.hint.${kind}`) : ""),
     onView: () => draw(),
+    canPremove: () => premoves.canPremove(),
+    onPremove: (path) => premoves.premoveChanged(path),
   });
+  const premoves = new Premoves(ctx, board, {
+    // A premove goes out through the one function that sends moves, and shows as made at once.
+    play: (move) => {
+      actions.sendMove(move.move);
+      if (actions.pending) board.showMove(move);
+    },
+    isPending: () => !!actions.pending,
+  });
+  new MoveBox(ctx, actions, premoves);
+  const announcer = new Announcer(ctx);
 
   page.append(
-    h("div", { class: "board-area" }, el.top, el.boardSlot, el.bottom, el.hint),
+    h("div", { class: "board-area" }, el.top, el.boardSlot, el.bottom, el.hint, premoves.hint, announcer.el),
     h(
       "aside",
       { class: "side" },
@@ -83,6 +106,7 @@ export async function mount(container, { id }) {
       h("div", { class: "move-list" }, el.moves, el.nav),
       actions.form,
       actions.error,
+      premoves.panel,
       el.controls,
       el.info,
       el.review,
@@ -160,9 +184,11 @@ export async function mount(container, { id }) {
     if (!previous) setup();
     if (moved) {
       const last = next.moves[next.moves.length - 1] || "";
-      playMoveSound(/[x:]/.test(last) ? "capture" : "move");
+      playSound(/[x:]/.test(last) ? "capture" : "move");
     }
-    if (finishedNow) playMoveSound("capture");
+    if (finishedNow) playSound("end");
+    else if (!previous && ctx.myColor && next.status === "started" && next.ply === 0) playSound("start");
+    announcer.stateChanged(previous, next);
     const rematchId = next.rematch && next.rematch.game_id;
     if (ctx.myColor && rematchId && previous && rematchFollowed !== rematchId) {
       rematchFollowed = rematchId;
@@ -171,6 +197,7 @@ export async function mount(container, { id }) {
     }
     if (!ctx.isLive() && !review) review = mountReview(el.review, id); // the computer's analysis
     draw();
+    premoves.stateChanged(previous, next);
   }
 
   let review = null;
@@ -214,6 +241,7 @@ export async function mount(container, { id }) {
     drawStatus();
     actions.drawOffer();
     actions.drawControls();
+    premoves.draw();
   }
 
   /** The result once the game is over (with the rating changes), else whose turn it is. */

@@ -1,9 +1,31 @@
-// The optional move sound: a tiny WAV made here (a short wooden "tock"), played through WebAudio.
-// No sound file is shipped. The player's choice is remembered.
+// The game's sounds: a move, a capture, the low-time warning and the clock's tick, a game's start and end.
+// Each is a tiny WAV made here (decaying tones, one after another), played through WebAudio: no sound
+// file is shipped. The player's choice (on or muted) is remembered in localStorage.
 
 const STORAGE_KEY = "shashki.sound";
 let context = null;
 let buffers = null;
+
+// Each sound as its tones: [frequency (Hz), start (s), length (s)]. Wooden knocks for the moves, a
+// higher double beep when time runs low, a short click each second after that, a rising pair of notes
+// when a game starts and a falling pair when it ends.
+const SOUNDS = {
+  move: [[520, 0, 0.08]],
+  capture: [[330, 0, 0.12]],
+  low: [
+    [880, 0, 0.09],
+    [880, 0.14, 0.09],
+  ],
+  tick: [[1400, 0, 0.03]],
+  start: [
+    [523, 0, 0.14],
+    [784, 0.12, 0.2],
+  ],
+  end: [
+    [784, 0, 0.14],
+    [523, 0.12, 0.25],
+  ],
+};
 
 export function soundOn() {
   return localStorage.getItem(STORAGE_KEY) !== "off";
@@ -13,8 +35,9 @@ export function setSound(on) {
   localStorage.setItem(STORAGE_KEY, on ? "on" : "off");
 }
 
-/** A mono 16-bit PCM WAV file of a decaying tone: the bytes of the file, header included. */
-export function makeWav(frequency, seconds = 0.08, rate = 22050) {
+/** A mono 16-bit PCM WAV file of decaying tones [[frequency, start, length], …]: the bytes, header included. */
+export function makeTones(tones, rate = 22050) {
+  const seconds = Math.max(...tones.map(([, start, length]) => start + length));
   const samples = Math.floor(seconds * rate);
   const data = new DataView(new ArrayBuffer(44 + samples * 2));
   const text = (offset, value) => [...value].forEach((c, i) => data.setUint8(offset + i, c.charCodeAt(0)));
@@ -32,12 +55,22 @@ export function makeWav(frequency, seconds = 0.08, rate = 22050) {
   text(36, "data");
   data.setUint32(40, samples * 2, true);
   for (let i = 0; i < samples; i++) {
-    const t = i / rate;
-    const envelope = Math.exp(-t * 60);
-    const tone = Math.sin(2 * Math.PI * frequency * t) + 0.3 * Math.sin(2 * Math.PI * frequency * 2.7 * t);
-    data.setInt16(44 + i * 2, Math.max(-1, Math.min(1, tone * envelope * 0.6)) * 32767, true);
+    const time = i / rate;
+    let value = 0;
+    for (const [frequency, start, length] of tones) {
+      const t = time - start;
+      if (t < 0 || t > length) continue;
+      const envelope = Math.exp((-t * 6) / length);
+      value += (Math.sin(2 * Math.PI * frequency * t) + 0.3 * Math.sin(2 * Math.PI * frequency * 2.7 * t)) * envelope;
+    }
+    data.setInt16(44 + i * 2, Math.max(-1, Math.min(1, value * 0.6)) * 32767, true);
   }
   return data.buffer;
+}
+
+/** One decaying tone (kept for the callers of the first version of this module). */
+export function makeWav(frequency, seconds = 0.08, rate = 22050) {
+  return makeTones([[frequency, 0, seconds]], rate);
 }
 
 async function ready() {
@@ -45,25 +78,35 @@ async function ready() {
     const AudioContext = window.AudioContext || window.webkitAudioContext;
     if (!AudioContext) return false;
     context = new AudioContext();
-    buffers = {
-      move: await context.decodeAudioData(makeWav(520)),
-      capture: await context.decodeAudioData(makeWav(330, 0.12)),
-    };
+    buffers = {};
+    for (const [kind, tones] of Object.entries(SOUNDS)) buffers[kind] = await context.decodeAudioData(makeTones(tones));
   }
   if (context.state === "suspended") await context.resume().catch(() => {});
   return context.state === "running";
 }
 
-/** Play the sound of a move ("move" or "capture") if the player wants sound. */
-export async function playMoveSound(kind = "move") {
+/**
+ * Play one of the sounds ("move", "capture", "low", "tick", "start", "end") if the player wants sound.
+ * The last one asked for is written on the page (`<html data-sound>`), so that what the page meant to
+ * play can be seen even where the browser has no audio.
+ */
+export async function playSound(kind = "move") {
   if (!soundOn()) return;
+  if (!(kind in SOUNDS)) kind = "move";
+  document.documentElement.dataset.sound = kind;
+  document.documentElement.dataset.sounds = String(Number(document.documentElement.dataset.sounds || 0) + 1);
   try {
     if (!(await ready())) return;
     const source = context.createBufferSource();
-    source.buffer = buffers[kind] || buffers.move;
+    source.buffer = buffers[kind];
     source.connect(context.destination);
     source.start();
   } catch {
     /* sound is a nicety: never let it break the game */
   }
+}
+
+/** The sound of a move ("move" or "capture"): the name the game page has used from the start. */
+export function playMoveSound(kind = "move") {
+  return playSound(kind);
 }
