@@ -14,6 +14,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import make_bus
@@ -33,6 +34,7 @@ from shashki.server.http import (
     meta,
     pages,
     players,
+    preferences,
     rematch,
     validation,
 )
@@ -75,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.bus = bus
         app.state.accounts = accounts_service
+        app.state.preferences = PreferenceService(db)  # the pages' looks per account (issue 16)
         # An account may become a bot only before it has played: the games say whether it has.
         accounts_service.games_played = game_service.games_played
         app.state.games = game_service
@@ -137,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta):
         app.include_router(module.router)
+    app.include_router(preferences.router)  # the pages' looks per account (issue 16)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
     return app

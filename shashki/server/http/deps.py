@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import EventBus
@@ -80,6 +81,10 @@ def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
 
+def _preferences(conn: HTTPConnection) -> PreferenceService:
+    return conn.app.state.preferences
+
+
 Accounts = Annotated[AccountService, Depends(accounts_of)]
 Games = Annotated[GameService, Depends(_games)]
 Lobby = Annotated[LobbyService, Depends(_lobby)]
@@ -93,3 +98,4 @@ Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
+Preferences = Annotated[PreferenceService, Depends(_preferences)]
