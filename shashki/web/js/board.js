@@ -10,6 +10,7 @@
 import { PathInput, samePrefix } from "./board-input.js";
 import { s, h } from "./dom.js";
 import { geometry, parseFen } from "./geometry.js";
+import { t } from "./i18n.js";
 
 const UNIT = 100;
 
@@ -45,7 +46,7 @@ export class Board {
       class: "board",
       viewBox: `0 0 ${this.size} ${this.size}`,
       role: "img",
-      "aria-label": "board",
+      "aria-label": t("settings.board"),
       dataset: { size: String(this.geom.size), variant: this.geom.variant.key },
     });
     this.layers = {};

@@ -69,6 +69,7 @@ function setMenu(open) {
   const button = document.getElementById("menu-toggle");
   button.setAttribute("aria-expanded", String(open));
   button.setAttribute("aria-label", t("settings.menu"));
+  document.getElementById("language").setAttribute("aria-label", t("settings.language"));
   document.getElementById("top").classList.toggle("menu-open", open);
 }
 

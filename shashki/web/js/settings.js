@@ -41,6 +41,7 @@ export async function mount(container) {
   board.set(PREVIEW);
 
   async function pick(name, value) {
+    saved.textContent = "";
     try {
       await changeLooks({ [name]: value });
       saved.textContent = t(session.user ? "settings.savedAccount" : "settings.savedBrowser");
