@@ -115,7 +115,9 @@ def test_no_page_is_wider_than_a_phone_and_the_navigation_folds_behind_the_menu_
     assert menu.get_attribute("aria-expanded") == "false"
     page.goto(server.url + path.format(name=player.name))
     page.wait_for_selector("body[data-ready]")
-    page.screenshot(path=str(artifacts / f"phone{path.replace('/', '-').replace('#', '') or '-lobby'}.png"))
+    named = {"/": "lobby", "/@/{name}": "profile", "/#login": "login"}
+    slug = named.get(path, path.strip("/").replace("/", "-"))
+    page.screenshot(path=str(artifacts / f"phone-{slug}.png"))
     # On a laptop the navigation is always shown and the button is not.
     page.set_viewport_size(DESKTOP_LAPTOP)
     assert page.locator("#nav").is_visible() and not menu.is_visible()
