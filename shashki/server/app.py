@@ -15,6 +15,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings, SettingsError
 from shashki.server.events import make_bus
@@ -37,6 +38,7 @@ from shashki.server.http import (
     ops,
     pages,
     players,
+    preferences,
     rematch,
     reviews,
     validation,
@@ -88,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db = db
         app.state.bus = bus
         app.state.accounts = accounts_service
+        app.state.preferences = PreferenceService(db)  # the pages' looks per account (issue 16)
         # An account may become a bot only before it has played: the games say whether it has.
         accounts_service.games_played = game_service.games_played
         app.state.games = game_service
@@ -189,6 +192,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in routers:
         app.include_router(module.router)
     app.add_middleware(ops.RequestTiming)
+    app.include_router(preferences.router)  # the pages' looks per account (issue 16)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
     return app

@@ -68,6 +68,9 @@ MATRIX: dict[tuple[str, str], Row] = {
     ),
     ("POST", "/api/account/tokens"): Row(ANYONE, body={"scopes": ["read"]}),
     ("DELETE", "/api/account/tokens/{token_id}"): Row({"other": 404, "spectator": 404}),
+    ("PUT", "/api/account/preferences"): Row(
+        ANYONE, body={"theme": "dark"}, notes="the caller's own looks (test_preferences.py)"
+    ),
     ("POST", "/api/seeks"): Row(ANYONE, body=SEEK),
     ("POST", "/api/seeks/{seek_id}/accept"): Row(
         ANYONE, owner="black", notes="anyone but the seeker may accept a seek"

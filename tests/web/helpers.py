@@ -50,3 +50,42 @@ def wait_for_turn(page) -> None:
 def game_id(page) -> str:
     page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"))
     return page.url.rsplit("/", 1)[1]
+
+
+# -- accessibility ------------------------------------------------------------------------------------
+
+PHONE_SMALL = {"width": 375, "height": 667}  # the smallest phone the pages are drawn for (issue 16)
+DESKTOP_LAPTOP = {"width": 1280, "height": 800}
+# axe-core's impacts that fail a page (issue 16: "no serious violations"); minor and moderate are reported.
+FAILING_IMPACTS = ("serious", "critical")
+
+
+def accessibility_violations(page, impacts=FAILING_IMPACTS) -> list[dict]:
+    """axe-core's violations of `page` as it is now, of the given impacts.
+
+    axe-core comes inside the axe-playwright-python package (pyproject.toml's test extras) and is injected
+    into the page by Playwright itself, so nothing is downloaded and the pages' Content-Security-Policy
+    (no inline script) is not loosened.
+    """
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"resultTypes": ["violations"]})
+    return [v for v in results.response["violations"] if v.get("impact") in impacts]
+
+
+def describe_violations(violations: list[dict]) -> str:
+    """One line per rule and element: what is wrong, where, and the rule's help page."""
+    lines = []
+    for v in violations:
+        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({v['helpUrl']})")
+        for node in v["nodes"][:8]:
+            summary = (node.get("failureSummary") or "").replace("\n", " ")
+            lines.append(f"    at {' '.join(map(str, node['target']))}: {summary[:300]}")
+    return "\n".join(lines)
+
+
+def assert_accessible(page, where: str = "") -> None:
+    """Fail when axe-core finds a serious or critical violation on `page`; the message says which rule,
+    which elements and why (other helpers' tests call this on their own pages)."""
+    violations = accessibility_violations(page)
+    assert not violations, f"accessibility of {where or page.url}:\n{describe_violations(violations)}"

@@ -47,3 +47,19 @@ class ApiToken(Base):
     scopes: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     revoked_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+
+class Preferences(Base):
+    """How an account wants the pages to look (accounts/preferences.py): one row per account that chose.
+
+    Columns rather than a JSON blob, so that the database itself refuses nothing but the values the
+    service checked; an account without a row has the defaults.
+    """
+
+    __tablename__ = "account_preferences"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    theme: Mapped[str] = mapped_column(String(8))
+    board: Mapped[str] = mapped_column(String(12))
+    pieces: Mapped[str] = mapped_column(String(12))
+    updated_at: Mapped[datetime] = mapped_column(UtcDateTime())

@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import EventBus
@@ -98,6 +99,8 @@ def _database(conn: HTTPConnection) -> Database:
 def _draining(conn: HTTPConnection) -> bool:
     """Whether the server is shutting down (set by the application's lifespan)."""
     return bool(getattr(conn.app.state, "draining", False))
+def _preferences(conn: HTTPConnection) -> PreferenceService:
+    return conn.app.state.preferences
 
 
 Accounts = Annotated[AccountService, Depends(accounts_of)]
@@ -117,3 +120,4 @@ Explorer = Annotated[ExplorerService, Depends(_explorer)]
 Reviews = Annotated[ReviewService, Depends(_reviews)]
 Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
+Preferences = Annotated[PreferenceService, Depends(_preferences)]

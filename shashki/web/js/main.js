@@ -1,12 +1,14 @@
 // The client's entry: language, the server's lists and the session first, then the page the address names.
 //
-// Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules.
+// Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules ·
+// /settings  the looks (theme, board, pieces).
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
 import { clear, fill, h, toast } from "./dom.js";
 import { connect as connectFeed, drawChallengeNotice } from "./feed.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { loadAccountLooks } from "./looks.js";
 import { loadMeta } from "./meta.js";
 import { render, startRouter } from "./router.js";
 
@@ -16,6 +18,7 @@ const ROUTES = [
   [/^\/@\/([^/]+)\/?$/, () => import("./profile.js"), (m) => ({ username: decodeURIComponent(m[1]) })],
   [/^\/rules\/?$/, () => import("./rules.js"), () => ({})],
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
+  [/^\/settings\/?$/, () => import("./settings.js"), () => ({})],
 ];
 
 function notFound(view) {
@@ -36,6 +39,8 @@ function renderHeader() {
     const mine = `/@/${encodeURIComponent(session.user.username)}`;
     nav.append(link(mine, t("nav.profile"), here === mine));
   }
+  nav.append(link("/settings", t("settings.nav"), here === "/settings"));
+  setMenu(false);
   const account = clear(document.getElementById("account"));
   if (session.user) {
     account.append(
@@ -59,9 +64,21 @@ function renderHeader() {
   document.title = `Shashki — ${t("app.tagline")}`;
 }
 
+/** On a phone the navigation folds behind one button (style.css shows it under 600px). */
+function setMenu(open) {
+  const button = document.getElementById("menu-toggle");
+  button.setAttribute("aria-expanded", String(open));
+  button.setAttribute("aria-label", t("settings.menu"));
+  document.getElementById("language").setAttribute("aria-label", t("settings.language"));
+  document.getElementById("top").classList.toggle("menu-open", open);
+}
+
 async function boot() {
   await setLanguage(preferredLanguage(), { remember: false });
   await Promise.all([loadMeta(), loadSession()]);
+  await loadAccountLooks();
+  const menu = document.getElementById("menu-toggle");
+  menu.addEventListener("click", () => setMenu(menu.getAttribute("aria-expanded") !== "true"));
   const select = document.getElementById("language");
   select.value = language();
   select.addEventListener("change", async () => {
@@ -71,6 +88,7 @@ async function boot() {
   // Logging in or out changes what every page shows and who the live channel speaks for.
   onSessionChange(() => {
     connectFeed();
+    loadAccountLooks(); // an account's own looks replace this browser's when it logs in
     render();
   });
   connectFeed();
