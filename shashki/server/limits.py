@@ -200,4 +200,7 @@ def limit_table(settings) -> dict[str, Limit]:
         "logins_per_account": settings.public.limit_logins_per_account,
         "seeks": settings.public.limit_seeks,
         "computer_games": settings.public.limit_computer_games,
+        # per client address: anonymous visitors' sessions and the games they start
+        "anonymous_sessions": settings.public.limit_anonymous_sessions,
+        "anonymous_games": settings.public.limit_anonymous_games,
     }
