@@ -236,10 +236,9 @@ class LobbyService:
                     .order_by(Challenge.id)
                 )
             )
-        users = await self.accounts.users_by_id(
-            {c.challenger_id for c in rows} | {c.dest_user_id for c in rows}
-        )
-        out = [self._challenge_json(c, users[c.challenger_id], users[c.dest_user_id]) for c in rows]
+        named = [(c, c.dest_user_id) for c in rows if c.dest_user_id is not None]
+        users = await self.accounts.users_by_id({c.challenger_id for c, _ in named} | {d for _, d in named})
+        out = [self._challenge_json(c, users[c.challenger_id], users[dest]) for c, dest in named]
         return {
             "in": [c for c in out if c["dest"]["id"] == user.id],
             "out": [c for c in out if c["challenger"]["id"] == user.id],
