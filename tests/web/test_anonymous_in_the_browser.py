@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 
-from .helpers import click_square, game_id, new_name, register, wait_for_ply, wait_for_turn
+from .helpers import DESKTOP, PHONE, click_square, game_id, new_name, register, wait_for_ply, wait_for_turn
 
 
 def play_first_move(page, server, gid: str) -> None:
@@ -59,8 +60,9 @@ def test_an_anonymous_visitor_plays_the_computer_to_the_result_and_keeps_the_gam
     assert final["white"]["username"] == name
 
 
-def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server):
-    host = pages("/")
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server, viewport):
+    host = pages("/", viewport=viewport)
     host.click('[data-tab="friend"]')
     host.select_option("#friend-time", "unlimited")
     host.select_option("#friend-color", "white")
@@ -71,7 +73,7 @@ def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server)
     assert link.startswith(server.url + "/challenge/")
     host.wait_for_selector("#friend-waiting")
 
-    friend = pages(link.removeprefix(server.url))
+    friend = pages(link.removeprefix(server.url), viewport=viewport)
     friend.wait_for_selector("#friend-invitation")
     assert "Anonymous" in friend.locator("#friend-invitation").inner_text()
     friend.click("#friend-join")
