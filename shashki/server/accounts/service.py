@@ -169,10 +169,10 @@ class AccountService:
         """A new anonymous identity and its session: the user, the session token and its CSRF token.
 
         The identity is a `users` row marked `anonymous`, so that games and seeks reference it like any
-        account (and registering later can hand its games over, `adopt`). Its name is "Anonymous", as on
-        lichess; its `username_key` is a random key no name can take ("~" is not allowed in usernames),
-        and it has no password: nobody logs in as it, it is never found by name. Creating one is
-        limited per address at the edge (the "anonymous_sessions" limit, http/throttle.py).
+        account (and logging in later hands its games over, `GameService.adopt_games`). Its name is
+        "Anonymous", as on lichess; its `username_key` is a random key no name can take ("~" is not
+        allowed in usernames), and it has no password: nobody logs in as it, it is never found by name.
+        Creating one is limited per address (the "anonymous_sessions" limit, in http/accounts.py).
         """
         key = ANONYMOUS_KEY_PREFIX + secrets.token_hex(8)
         user = User(
