@@ -123,6 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             accounts_service,
             limits=app.state.limits,  # its "chat" limit: chat_lines per chat_window_seconds
         )
+        # Anonymous players chat only in games begun from a challenge link (chat/service.py).
+        app.state.chat.friends = app.state.lobby.links.is_link_game
         app.state.rematch = RematchService(game_service, bus)
         app.state.bots = BotApi(
             bus,

@@ -204,4 +204,7 @@ def limit_table(settings) -> dict[str, Limit]:
         "explorer": settings.public.limit_explorer,
         # per account: computer analyses of games (each a minute of engine time or so)
         "reviews": settings.public.limit_reviews,
+        # per client address: anonymous visitors' sessions and the games they start
+        "anonymous_sessions": settings.public.limit_anonymous_sessions,
+        "anonymous_games": settings.public.limit_anonymous_games,
     }

@@ -56,6 +56,10 @@ class PublicSettings(BaseSettings):
     limit_computer_games: LimitSetting = Limit(20, 600.0)
     limit_explorer: LimitSetting = Limit(120, 60.0)  # opening explorer questions per address
     limit_reviews: LimitSetting = Limit(10, 3600.0)  # computer analyses asked per account
+    # Per client address (issue 16): anonymous sessions are free to make, so their creation is limited,
+    # and so are the games anonymous visitors start from one address (seeks, links, the computer).
+    limit_anonymous_sessions: LimitSetting = Limit(30, 3600.0)
+    limit_anonymous_games: LimitSetting = Limit(100, 3600.0)
 
     @classmethod
     def from_env(cls) -> PublicSettings:

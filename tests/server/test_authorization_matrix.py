@@ -1,6 +1,7 @@
 """The authorization matrix (issue 10): every state-changing route of the app × who asks — the owner of
-the thing it changes, the other player, a spectator (logged in, not a player), an anonymous client, a
-narrow token (`read` only) — answers as the table says, and a refused request changes nothing.
+the thing it changes, the other player, a spectator (logged in, not a player), an anonymous client (no
+session at all), an anonymous visitor's session (issue 16: casual play without an account), a narrow token
+(`read` only) — answers as the table says, and a refused request changes nothing.
 
 The routes are enumerated from the app's own OpenAPI description, so a new state-changing route fails
 this test until it is given its row.
@@ -22,7 +23,7 @@ from shashki.server.config import Settings
 from .helpers import Player
 
 STATE_CHANGING = {"post", "put", "patch", "delete"}
-ROLES = ("other", "spectator", "anonymous", "narrow")
+ROLES = ("other", "spectator", "anonymous", "visitor", "narrow")
 OWN = "own"  # the role acts on its own behalf (its own seek, its own challenge): not a refusal to test
 
 
@@ -36,14 +37,17 @@ class Row:
     body: dict | None = None
     data: dict | None = None  # a form, as lidraughts' clients send
     owner_check: bool = True  # False: the owner's success is proved elsewhere (the note says where)
-    anonymous: int = 401
-    narrow: int = 403
+    anonymous: int | str = 401
+    visitor: int | str = 403  # an anonymous visitor's session: refused what needs an account
+    narrow: int | str = 403
     notes: str = ""
     expected: dict[str, int | str] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(
-            self, "expected", {"anonymous": self.anonymous, "narrow": self.narrow, **self.refusals}
+            self,
+            "expected",
+            {"anonymous": self.anonymous, "visitor": self.visitor, "narrow": self.narrow, **self.refusals},
         )
 
 
@@ -55,13 +59,28 @@ BOT = "the Bot API serves bot accounts: tests/server/test_bot_api.py plays throu
 
 MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/auth/register"): Row(
-        ANYONE, anonymous=OWN, narrow=OWN, owner_check=False, notes="open to all: it makes a new account"
+        ANYONE,
+        anonymous=OWN,
+        visitor=OWN,
+        narrow=OWN,
+        owner_check=False,
+        notes="open to all: it makes a new account",
     ),
     ("POST", "/api/auth/login"): Row(
-        ANYONE, anonymous=OWN, narrow=OWN, owner_check=False, notes="open to all: it checks a password"
+        ANYONE,
+        anonymous=OWN,
+        visitor=OWN,
+        narrow=OWN,
+        owner_check=False,
+        notes="open to all: it checks a password",
     ),
     ("POST", "/api/auth/logout"): Row(
-        ANYONE, anonymous=OWN, narrow=OWN, owner_check=False, notes="ends the caller's own session only"
+        ANYONE,
+        anonymous=OWN,
+        visitor=OWN,
+        narrow=OWN,
+        owner_check=False,
+        notes="ends the caller's own session only",
     ),
     ("POST", "/api/account/bot"): Row(
         ANYONE, narrow=403, owner_check=False, notes="the caller's own account (test_accounts.py)"
@@ -71,17 +90,29 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("PUT", "/api/account/preferences"): Row(
         ANYONE, body={"theme": "dark"}, notes="the caller's own looks (test_preferences.py)"
     ),
-    ("POST", "/api/seeks"): Row(ANYONE, body=SEEK),
+    ("POST", "/api/seeks"): Row(ANYONE, body=SEEK, visitor=OWN),
     ("POST", "/api/seeks/{seek_id}/accept"): Row(
-        ANYONE, owner="black", notes="anyone but the seeker may accept a seek"
+        ANYONE, owner="black", visitor=OWN, notes="anyone but the seeker may accept a seek"
     ),
-    ("DELETE", "/api/seeks/{seek_id}"): Row({"other": 404, "spectator": 404}),
-    ("POST", "/api/quick-pairing"): Row(ANYONE, body={"preset": "5+0"}),
+    ("POST", "/api/auth/anonymous"): Row(
+        ANYONE, anonymous=OWN, visitor=OWN, narrow=OWN, owner_check=False, notes="test_anonymous_play.py"
+    ),
+    ("DELETE", "/api/seeks/{seek_id}"): Row({"other": 404, "spectator": 404}, visitor=404),
+    ("POST", "/api/quick-pairing"): Row(ANYONE, body={"preset": "5+0"}, visitor=OWN),
     ("POST", "/api/challenges"): Row(ANYONE, body={"username": "{black}"}),
-    ("POST", "/api/challenges/{challenge_id}/accept"): Row({"other": 403, "spectator": 404}, owner="black"),
-    ("POST", "/api/challenges/{challenge_id}/decline"): Row({"other": 403, "spectator": 404}, owner="black"),
-    ("POST", "/api/challenges/{challenge_id}/cancel"): Row({"other": 403, "spectator": 404}),
-    ("POST", "/api/computer-games"): Row(ANYONE, body={"level": 1}),
+    ("POST", "/api/challenges/{challenge_id}/accept"): Row(
+        {"other": 403, "spectator": 404}, owner="black", visitor=404
+    ),
+    ("POST", "/api/challenges/{challenge_id}/decline"): Row(
+        {"other": 403, "spectator": 404}, owner="black", visitor=404
+    ),
+    ("POST", "/api/challenges/{challenge_id}/cancel"): Row({"other": 403, "spectator": 404}, visitor=404),
+    ("POST", "/api/challenges/open"): Row(ANYONE, body=SEEK, visitor=OWN),
+    ("POST", "/api/challenges/open/{link}/accept"): Row(
+        {"other": 409, "spectator": OWN}, owner="black", visitor=OWN, notes="anyone but its creator"
+    ),
+    ("POST", "/api/challenges/open/{link}/cancel"): Row({"other": 403, "spectator": 403}),
+    ("POST", "/api/computer-games"): Row(ANYONE, body={"level": 1}, visitor=OWN),
     ("POST", "/api/games/{game_id}/move"): Row({"other": 409, "spectator": 403}, body={"move": "c3-d4"}),
     ("POST", "/api/games/{game_id}/resign"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/draw/offer"): Row(PLAYERS),
@@ -151,7 +182,14 @@ class World:
         self.seek = r.json()["seek"]["id"]
         r = self.white.post("/api/account/tokens", {"scopes": ["board:play"]})
         self.token = r.json()["id"]
+        r = self.white.post("/api/challenges/open", {"color": "white"})
+        assert r.status_code == 201, r.text
+        self.link = r.json()["challenge"]["link"]
         self.anonymous = httpx.Client(base_url=server.url, timeout=10)
+        self.visitor = httpx.Client(base_url=server.url, timeout=10)
+        r = self.visitor.post("/api/auth/anonymous")
+        assert r.status_code == 201, r.text
+        self.visitor.headers["X-CSRF-Token"] = r.json()["csrf_token"]
         narrow = self.white.token("read")
         self.narrow = httpx.Client(
             base_url=server.url, timeout=10, headers={"Authorization": f"Bearer {narrow}"}
@@ -165,6 +203,8 @@ class World:
             return players["black" if owner == "white" else "white"].http
         if role == "spectator":
             return self.carol.http
+        if role == "visitor":
+            return self.visitor
         return self.anonymous if role == "anonymous" else self.narrow
 
     def url(self, path: str) -> str:
@@ -172,6 +212,7 @@ class World:
             game_id=self.game,
             challenge_id=self.challenge,
             seek_id=self.seek,
+            link=self.link,
             token_id=self.token,
             username=self.black.name,
             move="2218",
@@ -189,12 +230,13 @@ class World:
             self.black.http.get("/api/challenges").json(),
             sorted(s["id"] for s in httpx.get(f"{self.server.url}/api/seeks").json()["seeks"]),
             white.get("/api/account/tokens").json(),
+            httpx.get(f"{self.server.url}/api/challenges/open/{self.link}").json(),
             white.get("/api/account").json()["user"],
             self.black.http.get("/api/account").json()["user"],
         )
 
     def close(self) -> None:
-        for client in (self.anonymous, self.narrow):
+        for client in (self.anonymous, self.visitor, self.narrow):
             client.close()
         for player in (self.white, self.black, self.carol):
             player.close()

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from shashki.server.storage.base import Base, UtcDateTime
 
 
 class User(Base):
+    """An account, or an anonymous visitor's identity (`anonymous`): a row like any account's, so that
+    games, seeks and sessions reference it the same way, but with no password, shown as "Anonymous", and
+    never found by name (accounts/anonymous.py).
+    """
+
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -20,6 +25,8 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(Text)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # An anonymous visitor (issue 16): plays casual games without registering (0003_anon).
+    anonymous: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Session(Base):

@@ -38,6 +38,9 @@ MIN_PASSWORD = 8
 # Names people could mistake for the server itself, and "status": /api/users/status is lidraughts' route
 # for players' status, not that player's profile.
 RESERVED = {"computer", "admin", "shashki", "system", "anonymous", "status"}
+# An anonymous visitor's shown name (lichess's) and the start of its key, which no username has.
+ANONYMOUS_NAME = "Anonymous"
+ANONYMOUS_KEY_PREFIX = "~"
 
 
 def _digest(secret: str) -> str:
@@ -67,6 +70,18 @@ class Actor:
 
     def require_play(self) -> None:
         self.require(*PLAY_SCOPES)
+
+    @property
+    def anonymous(self) -> bool:
+        """An anonymous visitor's session (issue 16): casual games only, no account's rights."""
+        return self.user.anonymous
+
+    def require_account(self) -> None:
+        """Refuse an anonymous visitor what only accounts may do (rated games, tournaments, the API)."""
+        if self.anonymous:
+            raise Forbidden(
+                "account_required", "Anonymous players cannot do this: register or log in first."
+            )
 
 
 class AccountService:
@@ -128,20 +143,56 @@ class AccountService:
                 ok = False
         if user is None or not ok:
             raise Unauthorized("bad_credentials", "Wrong username or password.")
+        token, csrf = await self._open_session(user.id)
+        return user, token, csrf
+
+    async def _open_session(self, user_id: int) -> tuple[str, str]:
+        """A new browser session of the user: its token (for the cookie) and its CSRF token."""
         token, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
         now = utcnow()
         async with self.db.session() as s:
             s.add(
                 Session(
                     token_hash=_digest(token),
-                    user_id=user.id,
+                    user_id=user_id,
                     csrf_token=csrf,
                     created_at=now,
                     expires_at=now + timedelta(days=self.session_days),
                 )
             )
             await s.commit()
+        return token, csrf
+
+    # -- anonymous visitors (issue 16) ----------------------------------------------------------------
+
+    async def start_anonymous(self) -> tuple[User, str, str]:
+        """A new anonymous identity and its session: the user, the session token and its CSRF token.
+
+        The identity is a `users` row marked `anonymous`, so that games and seeks reference it like any
+        account (and logging in later hands its games over, `GameService.adopt_games`). Its name is
+        "Anonymous", as on lichess; its `username_key` is a random key no name can take ("~" is not
+        allowed in usernames), and it has no password: nobody logs in as it, it is never found by name.
+        Creating one is limited per address (the "anonymous_sessions" limit, in http/accounts.py).
+        """
+        key = ANONYMOUS_KEY_PREFIX + secrets.token_hex(8)
+        user = User(
+            username=ANONYMOUS_NAME,
+            username_key=key,
+            password_hash="",
+            is_bot=False,
+            anonymous=True,
+            created_at=utcnow(),
+        )
+        async with self.db.session() as s:
+            s.add(user)
+            await s.commit()
+        token, csrf = await self._open_session(user.id)
         return user, token, csrf
+
+    async def end_anonymous(self, actor: Actor, session_token: str) -> None:
+        """End an anonymous visitor's session once its games have gone to an account (at log-in)."""
+        if actor.anonymous:
+            await self.logout(session_token)
 
     async def logout(self, session_token: str) -> None:
         """End the session, and with it every socket and stream it opened (in every process)."""
@@ -215,8 +266,11 @@ class AccountService:
         return self.revocations.watch(actor.id, actor.credential)
 
     async def user_by_name(self, username: str) -> User | None:
+        """The account of this name (any case); anonymous identities have none."""
         async with self.db.session() as s:
-            return await s.scalar(select(User).where(User.username_key == username.lower()))
+            return await s.scalar(
+                select(User).where(User.username_key == username.lower(), User.anonymous.is_(False))
+            )
 
     async def users_by_id(self, ids: set[int]) -> dict[int, User]:
         if not ids:
@@ -230,7 +284,9 @@ class AccountService:
         if not keys:
             return []
         async with self.db.session() as s:
-            users = await s.scalars(select(User).where(User.username_key.in_(keys)))
+            users = await s.scalars(
+                select(User).where(User.username_key.in_(keys), User.anonymous.is_(False))
+            )
             found = {u.username_key: u for u in users}
         return [found[key] for key in keys if key in found]
 
@@ -240,6 +296,7 @@ class AccountService:
         self, actor: Actor, scopes: list[str], description: str = ""
     ) -> tuple[str, ApiToken]:
         """A new token for the actor's own account; the secret is returned here and never again."""
+        actor.require_account()
         if actor.via != "session":
             raise Forbidden("session_required", "API tokens are created from a logged-in browser session.")
         wanted = sorted(set(scopes))
@@ -289,6 +346,7 @@ class AccountService:
 
     async def upgrade_to_bot(self, actor: Actor) -> User:
         """Turn an account into a bot account, which is possible only before it has played a game."""
+        actor.require_account()
         if self.games_played is not None and await self.games_played(actor.id):
             raise Conflict("has_games", "Only an account that has played no game can become a bot.")
         async with self.db.session() as s:

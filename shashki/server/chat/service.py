@@ -10,6 +10,10 @@ Each player chooses what the spectators' room is to them in their game (`spectat
 - `close`: the room is closed for the whole game — nobody may write in it any more — and hidden from them.
   It stays closed while either player keeps it closed.
 
+Anonymous visitors (issue 16) chat with no stranger: they never write in the spectators' room, and the
+players' room of a game with an anonymous player is open only when the game came from a challenge link
+(the two know each other: lichess's "play with a friend"); elsewhere it is closed to both players.
+
 A line is 1 to `MAX_LENGTH` characters (control characters removed, spaces trimmed). Each account may
 write `lines` lines per game within `window` seconds; beyond that the answer is `rate_limited` (HTTP 429)
 with the seconds to wait. Lines are published on the channel `chat:<game id>`; whoever forwards them
@@ -75,6 +79,9 @@ class ChatService:
         # The server's limiter (its "chat" limit, in Redis when configured, so that every process counts
         # the same lines); on its own, a limiter of this process with `lines` per `window`.
         self.limits = limits or Limiter({"chat": Limit(lines, window)})
+        # Whether a game came from a challenge link (the lobby's answer, wired in by the app); without
+        # it, no game did.
+        self.friends: Callable[[str], Awaitable[bool]] | None = None
 
     async def _game(self, game_id: str) -> GameRecord:
         return await self.games.record(game_id)
@@ -113,6 +120,7 @@ class ChatService:
             raise Forbidden("players_only", "Only the two players write in the players' room.")
         if room == "spectator" and "close" in (await self._settings(game_id)).values():
             raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
+        await self._refuse_strangers(user, record, room)
         await self.limits.hit("chat", f"{user.id}:{game_id}", "chat lines")
         line = ChatLine(game_id=game_id, room=room, user_id=user.id, text=text, created_at=utcnow())
         async with self.db.session() as s:
@@ -121,6 +129,24 @@ class ChatService:
         data = self._line_json(line, user)
         await self.bus.publish(channel(game_id), {"type": "chat", **data})
         return data
+
+    async def _refuse_strangers(self, user: User, record: GameRecord, room: str) -> None:
+        """No chat between an anonymous visitor and strangers (see the module's docstring)."""
+        if room == "spectator":
+            if user.anonymous:
+                raise Forbidden(
+                    "anonymous_chat", "Anonymous players do not write in the spectators' chat: register."
+                )
+            return
+        seated = {i for i in (record.white_id, record.black_id) if i is not None}
+        if not any(u.anonymous for u in (await self.accounts.users_by_id(seated)).values()):
+            return
+        if self.friends is None or not await self.friends(record.id):
+            raise Forbidden(
+                "anonymous_chat",
+                "The players' chat is closed in a game with an anonymous player, unless it began from "
+                "a challenge link.",
+            )
 
     async def set_spectators(self, user: User, game_id: str, mode: str) -> dict:
         """A player's choice about the spectators' room of their game: show, hide or close."""

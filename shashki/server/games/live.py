@@ -22,6 +22,7 @@ class Player:
     bot: bool = False
     level: int | None = None
     engine: str | None = None
+    anonymous: bool = False  # an anonymous visitor, shown as "Anonymous" (issue 16)
 
     @classmethod
     def computer(cls, level: int | None, engine: str) -> Player:
@@ -34,6 +35,8 @@ class Player:
     def as_dict(self) -> dict[str, Any]:
         if self.id is None:
             return {"computer": True, "level": self.level, "engine": self.engine, "username": self.username}
+        if self.anonymous:
+            return {"id": self.id, "username": self.username, "bot": False, "anonymous": True}
         return {"id": self.id, "username": self.username, "bot": self.bot}
 
 

@@ -186,6 +186,17 @@ class GameQueries:
         async with self.db.session() as s:
             return list(await s.scalars(query.limit(limit)))
 
+    async def casual_games_of_player(self, user_id: int) -> list[str]:
+        """The ids of the account's casual games, any status, oldest first (an anonymous visitor's games,
+        handed to the account they register: `GameService.adopt_games`)."""
+        query = (
+            select(GameRecord.id)
+            .where(_plays(user_id), GameRecord.rated.is_(False))
+            .order_by(GameRecord.created_at, GameRecord.id)
+        )
+        async with self.db.session() as s:
+            return list(await s.scalars(query))
+
     async def computer_games_of_player(self, user_id: int) -> int:
         """How many games against the computer the account is playing now (each may keep an engine
         worker busy: the lobby caps them per account)."""

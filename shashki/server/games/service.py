@@ -110,7 +110,9 @@ class GameService:
 
     async def _players(self, ids: set[int]) -> dict[int, Player]:
         users = await self.accounts.users_by_id(ids)
-        return {u.id: Player(u.id, u.username, u.is_bot) for u in users.values()}
+        return {
+            u.id: Player(u.id, u.username, u.is_bot, anonymous=u.anonymous) for u in users.values()
+        }
 
     # -- life cycle ---------------------------------------------------------------------------------
 
@@ -203,6 +205,30 @@ class GameService:
     async def games_played(self, user_id: int) -> int:
         """How many games the account has played (or plays)."""
         return await self.store.count_of_player(user_id)
+
+    async def adopt_games(self, from_id: int, to_id: int) -> int:
+        """Hand an anonymous visitor's casual games to the account they have just logged in to (issue
+        16: "registering afterwards keeps that visitor's games"); how many were handed over.
+
+        A game against that very account stays where it is (nobody plays themselves). A game in play
+        changes seat through the store (compare-and-set, published), so every cache and client follows.
+        """
+        moved = 0
+        for game_id in await self.queries.casual_games_of_player(from_id):
+            live = await self.store.live(game_id)
+            async with self.store.locked(live):
+                record = live.record
+                color = record.color_of(from_id)
+                if color is None or record.rated or to_id in (record.white_id, record.black_id):
+                    continue
+                column = "white_id" if color is Color.WHITE else "black_id"
+                if live.is_live:
+                    live.players[color] = (await self._players({to_id}))[to_id]
+                    await self.store.commit(live, {column: to_id})
+                else:
+                    await self.store.reseat(record.id, column, from_id, to_id)
+                moved += 1
+        return moved
 
     async def playing(self, user_ids: list[int]) -> set[int]:
         """Which of these accounts have a game in play."""

@@ -255,6 +255,18 @@ class GameStore:
         self.notify(live)
         return live
 
+    async def reseat(self, game_id: str, column: str, from_id: int, to_id: int) -> None:
+        """Give a finished game's seat (`white_id` or `black_id`) to another account: a finished game is
+        not cached and changes no more, so this is one guarded update (`GameService.adopt_games`)."""
+        seat = getattr(GameRecord, column)
+        async with self.db.session() as s:
+            await s.execute(
+                update(GameRecord)
+                .where(GameRecord.id == game_id, seat == from_id, GameRecord.status != GameStatus.STARTED)
+                .values({column: to_id})
+            )
+            await s.commit()
+
     async def publish(self, channel: str, event: dict) -> None:
         """Publish what has been committed; never fails: the change stands whatever the bus does.
 

@@ -1,4 +1,5 @@
-"""Accounts over HTTP: register, log in and out, the account, personal API tokens."""
+"""Accounts over HTTP: register, log in and out, the account, personal API tokens; and an anonymous
+visitor's session (issue 16), whose casual games go to the account it then logs in to."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import SCOPES, Actor
-from shashki.server.http.auth import SESSION_COOKIE, current_actor, optional_actor, reader
-from shashki.server.http.deps import Accounts, AppSettings, Bots, Limits
-from shashki.server.http.throttle import per_address
+from shashki.server.http.auth import SESSION_COOKIE, Visitor, current_actor, optional_actor, reader
+from shashki.server.http.deps import Accounts, AppSettings, Bots, Games, Limits
+from shashki.server.http.throttle import client_address, per_address
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -28,7 +29,23 @@ class TokenRequest(BaseModel):
 
 
 def user_json(user) -> dict:
-    return {"id": user.id, "username": user.username, "bot": user.is_bot}
+    out = {"id": user.id, "username": user.username, "bot": user.is_bot}
+    if user.anonymous:
+        out["anonymous"] = True
+    return out
+
+
+def set_session_cookie(response: Response, token: str, settings, request: Request) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        # Secure when the request came over TLS, as a trusted proxy says (http/edge.py), or when told.
+        secure=settings.secure_cookies or request.url.scheme == "https",
+        max_age=settings.session_days * 86400,
+        path="/",
+    )
 
 
 @router.post(
@@ -52,21 +69,44 @@ async def login(
     settings: AppSettings,
     limits: Limits,
     accounts: Accounts,
+    games: Games,
     request: Request,
     response: Response,
 ) -> dict:
     await limits.hit("logins_per_account", body.username.lower(), "login attempts")
     user, token, csrf = await accounts.login(body.username, body.password)
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        httponly=True,
-        samesite="lax",
-        # Secure when the request came over TLS, as a trusted proxy says (http/edge.py), or when told.
-        secure=settings.secure_cookies or request.url.scheme == "https",
-        max_age=settings.session_days * 86400,
-        path="/",
-    )
+    adopted = 0
+    # Logging in from an anonymous visitor's session (registering logs in too) keeps its games: they go
+    # to the account, and the anonymous session ends (issue 16).
+    previous = request.cookies.get(SESSION_COOKIE)
+    if previous:
+        anonymous = await accounts.actor_for_session(previous)
+        if anonymous is not None and anonymous.anonymous:
+            adopted = await games.adopt_games(anonymous.id, user.id)
+            await accounts.end_anonymous(anonymous, previous)
+    set_session_cookie(response, token, settings, request)
+    return {"user": user_json(user), "csrf_token": csrf, "games_kept": adopted}
+
+
+@router.post(
+    "/auth/anonymous",
+    status_code=201,
+    summary="Play without an account: an anonymous session (casual games only), or the session you have",
+)
+async def anonymous(
+    settings: AppSettings,
+    limits: Limits,
+    accounts: Accounts,
+    request: Request,
+    response: Response,
+    actor: Actor | None = Depends(optional_actor),
+) -> dict:
+    if actor is not None and actor.via == "session":
+        return {"user": user_json(actor.user), "csrf_token": actor.csrf_token}
+    # Free to make, so limited per address (limits.py: "anonymous_sessions").
+    await limits.hit("anonymous_sessions", client_address(request), "anonymous sessions")
+    user, token, csrf = await accounts.start_anonymous()
+    set_session_cookie(response, token, settings, request)
     return {"user": user_json(user), "csrf_token": csrf}
 
 
@@ -81,8 +121,10 @@ async def logout(
     return {"ok": True}
 
 
-@router.get("/account", summary="The account making the request")
-async def account(bots: Bots, actor: Actor = Depends(reader)) -> dict:
+@router.get("/account", summary="The account making the request (or the anonymous visitor)")
+async def account(bots: Bots, actor: Visitor) -> dict:
+    if actor.anonymous:  # the page learns its anonymous identity and CSRF token here
+        return {"user": user_json(actor.user), "via": actor.via, "scopes": [], "csrf_token": actor.csrf_token}
     # lidraughts' account fields (id, username, title, createdAt, perfs) first, for bot clients.
     return {
         **await bots.account(actor.user),

@@ -1,13 +1,20 @@
 """Who is asking: a browser session cookie (with a CSRF token on state-changing requests) or a personal
 API token in `Authorization: Bearer`. Both resolve to an `Actor` of the accounts service.
+
+A session may be an anonymous visitor's (issue 16): it is refused by `current_actor`, `player` and
+`reader` — every route that does not say otherwise is for accounts — and accepted by `any_player` and
+`any_reader`. The typed forms, for a route's signature like the services' in `deps.py` (they live here,
+as `deps` cannot import this module without an import circle): `Player` (an account or an anonymous
+visitor, allowed to play), `Visitor` (the same, reading), `Member` (an account allowed to play).
 """
 
 from __future__ import annotations
 
 import secrets
+from typing import Annotated
 from urllib.parse import urlsplit
 
-from fastapi import Request, WebSocket
+from fastapi import Depends, Request, WebSocket
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import Forbidden, Unauthorized
@@ -47,9 +54,34 @@ async def optional_actor(request: Request) -> Actor | None:
 
 
 async def current_actor(request: Request) -> Actor:
+    """An account (not an anonymous visitor), through its session or a token."""
+    actor = await any_actor(request)
+    actor.require_account()
+    return actor
+
+
+async def any_actor(request: Request) -> Actor:
+    """An account or an anonymous visitor."""
     actor = await optional_actor(request)
     if actor is None:
-        raise Unauthorized("login_required", "Log in, or send a personal API token.")
+        raise Unauthorized(
+            "login_required",
+            "Log in, send a personal API token, or play anonymously (POST /api/auth/anonymous).",
+        )
+    return actor
+
+
+async def any_player(request: Request) -> Actor:
+    """An actor allowed to play, anonymous visitors included (casual games; the services refuse them
+    the rest with their reasons)."""
+    actor = await any_actor(request)
+    actor.require_play()
+    return actor
+
+
+async def any_reader(request: Request) -> Actor:
+    actor = await any_actor(request)
+    actor.require("read", "board:play", "bot:play")
     return actor
 
 
@@ -74,3 +106,8 @@ async def websocket_actor(websocket: WebSocket, accounts: AccountService) -> Act
         if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
             raise Forbidden("bad_origin", "This WebSocket was opened from another site.")
     return actor
+
+
+Player = Annotated[Actor, Depends(any_player)]
+Visitor = Annotated[Actor, Depends(any_reader)]
+Member = Annotated[Actor, Depends(player)]

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
-from shashki.server.http.auth import optional_actor, player
+from shashki.server.http.auth import any_player, optional_actor
 from shashki.server.http.deps import Chat
 
 router = APIRouter(prefix="/api/games", tags=["chat"])
@@ -33,10 +33,12 @@ async def read(game_id: str, chat: Chat, actor: Actor | None = Depends(optional_
 
 
 @router.post("/{game_id}/chat", status_code=201, summary="Write a chat line (rate limited)")
-async def write(game_id: str, body: ChatBody, chat: Chat, actor: Actor = Depends(player)) -> dict:
+async def write(game_id: str, body: ChatBody, chat: Chat, actor: Actor = Depends(any_player)) -> dict:
     return {"line": await chat.post(actor.user, game_id, body.text, body.room)}
 
 
 @router.post("/{game_id}/chat/spectators", summary="A player's choice about the spectators' chat")
-async def spectators(game_id: str, body: SpectatorsBody, chat: Chat, actor: Actor = Depends(player)) -> dict:
+async def spectators(
+    game_id: str, body: SpectatorsBody, chat: Chat, actor: Actor = Depends(any_player)
+) -> dict:
     return await chat.set_spectators(actor.user, game_id, body.mode)

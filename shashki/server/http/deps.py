@@ -3,6 +3,9 @@ hands it the ones the app built at start-up (`shashki.server.app`). No route loo
 so what a route depends on is in its signature and checked by mypy.
 
 They work for HTTP routes and WebSockets alike (`HTTPConnection` is the common base).
+
+Who is asking is typed in `auth.py` the same way: `Player` (an account or an anonymous visitor allowed to
+play, issue 16), `Visitor` (the same, reading), `Member` (an account only).
 """
 
 from __future__ import annotations

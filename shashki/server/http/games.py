@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
-from shashki.server.http.auth import player, reader
+from shashki.server.http.auth import any_player, any_reader
 from shashki.server.http.deps import Bots, Games
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -24,7 +24,7 @@ async def game_state(game_id: str, games: Games) -> dict:
 
 
 @router.get("/account/playing", summary="Your games in progress")
-async def playing(bots: Bots, games: Games, actor: Actor = Depends(reader)) -> dict:
+async def playing(bots: Bots, games: Games, actor: Actor = Depends(any_reader)) -> dict:
     # `nowPlaying`: the same games as lidraughts lists them, for bot clients.
     return {
         "games": await games.ongoing(actor.id),
@@ -33,32 +33,32 @@ async def playing(bots: Bots, games: Games, actor: Actor = Depends(reader)) -> d
 
 
 @router.post("/games/{game_id}/move", summary="Play a move (committed before this answers)")
-async def move(game_id: str, body: MoveBody, games: Games, actor: Actor = Depends(player)) -> dict:
+async def move(game_id: str, body: MoveBody, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.move(actor.id, game_id, body.move, ply=body.ply, lag_ms=body.lag_ms)}
 
 
 @router.post("/games/{game_id}/resign", summary="Resign")
-async def resign(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+async def resign(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.resign(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/draw/offer", summary="Offer a draw (accepts one already offered to you)")
-async def offer_draw(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+async def offer_draw(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.offer_draw(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/draw/accept", summary="Accept your opponent's draw offer")
-async def accept_draw(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+async def accept_draw(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.accept_draw(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/draw/decline", summary="Decline your opponent's draw offer")
-async def decline_draw(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+async def decline_draw(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.decline_draw(actor.id, game_id)}
 
 
 @router.post("/games/{game_id}/abort", summary="Abort the game (only before each side has moved)")
-async def abort(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+async def abort(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.abort(actor.id, game_id)}
 
 
@@ -66,5 +66,5 @@ async def abort(game_id: str, games: Games, actor: Actor = Depends(player)) -> d
     "/games/{game_id}/claim-victory",
     summary="Claim the win when the opponent has been disconnected long enough on their turn",
 )
-async def claim_victory(game_id: str, games: Games, actor: Actor = Depends(player)) -> dict:
+async def claim_victory(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.claim_victory(actor.id, game_id)}

@@ -1,17 +1,18 @@
-"""The lobby over HTTP: seeks, quick pairing, challenges, games against the computer."""
+"""The lobby over HTTP: seeks, quick pairing, challenges (to a player, or by link), games against the
+computer. Anonymous visitors may use every route here that names `Player` (issue 16); the lobby service
+refuses them rated games and challenges by name, each with its reason."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Path
 from pydantic import BaseModel, Field
 
-from shashki.server.accounts import Actor
 from shashki.server.games.terms import GameTerms
-from shashki.server.http.auth import player, reader
+from shashki.server.http.auth import Player, Visitor
 from shashki.server.http.deps import Lobby
-from shashki.server.http.throttle import computer_game, per_account
+from shashki.server.http.throttle import anonymous_game, computer_game, per_account
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -73,19 +74,23 @@ async def list_seeks(lobby: Lobby) -> dict:
 @router.post(
     "/seeks",
     summary="Post a seek; starts a game at once if a compatible seek is waiting",
-    dependencies=[Depends(per_account("seeks"))],
+    dependencies=[Depends(per_account("seeks")), Depends(anonymous_game)],
 )
-async def create_seek(body: SeekBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def create_seek(body: SeekBody, lobby: Lobby, actor: Player) -> dict:
     return await lobby.create_seek(actor.user, body.terms(), color=body.color)
 
 
-@router.post("/seeks/{seek_id}/accept", summary="Accept a seek: starts the game")
-async def accept_seek(seek_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+@router.post(
+    "/seeks/{seek_id}/accept",
+    summary="Accept a seek: starts the game",
+    dependencies=[Depends(anonymous_game)],
+)
+async def accept_seek(seek_id: int, lobby: Lobby, actor: Player) -> dict:
     return {"game": await lobby.accept_seek(actor.user, seek_id)}
 
 
 @router.delete("/seeks/{seek_id}", summary="Withdraw your seek")
-async def cancel_seek(seek_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def cancel_seek(seek_id: int, lobby: Lobby, actor: Player) -> dict:
     await lobby.cancel_seek(actor.user, seek_id)
     return {"ok": True}
 
@@ -93,14 +98,14 @@ async def cancel_seek(seek_id: int, lobby: Lobby, actor: Actor = Depends(player)
 @router.post(
     "/quick-pairing",
     summary="Quick pairing: a seek with a preset clock (1+0 ... 15+15)",
-    dependencies=[Depends(per_account("seeks"))],
+    dependencies=[Depends(per_account("seeks")), Depends(anonymous_game)],
 )
-async def quick_pairing(body: QuickPairingBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def quick_pairing(body: QuickPairingBody, lobby: Lobby, actor: Player) -> dict:
     return await lobby.quick_pairing(actor.user, body.preset, variant=body.variant, rated=body.rated)
 
 
 @router.get("/challenges", summary="Your pending challenges, received (in) and sent (out)")
-async def list_challenges(lobby: Lobby, actor: Actor = Depends(reader)) -> dict:
+async def list_challenges(lobby: Lobby, actor: Visitor) -> dict:
     return await lobby.challenges(actor.user)
 
 
@@ -110,25 +115,25 @@ async def list_challenges(lobby: Lobby, actor: Actor = Depends(reader)) -> dict:
     summary="Challenge a named player",
     dependencies=[Depends(per_account("challenges"))],
 )
-async def create_challenge(body: ChallengeBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def create_challenge(body: ChallengeBody, lobby: Lobby, actor: Player) -> dict:
     return {"challenge": await lobby.challenge(actor.user, body.username, body.terms(), color=body.color)}
 
 
 @router.post("/challenges/{challenge_id}/accept", summary="Accept a challenge made to you: starts the game")
-async def accept_challenge(challenge_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def accept_challenge(challenge_id: int, lobby: Lobby, actor: Player) -> dict:
     return {"game": await lobby.accept_challenge(actor.user, challenge_id)}
 
 
 @router.post("/challenges/{challenge_id}/decline", summary="Decline a challenge made to you, with a reason")
 async def decline_challenge(
-    challenge_id: int, lobby: Lobby, body: DeclineBody | None = None, actor: Actor = Depends(player)
+    challenge_id: int, lobby: Lobby, actor: Player, body: DeclineBody | None = None
 ) -> dict:
     await lobby.decline_challenge(actor.user, challenge_id, (body or DeclineBody()).reason)
     return {"ok": True}
 
 
 @router.post("/challenges/{challenge_id}/cancel", summary="Cancel a challenge you made")
-async def cancel_challenge(challenge_id: int, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def cancel_challenge(challenge_id: int, lobby: Lobby, actor: Player) -> dict:
     await lobby.cancel_challenge(actor.user, challenge_id)
     return {"ok": True}
 
@@ -137,9 +142,9 @@ async def cancel_challenge(challenge_id: int, lobby: Lobby, actor: Actor = Depen
     "/computer-games",
     status_code=201,
     summary="Play the computer (shashki.engine at a level from 1 to 8)",
-    dependencies=[Depends(computer_game)],
+    dependencies=[Depends(computer_game), Depends(anonymous_game)],
 )
-async def play_computer(body: ComputerGameBody, lobby: Lobby, actor: Actor = Depends(player)) -> dict:
+async def play_computer(body: ComputerGameBody, lobby: Lobby, actor: Player) -> dict:
     tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None
     return {
         "game": await lobby.play_computer(
@@ -151,3 +156,38 @@ async def play_computer(body: ComputerGameBody, lobby: Lobby, actor: Actor = Dep
             time_control=tc,
         )
     }
+
+
+# -- challenges by link ("play with a friend", lobby/links.py) -----------------------------------------
+
+LinkKey = Path(min_length=4, max_length=16, pattern=r"^[A-Za-z0-9_-]+$", description="The link's secret")
+
+
+@router.post(
+    "/challenges/open",
+    status_code=201,
+    summary="Play with a friend: an open challenge whose link (/challenge/{link}) anyone may take",
+    dependencies=[Depends(per_account("challenges")), Depends(anonymous_game)],
+)
+async def create_link(body: SeekBody, lobby: Lobby, actor: Player) -> dict:
+    return {"challenge": await lobby.links.create(actor.user, body.terms(), color=body.color)}
+
+
+@router.get("/challenges/open/{link}", summary="The challenge behind a link (anyone may look)")
+async def show_link(lobby: Lobby, link: str = LinkKey) -> dict:
+    return {"challenge": await lobby.links.show(link)}
+
+
+@router.post(
+    "/challenges/open/{link}/accept",
+    summary="Take the seat of a link's challenge: the game starts for both (first come, only one)",
+    dependencies=[Depends(anonymous_game)],
+)
+async def take_link(lobby: Lobby, actor: Player, link: str = LinkKey) -> dict:
+    return {"game": await lobby.links.take(actor.user, link)}
+
+
+@router.post("/challenges/open/{link}/cancel", summary="Withdraw your challenge by link")
+async def cancel_link(lobby: Lobby, actor: Player, link: str = LinkKey) -> dict:
+    await lobby.links.cancel(actor.user, link)
+    return {"ok": True}

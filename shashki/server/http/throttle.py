@@ -1,5 +1,5 @@
 """Rate limits on routes, as FastAPI dependencies: `Depends(per_address("logins"))`,
-`Depends(per_account("challenges"))`, `Depends(computer_game)`.
+`Depends(per_account("challenges"))`, `Depends(computer_game)`, `Depends(anonymous_game)`.
 
 The figures are in `shashki.server.limits.limit_table`; the counts are kept by `app.state.limits`
 (in memory, or in Redis when it is configured). The address is the trusted client address: the TCP peer,
@@ -8,11 +8,10 @@ or what a trusted proxy said in X-Forwarded-For (shashki/server/http/edge.py).
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Request
 
-from shashki.server.accounts import Actor
 from shashki.server.errors import RateLimited
-from shashki.server.http.auth import player
+from shashki.server.http.auth import Player
 from shashki.server.http.deps import Games, Limits, Public
 
 
@@ -30,16 +29,17 @@ def per_address(name: str, what: str | None = None):
 
 
 def per_account(name: str, what: str | None = None):
-    """A dependency: one event of limit `name` for the acting account (one that may play)."""
+    """A dependency: one event of limit `name` for the acting player (an account, or an anonymous
+    visitor's identity: the route itself says whether it admits them)."""
 
-    async def limited(limits: Limits, actor: Actor = Depends(player)) -> None:
+    async def limited(limits: Limits, actor: Player) -> None:
         # Keyed by the bare account id: the Bot API's challenge route counts in the same window.
         await limits.hit(name, str(actor.id), what)
 
     return limited
 
 
-async def computer_game(public: Public, games: Games, limits: Limits, actor: Actor = Depends(player)) -> None:
+async def computer_game(public: Public, games: Games, limits: Limits, actor: Player) -> None:
     """A new game against the computer: within the rate, and under the cap of games at once."""
     at_once = public.computer_games_at_once
     if await games.queries.computer_games_of_player(actor.id) >= at_once:
@@ -49,3 +49,10 @@ async def computer_game(public: Public, games: Games, limits: Limits, actor: Act
             retry_after=60,
         )
     await limits.hit("computer_games", str(actor.id), "games against the computer")
+
+
+async def anonymous_game(limits: Limits, request: Request, actor: Player) -> None:
+    """A game started by an anonymous visitor (a seek, a link, the computer) counts against their address:
+    a new anonymous identity costs nothing, so a limit per identity alone would hold nobody back."""
+    if actor.anonymous:
+        await limits.hit("anonymous_games", client_address(request), "games started anonymously")

@@ -10,6 +10,7 @@ from typing import Any
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
+from shashki.server.errors import NotFound
 from shashki.server.games.service import GameService
 from shashki.server.lidraughts.facts import WHITE, GameFacts, StateView, facts, other
 from shashki.server.lidraughts.moves import MoveStrings
@@ -50,7 +51,10 @@ class Views:
         return await self.accounts.users_by_id({i for i in ids if i is not None})
 
     async def challenge_json(self, challenge: Challenge) -> Json:
-        ids = [challenge.challenger_id, challenge.dest_user_id]
+        dest_id = challenge.dest_user_id
+        if dest_id is None:  # a challenge by link (lobby/links.py) is not the Bot API's
+            raise NotFound("no_such_challenge", "There is no such challenge.")
+        ids = [challenge.challenger_id, dest_id]
         users = await self.users(list(ids))
         speed = speed_of(challenge.clock_initial_ms, challenge.clock_increment_ms)
         ratings = await self.ratings.for_players(list(ids), challenge.variant, speed)
@@ -58,7 +62,7 @@ class Views:
             "id": str(challenge.id),
             "status": CHALLENGE_STATUS.get(challenge.status, challenge.status),
             "challenger": user_json(users[challenge.challenger_id], ratings[challenge.challenger_id]),
-            "destUser": user_json(users[challenge.dest_user_id], ratings[challenge.dest_user_id]),
+            "destUser": user_json(users[dest_id], ratings[dest_id]),
             "variant": variant_json(challenge.variant, challenge.initial_fen),
             "rated": challenge.rated,
             "speed": speed,

@@ -29,13 +29,16 @@ class Seek(Base):
 
 
 class Challenge(Base):
-    """An offer to play one named player."""
+    """An offer to play one named player, or an open challenge behind a link (`link`, issue 16: "play
+    with a friend"), which has no `dest_user_id` until someone opening the link takes the seat."""
 
     __tablename__ = "challenges"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     challenger_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    dest_user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    dest_user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True, nullable=True
+    )
     variant: Mapped[str] = mapped_column(String(40))
     double_diagonal: Mapped[bool] = mapped_column(Boolean, default=False)
     clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
@@ -48,3 +51,6 @@ class Challenge(Base):
     decline_reason: Mapped[str | None] = mapped_column(String(20), nullable=True)
     game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # The secret of an open challenge's link, /challenge/<link> (unguessable, unlike the sequential id);
+    # NULL for a challenge to a named player (0003_anon).
+    link: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)

@@ -1,4 +1,6 @@
-"""Seeks, quick pairing and challenges. They end in a game started through the game service.
+"""Seeks, quick pairing and challenges (to a named player, or by link: `lobby.links`). They end in a game
+started through the game service. Anonymous visitors (issue 16) play casual games only and challenge
+nobody by name; each refusal says why.
 
 A seek is an open offer to anyone: creating one first looks for a compatible open seek of someone else
 and, if there is one, starts the game at once (which is all quick pairing is: a seek with a preset clock).
@@ -19,6 +21,7 @@ from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.terms import GameTerms
+from shashki.server.lobby.links import ChallengeLinks, player_json, refuse_rated_anonymous
 from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.lobby.offers import (
     DECLINE_REASONS,
@@ -50,6 +53,8 @@ class LobbyService:
         self.bus = bus
         self.games = games
         self.accounts = accounts or games.accounts
+        # Challenges by link ("play with a friend"): the same table, their own rules.
+        self.links = ChallengeLinks(db, games, self.accounts, min_clock_ms=self.min_clock_ms)
 
     # -- seeks and quick pairing --------------------------------------------------------------------
 
@@ -69,6 +74,7 @@ class LobbyService:
         if terms is None:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
         terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
+        refuse_rated_anonymous(user, terms.rated)
         seek = Seek(
             user_id=user.id,
             **terms.columns(with_fen=False),
@@ -103,6 +109,7 @@ class LobbyService:
             raise NotFound("no_such_seek", "That seek is no longer open.")
         if seek.user_id == user.id:
             raise Conflict("own_seek", "You cannot accept your own seek.")
+        refuse_rated_anonymous(user, seek.rated)
         return await self._accept(seek, user)
 
     async def _accept(self, seek: Seek, user: User) -> dict:
@@ -152,21 +159,17 @@ class LobbyService:
             seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
         users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
         # A seek whose account is gone (deleted with it) is not listed.
-        return [
-            self._seek_row(seek, users[seek.user_id].username, users[seek.user_id].is_bot)
-            for seek in seeks
-            if seek.user_id in users
-        ]
+        return [self._seek_row(seek, users[seek.user_id]) for seek in seeks if seek.user_id in users]
 
     async def _seek_json(self, seek: Seek) -> dict:
         user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
-        return self._seek_row(seek, user.username, user.is_bot)
+        return self._seek_row(seek, user)
 
     @staticmethod
-    def _seek_row(seek: Seek, username: str, bot: bool) -> dict:
+    def _seek_row(seek: Seek, user: User) -> dict:
         return {
             "id": seek.id,
-            "user": {"id": seek.user_id, "username": username, "bot": bot},
+            "user": player_json(user),
             "variant": seek.variant,
             "double_diagonal": seek.double_diagonal,
             "time_control": TimeControl.from_ms(seek.clock_initial_ms, seek.clock_increment_ms).json(),
@@ -195,6 +198,11 @@ class LobbyService:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated, initial_fen)
         terms = check_clock(terms.checked(), self.min_clock_ms)
         terms = replace(terms, rated=terms.rated and terms.initial_fen is None)
+        if user.anonymous:
+            raise Forbidden(
+                "anonymous_challenge",
+                "Anonymous players challenge nobody by name: send a challenge link, or register.",
+            )
         dest = await self.accounts.user_by_name(dest_username)
         if dest is None:
             raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
@@ -222,15 +230,15 @@ class LobbyService:
                     select(Challenge)
                     .where(
                         Challenge.status == "pending",
+                        Challenge.dest_user_id.is_not(None),  # a link's challenge waits on its own page
                         or_(Challenge.challenger_id == user.id, Challenge.dest_user_id == user.id),
                     )
                     .order_by(Challenge.id)
                 )
             )
-        users = await self.accounts.users_by_id(
-            {c.challenger_id for c in rows} | {c.dest_user_id for c in rows}
-        )
-        out = [self._challenge_json(c, users[c.challenger_id], users[c.dest_user_id]) for c in rows]
+        named = [(c, c.dest_user_id) for c in rows if c.dest_user_id is not None]
+        users = await self.accounts.users_by_id({c.challenger_id for c, _ in named} | {d for _, d in named})
+        out = [self._challenge_json(c, users[c.challenger_id], users[dest]) for c, dest in named]
         return {
             "in": [c for c in out if c["dest"]["id"] == user.id],
             "out": [c for c in out if c["challenger"]["id"] == user.id],
@@ -290,7 +298,8 @@ class LobbyService:
         mine = Challenge.dest_user_id == user_id
         if not incoming_only:
             mine = or_(mine, Challenge.challenger_id == user_id)
-        query = select(Challenge).where(Challenge.status == "pending", mine).order_by(Challenge.id)
+        named = Challenge.dest_user_id.is_not(None)  # challenges by link are not the Bot API's
+        query = select(Challenge).where(Challenge.status == "pending", named, mine).order_by(Challenge.id)
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
@@ -305,6 +314,7 @@ class LobbyService:
             challenge = await s.get(Challenge, challenge_id)
         if (
             challenge is None
+            or challenge.link is not None  # a link's challenge is answered on its page (lobby.links)
             or (dest and challenge.dest_user_id != dest.id)
             or (challenger and challenge.challenger_id != challenger.id)
         ):

@@ -72,6 +72,22 @@ export async function register(username, password) {
   return login(username, password);
 }
 
+/**
+ * A session to play with: the one there is, or a new anonymous one (casual games only; registering or
+ * logging in later keeps its games). Pages call this right before a visitor's first action.
+ */
+export async function ensureSession() {
+  if (session.user) return session;
+  const data = await api("POST", "/api/auth/anonymous", {});
+  setSession(data.user, data.csrf_token);
+  return session;
+}
+
+/** Whether the session is an anonymous visitor's (or there is none yet). */
+export function isAnonymous() {
+  return !session.user || !!session.user.anonymous;
+}
+
 export async function logout() {
   try {
     await api("POST", "/api/auth/logout", {});

@@ -1,7 +1,7 @@
 // What the lobby lists, as the lobby channel last sent it: the open seeks, the challenges made to and by
 // the player, the player's games in progress and the games anyone is playing now.
 
-import { api } from "./api.js";
+import { api, ensureSession, isAnonymous } from "./api.js";
 import { clear, fill, h } from "./dom.js";
 import { declineReasons } from "./meta.js";
 import { t } from "./i18n.js";
@@ -77,9 +77,11 @@ export class LobbyLists {
             "button",
             {
               class: "accept-seek",
-              disabled: !this.me || !this.isLive(),
+              // Anyone may take a casual seek (a visitor anonymously); a rated one needs an account.
+              disabled: !this.isLive() || (seek.rated && isAnonymous()),
               onClick: (e) =>
                 act(e.currentTarget, async () => {
+                  await ensureSession();
                   const data = await api("POST", `/api/seeks/${seek.id}/accept`);
                   navigate(`/game/${data.game.id}`);
                 }),

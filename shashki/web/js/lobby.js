@@ -4,7 +4,7 @@
 // Its parts: the log-in card (lobby-auth.js), the ways to start a game (lobby-play.js) and the lists
 // (lobby-lists.js).
 
-import { session } from "./api.js";
+import { isAnonymous, session } from "./api.js";
 import { h, toast } from "./dom.js";
 import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
@@ -16,9 +16,12 @@ import { card, playerLabel } from "./widgets.js";
 export async function mount(container) {
   const me = session.user;
   const logged = !!me;
+  // A visitor without an account plays at once (an anonymous session is made at their first action,
+  // api.js ensureSession); the log-in card stays beside the forms.
+  const anonymous = isAnonymous();
   let live = false; // whether the lobby channel is up (see setLive)
   const lists = new LobbyLists(me, () => live);
-  const tabs = logged ? createTabs() : null;
+  const tabs = createTabs({ anonymous });
 
   container.append(
     h(
@@ -27,9 +30,10 @@ export async function mount(container) {
       h(
         "div",
         { class: "column" },
-        logged ? null : authCard(),
-        quickCard(lists.waiting),
-        card("create", t("lobby.create"), logged ? tabs : h("p", { class: "muted" }, t("lobby.loginToPlay")))
+        quickCard(lists.waiting, { anonymous }),
+        card("create", t("lobby.create"), tabs),
+        anonymous && me ? h("p", { class: "muted", id: "anon-keep" }, t("anon.keepGames")) : null,
+        anonymous ? authCard() : null
       ),
       h(
         "div",
@@ -48,10 +52,10 @@ export async function mount(container) {
     )
   );
   lists.renderSeeks();
-  if (!logged && location.hash === "#login") container.querySelector("#username")?.focus();
+  if (anonymous && location.hash === "#login") container.querySelector("#username")?.focus();
   // From a profile's "Challenge" button: /?challenge=name opens the challenge form for that player.
   const challenged = new URLSearchParams(location.search).get("challenge");
-  if (logged && challenged) {
+  if (logged && !anonymous && challenged) {
     tabs.challenge(challenged);
     container.querySelector("#create")?.scrollIntoView();
   }
@@ -61,7 +65,7 @@ export async function mount(container) {
   // through it, so nothing is offered before its first lists have arrived or while it is down.
   function setLive(value) {
     live = value;
-    for (const button of container.querySelectorAll("[data-needs-live]")) button.disabled = !(logged && live);
+    for (const button of container.querySelectorAll("[data-needs-live]")) button.disabled = !live;
     lists.renderSeeks();
   }
   const { state } = lists;

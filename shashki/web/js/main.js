@@ -2,6 +2,7 @@
 //
 // Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules ·
 // /settings  the looks (theme, board, pieces).
+// /challenge/{link}  a challenge by link ("play with a friend").
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
@@ -16,6 +17,7 @@ const ROUTES = [
   [/^\/$/, () => import("./lobby.js"), () => ({})],
   [/^\/game\/([A-Za-z0-9]+)\/?$/, () => import("./game.js"), (m) => ({ id: m[1] })],
   [/^\/@\/([^/]+)\/?$/, () => import("./profile.js"), (m) => ({ username: decodeURIComponent(m[1]) })],
+  [/^\/challenge\/([A-Za-z0-9_-]+)\/?$/, () => import("./challenge.js"), (m) => ({ link: m[1] })],
   [/^\/rules\/?$/, () => import("./rules.js"), () => ({})],
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
   [/^\/settings\/?$/, () => import("./settings.js"), () => ({})],
@@ -35,14 +37,21 @@ function renderHeader() {
   const here = location.pathname;
   const link = (href, label, active) => h("a", { href, class: active ? "active" : "" }, label);
   fill(nav, link("/", t("nav.lobby"), here === "/"), link("/rules", t("nav.rules"), here.startsWith("/rules")));
-  if (session.user) {
+  const anonymous = session.user && session.user.anonymous;
+  if (session.user && !anonymous) {
     const mine = `/@/${encodeURIComponent(session.user.username)}`;
     nav.append(link(mine, t("nav.profile"), here === mine));
   }
   nav.append(link("/settings", t("settings.nav"), here === "/settings"));
   setMenu(false);
   const account = clear(document.getElementById("account"));
-  if (session.user) {
+  if (anonymous) {
+    // An anonymous visitor plays at once; logging in or registering (from the lobby) keeps their games.
+    account.append(
+      h("span", { class: "me anonymous", title: t("anon.hint") }, t("anon.name")),
+      h("a", { href: "/#login", class: "login-link" }, t("auth.login"))
+    );
+  } else if (session.user) {
     account.append(
       h("span", { class: "me", dataset: { username: session.user.username } }, session.user.username),
       h(

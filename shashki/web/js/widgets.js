@@ -32,11 +32,13 @@ export function timeControlLabel(tc) {
 export function playerLabel(player) {
   if (!player) return "?";
   if (player.computer) return t("player.computer", { level: player.level });
+  if (player.anonymous) return t("anon.name");
   return player.username + (player.bot ? " 🤖" : "");
 }
 
 export function playerLink(player) {
   if (!player || player.computer) return h("span", { class: "player" }, playerLabel(player));
+  if (player.anonymous) return h("span", { class: "player anonymous" }, t("anon.name"));
   return h("a", { class: "player", href: `/@/${encodeURIComponent(player.username)}` }, playerLabel(player));
 }
 

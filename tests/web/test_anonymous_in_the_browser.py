@@ -1,0 +1,90 @@
+"""Anonymous play in a real browser (issue 16, points 1 and 2): a visitor with no account plays the computer
+from the first page to the result, keeps the game by registering afterwards, and plays a friend through a
+challenge link opened in another browser (another anonymous visitor).
+"""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+from .helpers import DESKTOP, PHONE, click_square, game_id, new_name, register, wait_for_ply, wait_for_turn
+
+
+def play_first_move(page, server, gid: str) -> None:
+    """White's first legal move, clicked square by square."""
+    wait_for_turn(page)
+    state = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+    for square in state["legal_moves"][0]["path"]:
+        click_square(page, square)
+    wait_for_ply(page, 1)
+
+
+def test_an_anonymous_visitor_plays_the_computer_to_the_result_and_keeps_the_game_by_registering(
+    pages, server
+):
+    page = pages("/")
+    # No log-in stands in the way: the forms are there, the log-in card below them.
+    assert page.locator("#account .me").count() == 0
+    assert page.locator("#login").is_visible()
+    assert page.locator('[data-tab="challenge"]').count() == 0  # challenges by name need an account
+    page.click('[data-tab="computer"]')
+    page.select_option("#computer-level", "1")
+    page.select_option("#computer-color", "white")
+    page.select_option("#computer-time", "unlimited")
+    page.click("#computer-form button[type=submit]")
+    gid = game_id(page)
+    page.wait_for_selector('.game-page[data-color="white"]')
+    page.wait_for_selector("#account .me.anonymous")
+    assert "Anonymous" in page.locator("#account").inner_text()
+
+    play_first_move(page, server, gid)
+    wait_for_ply(page, 2)  # the computer has answered: resigning, not aborting
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#result:not([hidden])")
+    assert "White resigned" in page.locator("#result").inner_text()
+    final = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+    assert final["status"] == "finished" and final["white"]["anonymous"] is True
+
+    # Registering afterwards keeps the game: it is in the new account's profile.
+    page.click("#account .login-link")
+    page.wait_for_selector("#anon-keep")
+    name = new_name("kept")
+    register(page, name)
+    page.goto(f"{server.url}/@/{name}")
+    page.wait_for_selector(f'a[href="/game/{gid}"]')
+    final = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+    assert final["white"]["username"] == name
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server, viewport):
+    host = pages("/", viewport=viewport)
+    host.click('[data-tab="friend"]')
+    host.select_option("#friend-time", "unlimited")
+    host.select_option("#friend-color", "white")
+    assert host.locator("#friend-rated").count() == 0  # rated games are for accounts
+    host.click("#friend-form button[type=submit]")
+    host.wait_for_url(re.compile(r"/challenge/[A-Za-z0-9_-]+$"))
+    link = host.locator("#friend-link").input_value()
+    assert link.startswith(server.url + "/challenge/")
+    host.wait_for_selector("#friend-waiting")
+
+    friend = pages(link.removeprefix(server.url), viewport=viewport)
+    friend.wait_for_selector("#friend-invitation")
+    assert "Anonymous" in friend.locator("#friend-invitation").inner_text()
+    friend.click("#friend-join")
+    gid = game_id(friend)
+    # The host's waiting page moves to the game by itself.
+    host.wait_for_url(re.compile(rf"/game/{gid}$"))
+    host.wait_for_selector('.game-page[data-color="white"]')
+    friend.wait_for_selector('.game-page[data-color="black"]')
+    play_first_move(host, server, gid)
+    wait_for_ply(friend, 1)
+
+    # The link is spent: a third visitor is told the game has begun and is shown it.
+    third = pages(link.removeprefix(server.url))
+    third.wait_for_url(re.compile(rf"/game/{gid}$"))
