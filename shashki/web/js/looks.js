@@ -3,7 +3,7 @@
 // the first paint from localStorage. A visitor's choices stay in localStorage only; an account's are also
 // saved on the server (GET/PUT /api/account/preferences) and follow it to any browser.
 
-import { api, session } from "./api.js";
+import { api, isAnonymous } from "./api.js";
 
 export const CHOICES = {
   theme: ["auto", "light", "dark"],
@@ -46,13 +46,13 @@ export function applyLooks(looks) {
 /** Change some of the looks: shown at once, then saved on the server when an account is logged in. */
 export async function changeLooks(changes) {
   const chosen = applyLooks({ ...currentLooks(), ...changes });
-  if (session.user) await api("PUT", "/api/account/preferences", chosen);
+  if (!isAnonymous()) await api("PUT", "/api/account/preferences", chosen); // an account keeps them
   return chosen;
 }
 
 /** After log-in (or on load with a session): the account's own looks replace this browser's. */
 export async function loadAccountLooks() {
-  if (!session.user) return;
+  if (isAnonymous()) return;
   try {
     const data = await api("GET", "/api/account/preferences");
     applyLooks(data.preferences);

@@ -1,7 +1,7 @@
 // The settings page (/settings): the looks of the pages — theme, board style, piece style — with a board
 // that shows the choice at once. Saved per account when logged in, in this browser otherwise (looks.js).
 
-import { session } from "./api.js";
+import { isAnonymous } from "./api.js";
 import { Board } from "./board.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
@@ -44,7 +44,7 @@ export async function mount(container) {
     saved.textContent = "";
     try {
       await changeLooks({ [name]: value });
-      saved.textContent = t(session.user ? "settings.savedAccount" : "settings.savedBrowser");
+      saved.textContent = t(isAnonymous() ? "settings.savedBrowser" : "settings.savedAccount");
     } catch (e) {
       toast(t("settings.saveFailed", { message: e.message }), "error");
     }
@@ -55,7 +55,7 @@ export async function mount(container) {
       "section",
       { class: "card settings-page" },
       h("h1", {}, t("settings.title")),
-      h("p", { class: "muted" }, t(session.user ? "settings.leadAccount" : "settings.leadVisitor")),
+      h("p", { class: "muted" }, t(isAnonymous() ? "settings.leadVisitor" : "settings.leadAccount")),
       h(
         "div",
         { class: "settings-grid" },
