@@ -4,7 +4,7 @@
 // player's accuracy. The server stores one analysis per game and shows it to everyone
 // (GET/POST /api/games/{id}/analysis).
 
-import { api, session } from "./api.js";
+import { api, isAnonymous } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 
@@ -65,7 +65,7 @@ export function mountReview(section, gameId, { onPly } = {}) {
     if (analysis.status === "none") {
       const button = h("button", { type: "button", id: "request-analysis" }, t("review.request"));
       button.addEventListener("click", () => ask(button));
-      fill(section, title, session.user ? button : h("p", { class: "muted" }, t("review.loginToRequest")));
+      fill(section, title, isAnonymous() ? h("p", { class: "muted" }, t("review.loginToRequest")) : button);
       return;
     }
     if (analysis.status === "queued" || analysis.status === "running") {
