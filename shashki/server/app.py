@@ -31,6 +31,7 @@ from shashki.server.http import (
     live,
     lobby,
     meta,
+    notifications,
     pages,
     players,
     rematch,
@@ -41,6 +42,7 @@ from shashki.server.http.now_playing import NowPlaying
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
+from shashki.server.notifications import NotificationService
 from shashki.server.ratings import RatingService
 from shashki.server.storage import Database
 
@@ -96,6 +98,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             limits=app.state.limits,  # its "chat" limit: chat_lines per chat_window_seconds
         )
         app.state.rematch = RematchService(game_service, bus)
+        # Notifications inside the site: correspondence turns and ends (a games listener), challenges.
+        app.state.notifications = NotificationService(db, bus)
+        game_service.store.add_listener(app.state.notifications.game_changed)
+        app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
         app.state.bots = BotApi(
             bus,
             game_service,
@@ -114,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await game_service.close()
+            await app.state.notifications.close()
             await bus.close()
             await db.close()
 
@@ -135,7 +142,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
-    for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta):
+    routers = (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta)
+    for module in (*routers, notifications):
         app.include_router(module.router)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)

@@ -10,6 +10,7 @@ import shashki.server.accounts.models
 import shashki.server.chat.models
 import shashki.server.games.models
 import shashki.server.lobby.models
+import shashki.server.notifications.models
 import shashki.server.ratings.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base
 

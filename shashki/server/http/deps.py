@@ -23,6 +23,7 @@ from shashki.server.http.now_playing import NowPlaying
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.limits import Limiter
 from shashki.server.lobby import LobbyService
+from shashki.server.notifications import NotificationService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
 
@@ -76,6 +77,10 @@ def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
+def _notifications(conn: HTTPConnection) -> NotificationService:
+    return conn.app.state.notifications
+
+
 def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
@@ -93,3 +98,4 @@ Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
+Notifications = Annotated[NotificationService, Depends(_notifications)]
