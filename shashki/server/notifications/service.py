@@ -198,9 +198,11 @@ class NotificationService:
             .order_by(Notification.id.desc())
             .limit(limit)
         )
+        # Counted first: the list read after it holds at least what was counted (news may come between).
+        unread = await self.unread(user_id)
         async with self.db.session() as s:
             rows = list(await s.scalars(query))
-        return {"unread": await self.unread(user_id), "notifications": [notification_json(r) for r in rows]}
+        return {"unread": unread, "notifications": [notification_json(r) for r in rows]}
 
     async def mark_read(self, user_id: int, notification_id: int | None = None) -> int:
         """Mark one of the player's notifications read (NotFound if it is not theirs), or all of them;
