@@ -83,7 +83,7 @@ export function createTabs() {
     h("label", { class: "field" }, h("span", {}, t("lobby.opponent")), challengeName)
   );
 
-  const computerTerms = termsFields("computer", { level: true, rated: false, time: "unlimited" });
+  const computerTerms = termsFields("computer", { level: true, rated: false, time: "unlimited", correspondence: false });
   const computerForm = termsForm("computer-form", computerTerms, t("lobby.playComputer"), async () => {
     const data = await api("POST", "/api/computer-games", computerTerms.value());
     navigate(`/game/${data.game.id}`);

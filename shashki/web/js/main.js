@@ -8,6 +8,7 @@ import { clear, fill, h, toast } from "./dom.js";
 import { connect as connectFeed, drawChallengeNotice } from "./feed.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { loadMeta } from "./meta.js";
+import { bellButton, startNotifications } from "./notify.js";
 import { render, startRouter } from "./router.js";
 
 const ROUTES = [
@@ -39,6 +40,7 @@ function renderHeader() {
   const account = clear(document.getElementById("account"));
   if (session.user) {
     account.append(
+      bellButton(), // notifications (notify.js)
       h("span", { class: "me", dataset: { username: session.user.username } }, session.user.username),
       h(
         "button",
@@ -71,9 +73,11 @@ async function boot() {
   // Logging in or out changes what every page shows and who the live channel speaks for.
   onSessionChange(() => {
     connectFeed();
+    startNotifications();
     render();
   });
   connectFeed();
+  startNotifications();
   await startRouter(ROUTES, { notFound, rendered });
   document.body.dataset.ready = "1";
 }
