@@ -57,7 +57,7 @@ def confirm_move(page, move: str) -> None:
 
 
 def test_a_correspondence_game_goes_on_across_a_server_restart_with_turns_and_notifications(
-    own_server, own_pages
+    own_server, own_pages, artifacts
 ):
     alice, bob = Player(own_server), Player(own_server)
     white, black = own_pages(alice), own_pages(bob)
@@ -97,7 +97,11 @@ def test_a_correspondence_game_goes_on_across_a_server_restart_with_turns_and_no
 
     confirm_move(black, "f6-g5")
     wait_for_ply(white, 2)
-    confirm_move(white, "g3-h4")
+    wait_for_turn(white)
+    play_by_clicking(white, "g3-h4")
+    white.wait_for_selector("#move-confirm")
+    white.screenshot(path=str(artifacts / "correspondence-confirm.png"))
+    white.click("#move-confirm-yes")
     wait_for_ply(black, 3)
 
     # In the lobby, Bob finds the game in his "your turn" list with the time left; Alice does not.
@@ -116,6 +120,7 @@ def test_a_correspondence_game_goes_on_across_a_server_restart_with_turns_and_no
     black.wait_for_selector('#notify-bell[data-unread="0"]')
     expect(black.locator("#notify-count")).to_be_hidden()
     expect(black.locator("#notify-permission")).to_be_visible()  # asked only from here, never on load
+    black.screenshot(path=str(artifacts / "correspondence-lobby.png"))
 
     # From the list, the game opens and goes on.
     black.click("#notify-bell")  # closes the panel

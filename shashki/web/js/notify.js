@@ -4,12 +4,14 @@
 // them: permission is asked only from the panel's button, never on page load.
 
 import { api, session } from "./api.js";
-import { h, toast } from "./dom.js";
+import { h, s, toast } from "./dom.js";
 import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 
 const state = { unread: 0, items: null, open: false };
+// A bell (drawn here, not a font's emoji: not every system has one).
+const BELL = "M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z";
 let bell = null; // the header's button (drawn again with the header)
 let panel = null;
 
@@ -51,7 +53,7 @@ export function bellButton() {
   bell = h(
     "button",
     { type: "button", class: "link bell", id: "notify-bell", "aria-expanded": String(state.open), onClick: togglePanel },
-    "🔔",
+    s("svg", { viewBox: "0 0 24 24", width: "20", height: "20", "aria-hidden": "true" }, s("path", { d: BELL, fill: "currentColor" })),
     h("span", { class: "count", id: "notify-count" })
   );
   drawBell();
