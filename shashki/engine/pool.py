@@ -86,18 +86,32 @@ class AsyncEngine:
                 max_workers=workers, mp_context=context, initializer=_die_with_parent
             )
         self._executor = executor
+        self.pending = 0  # jobs waiting or running (the server's `engine_jobs` gauge)
+
+    async def _run(self, function, *args):
+        self.pending += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+        finally:
+            self.pending -= 1
 
     async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
                    level: int | None = None) -> PlayResult:
         position, history = split_game(position_or_game)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _play, position, history, limit, level)
+        return await self.play_from(position, history, limit, level)
+
+    async def play_from(self, position: Position, history: list[int], limit: Limit | None = None,
+                        level: int | None = None) -> PlayResult:
+        """`play` given the position and the hashes of the game's earlier positions (repetitions)."""
+        return await self._run(_play, position, history, limit, level)
 
     async def analyse(self, position_or_game: Position | Game, limit: Limit) -> list[Line]:
         """Every iteration's line once the search has finished."""
         position, history = split_game(position_or_game)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _analyse, position, history, limit)
+        return await self.analyse_from(position, history, limit)
+
+    async def analyse_from(self, position: Position, history: list[int], limit: Limit) -> list[Line]:
+        return await self._run(_analyse, position, history, limit)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()

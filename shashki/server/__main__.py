@@ -1,10 +1,11 @@
-"""`python -m shashki.server [--host 127.0.0.1] [--port 8000] [--data DIR]`, the same as `shashki serve`."""
+"""`python -m shashki.server [--host 127.0.0.1] [--port 8000] [--data DIR] [--workers N]`: `shashki serve`."""
 
 from __future__ import annotations
 
 import argparse
 
 from shashki.server.app import run
+from shashki.server.config import SettingsError
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -17,8 +18,12 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="proxies whose X-Forwarded-* headers are believed (default $SHASHKI_TRUSTED_PROXIES)",
     )
+    parser.add_argument("--workers", type=int, default=1, help="processes on the one port (needs REDIS_URL)")
     args = parser.parse_args(argv)
-    run(args.host, args.port, args.data, args.trusted_proxies)
+    try:
+        run(args.host, args.port, args.data, args.trusted_proxies, args.workers)
+    except SettingsError as e:
+        parser.exit(2, f"shashki serve: {e}\n")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import logging.config
 from pathlib import Path
 
 from fastapi import Depends, FastAPI
 
 from shashki.server.accounts import AccountService
 from shashki.server.chat import ChatService
-from shashki.server.config import Settings
+from shashki.server.config import Settings, SettingsError
 from shashki.server.events import make_bus
+from shashki.server.explorer import ExplorerService
 from shashki.server.games.computer import make_opponent
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
@@ -26,15 +28,18 @@ from shashki.server.http import (
     chat,
     edge,
     errors,
+    explorer,
     exports,
     games,
     live,
     lobby,
     meta,
     notifications,
+    ops,
     pages,
     players,
     rematch,
+    reviews,
     validation,
 )
 from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
@@ -42,8 +47,10 @@ from shashki.server.http.now_playing import NowPlaying
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
+from shashki.server.metrics import Sampler
 from shashki.server.notifications import NotificationService
 from shashki.server.ratings import RatingService
+from shashki.server.reviews import ReviewService
 from shashki.server.storage import Database
 
 log = logging.getLogger("shashki.server")
@@ -70,7 +77,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             max_lag_compensation_ms=settings.max_lag_compensation_ms,
             computer_delay_seconds=settings.computer_delay_seconds,
             first_move_seconds=settings.first_move_seconds,
-            engine=make_opponent(settings.engine, settings.engine_workers, settings.engine_untimed_seconds),
+            game_lease_seconds=settings.game_lease_seconds,
+            engine=make_opponent(
+                settings.engine,
+                settings.engine_workers,
+                settings.engine_untimed_seconds,
+                queue_url=settings.redis_url if settings.engine_queue == "auto" else None,
+            ),
             accounts=accounts_service,
         )
         app.state.settings = settings
@@ -86,6 +99,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Ratings move inside the transaction that records a rated game's end.
         app.state.ratings = RatingService(db, accounts_service)
         game_service.end_hooks.append(app.state.ratings.on_game_end)
+        # Computer analyses of finished games, on the engine's job queue (workers) or a pool of their own.
+        app.state.reviews = ReviewService(
+            db,
+            game_service.queries,
+            analysis_engine(settings),
+            seconds_per_move=settings.review_seconds_per_move,
+        )
+        if settings.review_rated_games:
+            game_service.store.add_listener(app.state.reviews.on_game_change)
+        # The opening explorer counts each game as it finishes (a listener of the games store).
+        app.state.explorer = ExplorerService(db)
+        game_service.store.add_listener(app.state.explorer)
         app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
         history = app.state.history
         # The games being played now, pushed down this process's lobby sockets (http/now_playing.py).
@@ -113,13 +138,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             keepalive_seconds=settings.stream_keepalive_seconds,
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
+            redis_url=settings.redis_url,
         )
         resumed = await game_service.resume()
+        await app.state.reviews.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
+        sampler = Sampler(
+            {
+                "live_games": lambda: game_service.store.cached,
+                "websockets": lambda: edge.SocketLimits.total,
+                "engine_jobs": lambda: getattr(game_service.engine, "pending", 0),
+                "db_connections": lambda: _checked_out(db),
+                "bus_channels": lambda: bus.channels,
+            }
+        )
+        sampler.start()
+        app.state.draining = False
         try:
             yield
         finally:
+            # Shutting down: uvicorn has stopped taking connections and closed the sockets (code 1012,
+            # "service restart": clients reconnect, to another process behind the proxy); readiness now
+            # fails; then the timers and the engine stop. Every move was committed before it was
+            # acknowledged, so the games resume in whichever process next loads them.
+            app.state.draining = True
+            await sampler.close()
+            await app.state.bots.jumps.close()
+            await app.state.reviews.close()
             await game_service.close()
+            await app.state.explorer.close()
             await app.state.notifications.close()
             await bus.close()
             await db.close()
@@ -142,12 +189,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
-    routers = (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta)
+    routers = (
+        accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer,
+        reviews,
+    )
     for module in (*routers, notifications):
         app.include_router(module.router)
+    app.add_middleware(ops.RequestTiming)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
     return app
+
+
+def analysis_engine(settings: Settings):
+    """The engine for analyses: `shashki worker` processes through Redis when configured (the server's
+    own pool standing in), else a pool of its own beside the computer opponent's."""
+    from shashki.engine import AsyncEngine
+
+    local = AsyncEngine(workers=settings.engine_workers)
+    if settings.redis_url and settings.engine_queue == "auto":
+        from shashki.server.jobs import QueuedEngine
+
+        return QueuedEngine(settings.redis_url, local)
+    return local
+
+
+def _checked_out(db) -> int:
+    """Database connections in use now (pools without that count say 0)."""
+    checkedout = getattr(db.engine.pool, "checkedout", None)
+    return checkedout() if callable(checkedout) else 0
 
 
 def document_websockets(app: FastAPI) -> None:
@@ -180,31 +250,73 @@ def document_websockets(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
+def logging_config(log_format: str) -> dict:
+    """The logging set-up of `shashki serve` (uvicorn's loggers included): plain lines, or one JSON
+    object a line (python-json-logger) with the time, level, logger and message as fields."""
+    if log_format == "json":
+        formatter = {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        }
+    else:
+        formatter = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"default": formatter},
+        "handlers": {"default": {"class": "logging.StreamHandler", "formatter": "default"}},
+        "root": {"handlers": ["default"], "level": "INFO"},
+        "loggers": {name: {"handlers": [], "propagate": True} for name in ("uvicorn", "uvicorn.access")},
+    }
+
+
 def run(
     host: str = "127.0.0.1",
     port: int = 8000,
     data: str | Path | None = None,
     trusted_proxies: str | None = None,
+    workers: int = 1,
 ) -> None:
     """Serve until interrupted: SQLite under `data` or `DATABASE_URL`, events in process or `REDIS_URL`.
 
     `trusted_proxies` (else `SHASHKI_TRUSTED_PROXIES`): the proxies whose forwarded headers are believed.
+    `workers` > 1 runs that many processes on the one port (uvicorn's supervisor, which restarts a process
+    that dies); any of them serves any game, so they need `REDIS_URL` for the events between them, and
+    they add up their metrics in a shared directory.
     """
+    import os
+    import tempfile
+
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = Settings.from_env(data)
+    if data:
+        os.environ["SHASHKI_DATA"] = str(data)  # the workers read their settings from the environment
     if trusted_proxies is not None:
-        settings.public.trusted_proxies = trusted_proxies
+        os.environ["SHASHKI_TRUSTED_PROXIES"] = trusted_proxies
+    settings = Settings.from_env()
+    config = logging_config(settings.log_format)
+    logging.config.dictConfig(config)
+    if workers > 1:
+        if not settings.redis_url:
+            raise SettingsError(
+                f"--workers {workers} needs REDIS_URL: the processes tell each other of every move and "
+                "every seek through Redis. Set REDIS_URL (and DATABASE_URL for PostgreSQL), or run one "
+                "process."
+            )
+        os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="shashki-metrics-"))
     uvicorn.run(
-        create_app(settings),
+        "shashki.server.app:create_app" if workers > 1 else create_app(settings),
+        factory=workers > 1,
+        workers=workers if workers > 1 else None,
         host=host,
         port=port,
-        log_level="info",
+        log_config=config,
         # Forwarded headers are read by the application (http/edge.py), from the configured proxies only:
         # uvicorn's own reading would believe 127.0.0.1 by default.
         proxy_headers=False,
         ws_max_size=settings.public.max_body_bytes,  # a frame larger than a request body is refused too
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        timeout_graceful_shutdown=max(1, round(settings.shutdown_seconds)),
     )

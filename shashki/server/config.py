@@ -70,6 +70,9 @@ class Settings(BaseSettings):
     # `engine_untimed_seconds` a move in games without a clock) or "random" (tests only).
     engine: Literal["engine", "random"] = "engine"
     engine_workers: int = 1
+    # With REDIS_URL, "auto" sends the engine's jobs to `shashki worker` processes through Redis (the
+    # local pool stands in while no worker is alive); "local" keeps them in this process's pool.
+    engine_queue: Literal["auto", "local"] = "auto"
     engine_untimed_seconds: float = 1.0
     # Cookies marked Secure (behind HTTPS): SHASHKI_SECURE_COOKIES=1.
     secure_cookies: bool = False
@@ -83,6 +86,18 @@ class Settings(BaseSettings):
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+    # Several processes (Redis): a live game's owner holds a lease this long; a lapsed one (its process
+    # died) is taken over by another process within about a third more.
+    game_lease_seconds: float = 10.0
+    # Computer analysis of games: engine seconds per position, and whether every rated game is analysed
+    # by itself when it ends.
+    review_seconds_per_move: float = 0.25
+    review_rated_games: bool = False
+    # Logs: "text" for a terminal, "json" (one object a line, for a log collector).
+    log_format: Literal["text", "json"] = "text"
+    # On SIGTERM: stop taking connections, close the sockets (clients reconnect elsewhere), and give the
+    # requests under way this long to finish before the process ends.
+    shutdown_seconds: int = 10
     # Proxies, body sizes, sockets, computer games: shashki/server/public.py (SHASHKI_* variables).
     public: PublicSettings = Field(default_factory=PublicSettings.from_env)
 

@@ -51,15 +51,25 @@ class Subscription:
 
 
 class EventBus(Protocol):
+    shared: bool  # whether other processes hear these events (Redis) or only this one
+
     async def publish(self, channel: str, event: dict) -> None: ...
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Subscription]: ...
 
     async def close(self) -> None: ...
 
+    async def ping(self) -> None:
+        """Raise if events cannot be carried now (the readiness check)."""
+
+    @property
+    def channels(self) -> int: ...
+
 
 class InProcessBus:
     """Channels kept in this process's memory."""
+
+    shared = False
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[Subscription]] = {}
@@ -84,6 +94,13 @@ class InProcessBus:
     async def close(self) -> None:
         self._listeners.clear()
 
+    async def ping(self) -> None:
+        """Always ready: the events never leave this process."""
+
+    @property
+    def channels(self) -> int:
+        return len(self._listeners)
+
 
 class RedisBus:
     """Channels on Redis pub/sub, so that every server process sees every event.
@@ -98,6 +115,7 @@ class RedisBus:
     """
 
     RETRY_SECONDS = (0.1, 0.25, 0.5, 1.0, 2.0)  # waits between reconnections, the last one repeated
+    shared = True
 
     def __init__(self, url: str, prefix: str = "shashki:", name: str = "shashki") -> None:
         import redis.asyncio as redis
@@ -118,6 +136,14 @@ class RedisBus:
     def channels(self) -> int:
         """How many channels this process listens to."""
         return len(self._listeners)
+
+    async def ping(self) -> None:
+        await self._redis.ping()
+
+    @property
+    def client(self) -> Any:
+        """The Redis client (its pool), for the process's other uses of the same Redis (game leases)."""
+        return self._redis
 
     @contextlib.asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[Subscription]:

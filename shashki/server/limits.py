@@ -200,4 +200,8 @@ def limit_table(settings) -> dict[str, Limit]:
         "logins_per_account": settings.public.limit_logins_per_account,
         "seeks": settings.public.limit_seeks,
         "computer_games": settings.public.limit_computer_games,
+        # per address: the opening explorer, open to visitors without an account
+        "explorer": settings.public.limit_explorer,
+        # per account: computer analyses of games (each a minute of engine time or so)
+        "reviews": settings.public.limit_reviews,
     }

@@ -54,6 +54,8 @@ class PublicSettings(BaseSettings):
     limit_logins_per_account: LimitSetting = Limit(30, 600.0)
     limit_seeks: LimitSetting = Limit(30, 60.0)
     limit_computer_games: LimitSetting = Limit(20, 600.0)
+    limit_explorer: LimitSetting = Limit(120, 60.0)  # opening explorer questions per address
+    limit_reviews: LimitSetting = Limit(10, 3600.0)  # computer analyses asked per account
 
     @classmethod
     def from_env(cls) -> PublicSettings:

@@ -8,10 +8,12 @@ from sqlalchemy import MetaData
 
 import shashki.server.accounts.models
 import shashki.server.chat.models
+import shashki.server.explorer.models
 import shashki.server.games.models
 import shashki.server.lobby.models
 import shashki.server.notifications.models
-import shashki.server.ratings.models  # noqa: F401  (each module adds its tables to Base.metadata)
+import shashki.server.ratings.models
+import shashki.server.reviews.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base
 
 metadata: MetaData = Base.metadata

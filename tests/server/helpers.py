@@ -30,6 +30,8 @@ FAST = {
     "SHASHKI_LIMIT_SOCKET_MESSAGES": "1000/1",
     # Flag tests play 0.6 s clocks (0.01 minutes); the minimum stays above 1 ms to be tested here too.
     "SHASHKI_MIN_CLOCK_SECONDS": "0.5",
+    # Computer analyses of games: a glance at each position is enough to test the flow.
+    "SHASHKI_REVIEW_SECONDS_PER_MOVE": "0.02",
 }
 PASSWORD = "correct horse battery"
 
@@ -67,7 +69,7 @@ class Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a loaded machine can take long to import and migrate
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server died at start:\n{self.log.read_text()}")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import httpx
 import pytest
 
-from .helpers import PASSWORD, Player, Server
+from .helpers import PASSWORD, Player, Server, eventually
 from .test_games import GIVEAWAY_WIN_FOR_WHITE
 
 DATABASE_URL = os.environ.get("SHASHKI_TEST_DATABASE_URL")
@@ -138,3 +139,157 @@ def test_a_logout_on_one_process_closes_the_game_socket_and_event_stream_opened_
     events.close()
     white.close()
     black.close()
+
+
+def test_a_player_connected_to_one_process_is_present_for_the_other(two_servers):
+    """Presence is shared (games/presence.py, SharedPresence): a claim of victory made on A waits while the
+    opponent's only socket is on B, and is granted once that socket has closed for the claim delay."""
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    gid = white.challenge(black)["id"]
+    w, bs = white.socket(gid), black.socket(gid)
+    assert w.move("c3-d4")["type"] == "ack"
+    bs.wait_state(lambda g: g["ply"] == 1)
+    time.sleep(1.0)  # longer than the claim delay (0.5 s): only presence can refuse the claim now
+    refused = w.request({"type": "claim-victory"})
+    assert refused["type"] == "error" and refused["error"]["code"] == "cannot_claim", refused
+    assert "claim in" not in refused["error"]["message"]  # refused as present, not as gone too briefly
+    bs.close()
+    claim = {"type": "claim-victory"}
+    answer = eventually(lambda: w.request(claim), lambda m: m["type"] == "ack", timeout=10)
+    assert answer["type"] == "ack", answer
+    w.close()
+    white.close()
+    black.close()
+
+
+@pytest.mark.slow
+def test_serve_with_two_worker_processes_on_one_port_plays_a_game_and_sums_the_metrics(tmp_path):
+    """`--workers 2`: two processes share the port; each new connection may reach either of them."""
+    server = _scaled_server(tmp_path)
+    server.start = _start_with_workers(server, 2)  # type: ignore[method-assign]
+    server.start()
+    try:
+        white, black = Player(server), Player(server)
+        game = white.challenge(black, variant="russian-giveaway")
+        for ply, move in enumerate(GIVEAWAY_WIN_FOR_WHITE):
+            mover = white if ply % 2 == 0 else black
+            # A fresh connection for each move: the kernel spreads them over the two processes.
+            http = {"cookies": mover.http.cookies, "headers": mover.http.headers}
+            with httpx.Client(base_url=server.url, **http) as c:
+                r = c.post(f"/api/games/{game['id']}/move", json={"move": move, "ply": ply})
+                assert r.status_code == 200, r.text
+        state = httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]
+        assert (state["result"], state["reason"]) == ("1-0", "no-legal-move")
+        metrics = httpx.get(server.url + "/metrics").text
+        moves = sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in metrics.splitlines()
+            if line.startswith('shashki_moves_total{by="player"}')
+        )
+        assert moves >= len(GIVEAWAY_WIN_FOR_WHITE)  # the sum over both processes, whichever answered
+        white.close()
+        black.close()
+    finally:
+        server.stop()
+
+
+def _start_with_workers(server: Server, workers: int):
+    import subprocess
+    import sys
+
+    def start() -> Server:
+        server.data.mkdir(parents=True, exist_ok=True)
+        with open(server.log, "a") as log:
+            server.process = subprocess.Popen(
+                [sys.executable, "-m", "shashki.server", f"--port={server.port}", f"--data={server.data}",
+                 f"--workers={workers}"],
+                env=server.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        ready = eventually(lambda: _answers(server.url), bool, timeout=60)
+        assert ready, server.log.read_text()
+        return server
+
+    return start
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url + "/health", timeout=0.5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def test_a_capture_sent_jump_by_jump_may_have_each_jump_reach_another_process(two_servers):
+    """The Bot API keeps a capture's first jumps in Redis (lidraughts/moves.py, PendingJumps): the first
+    jump posted to A, the second to B, make one capture."""
+    from .test_bot_api import ApiClient
+
+    a, b = two_servers
+    bot, person = ApiClient(Player(a, bot=True), "bot:play"), Player(a)
+    board = ApiClient(person, "board:play")
+    gid = person.challenge(bot.player, color="white", time_control={"minutes": 5, "increment": 3})["id"]
+    on_b = httpx.Client(base_url=b.url, headers=bot.http.headers, timeout=10)
+
+    def move(client: httpx.Client, kind: str, text: str) -> None:
+        r = client.post(f"/api/{kind}/game/{gid}/move/{text}")
+        assert r.json() == {"ok": True}, r.text
+
+    move(board.http, "board", "2217")
+    move(bot.http, "bot", "1015")
+    move(board.http, "board", "2318")
+    move(bot.http, "bot", "1522")  # the first jump of e5:c3:a5, on A: kept
+    assert httpx.get(f"{a.url}/api/games/{gid}").json()["game"]["ply"] == 3
+    move(on_b, "bot", "2213")  # the second, on B: the capture is whole
+    state = httpx.get(f"{b.url}/api/games/{gid}").json()["game"]
+    assert state["ply"] == 4 and state["moves"][-1] == "e5:c3:a5"
+    on_b.close()
+
+
+def _stored_status(game_id: str) -> str:
+    """The game's status as PostgreSQL holds it, read without asking a server (which would bring the
+    game up to date itself, flag included)."""
+    import asyncio
+
+    from sqlalchemy import text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    async def read() -> str:
+        engine = create_async_engine(DATABASE_URL)
+        try:
+            async with engine.connect() as c:
+                query = text("SELECT status, reason FROM games WHERE id = :id")
+                row = (await c.execute(query, {"id": game_id})).one()
+                return f"{row[0]} {row[1]}"
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(read())
+
+
+@pytest.mark.slow
+def test_the_flag_of_a_game_whose_owner_process_died_falls_on_another_process(tmp_path):
+    """games/owners.py: A commits the last move and owns the game; A is killed while Black's clock runs;
+    B takes the lapsed lease over and flags Black on time, though nobody asks B about the game."""
+    servers = []
+    for name in ("a", "b"):
+        server = _scaled_server(tmp_path / name)
+        server.env["SHASHKI_GAME_LEASE_SECONDS"] = "1.5"
+        servers.append(server.start())
+    a, b = servers
+    try:
+        white, black = Player(a), Player(a)
+        gid = white.challenge(black, time_control={"minutes": 0.05, "increment": 0})["id"]  # 3 s
+        w, bl = white.socket(gid), black.socket(gid)
+        assert w.move("c3-d4")["type"] == "ack"
+        assert bl.move("f6-g5")["type"] == "ack"
+        assert w.move("d4-c5")["type"] == "ack"  # committed on A: A owns it; Black's clock runs
+        a.kill()
+        status = eventually(lambda: _stored_status(gid), lambda s: s.startswith("finished"), timeout=20)
+        assert status == "finished time", status
+        assert "took over game " + gid in b.log.read_text()
+    finally:
+        for server in servers:
+            server.stop()

@@ -13,6 +13,7 @@ from typing import Any
 
 from shashki.rules import Color, IllegalMove, Move, Outcome
 from shashki.rules.game import ABANDONMENT, AGREEMENT, RESIGNATION, TIME
+from shashki.server import metrics
 from shashki.server.errors import Conflict, Forbidden, Invalid
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.live import LiveGame
@@ -107,12 +108,14 @@ class GameActions:
         )
         live.notations.append(notation)
         try:
-            return await self.store.commit(live, changes, row, outcome=live.rules.outcome)
+            view = await self.store.commit(live, changes, row, outcome=live.rules.outcome)
         except BaseException:
             # The rules game has been played forward: rebuild it from what the database holds.
             self.store.forget(live.id)
             live.stale = True
             raise
+        metrics.MOVES.labels("computer" if live.is_computer(color) else "player").inc()
+        return view
 
     # -- the end of a game --------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The computer opponent.
 
 `EngineOpponent` is the real one: shashki.engine at the game's level (1-8, see shashki.engine.levels),
-searching in a process pool (`AsyncEngine`) so that the server's event loop never waits on it. It thinks
+searching in a process pool (`AsyncEngine`) so that the server's event loop never waits on it — or, with
+Redis, on `shashki worker` processes through the job queue (`shashki.server.jobs`). It thinks
 for the time manager's share of its clock in timed games, and for `untimed_seconds` in games without a
 clock. `RandomOpponent` plays a uniformly random legal move; it is only for tests that need a computer
 that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays.
@@ -16,6 +17,7 @@ from shashki.rules import Game, Move
 
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
+    from shashki.server.jobs import QueuedEngine
 
 
 class Opponent(Protocol):
@@ -35,10 +37,11 @@ class EngineOpponent:
 
     name = "shashki"
 
-    def __init__(self, workers: int = 1, untimed_seconds: float = 1.0) -> None:
+    def __init__(self, workers: int = 1, untimed_seconds: float = 1.0, queue_url: str | None = None) -> None:
         self.workers = workers
         self.untimed_seconds = untimed_seconds
-        self._engine: AsyncEngine | None = None
+        self.queue_url = queue_url  # Redis: the moves are thought on `shashki worker` processes
+        self._engine: AsyncEngine | QueuedEngine | None = None
 
     async def choose(
         self, game: Game, level: int, remaining_ms: int | None = None, increment_ms: int = 0
@@ -46,7 +49,13 @@ class EngineOpponent:
         from shashki.engine import AsyncEngine, Limit, time_for_move
 
         if self._engine is None:
-            self._engine = AsyncEngine(workers=self.workers)
+            local = AsyncEngine(workers=self.workers)
+            if self.queue_url:
+                from shashki.server.jobs import QueuedEngine
+
+                self._engine = QueuedEngine(self.queue_url, local)
+            else:
+                self._engine = local
         if remaining_ms is None:
             limit = Limit(time=self.untimed_seconds)
         else:
@@ -54,6 +63,11 @@ class EngineOpponent:
         result = await self._engine.play(game, limit, level=level)
         move: Move | None = result.move
         return move
+
+    @property
+    def pending(self) -> int:
+        """Engine jobs waiting or running."""
+        return self._engine.pending if self._engine is not None else 0
 
     async def close(self) -> None:
         if self._engine is not None:
@@ -80,10 +94,10 @@ class RandomOpponent:
 
 
 def make_opponent(
-    kind: str, workers: int = 1, untimed_seconds: float = 1.0
+    kind: str, workers: int = 1, untimed_seconds: float = 1.0, queue_url: str | None = None
 ) -> EngineOpponent | RandomOpponent:
     if kind == "random":
         return RandomOpponent()
     if kind == "engine":
-        return EngineOpponent(workers=workers, untimed_seconds=untimed_seconds)
+        return EngineOpponent(workers=workers, untimed_seconds=untimed_seconds, queue_url=queue_url)
     raise ValueError(f"SHASHKI_ENGINE must be 'engine' or 'random', not {kind!r}")

@@ -20,15 +20,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
+from shashki.server import metrics
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Conflict, Invalid, NotFound
-from shashki.server.events import EventBus
+from shashki.server.events import EventBus, RedisBus
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
 from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
-from shashki.server.games.presence import Presence
+from shashki.server.games.owners import GameOwners, LocalOwners
+from shashki.server.games.presence import Presence, SharedPresence
 from shashki.server.games.queries import GameQueries
 from shashki.server.games.replay import new_game
 from shashki.server.games.store import AlsoWrite, EndHook, GameStore
@@ -60,13 +62,15 @@ class GameService:
         max_lag_compensation_ms: int = 500,
         computer_delay_seconds: float = 0.3,
         first_move_seconds: float = 60.0,
+        game_lease_seconds: float = 10.0,
         engine: Opponent | None = None,
         accounts: AccountService | None = None,
     ) -> None:
         self.db = db
         self.bus = bus
         self.engine: Opponent = engine or EngineOpponent()
-        self.presence = Presence()
+        # Who is connected: this process's sockets, plus the other processes' when events are shared.
+        self.presence = SharedPresence(bus) if bus.shared else Presence()
         self.claim_after_ms = int(disconnect_claim_seconds * 1000)
         self.accounts = accounts or AccountService(db)
         self.store = GameStore(
@@ -84,6 +88,15 @@ class GameService:
             self.store, self.actions, self.engine, self._background, delay=computer_delay_seconds
         )
         self.first_moves = FirstMoveTimer(self.actions, self._background, first_move_seconds)
+        # With several processes, one owns each live game's timers (a lease in Redis, games/owners.py).
+        self.owners: GameOwners | LocalOwners = (
+            GameOwners(
+                self.store, bus.client, lease_seconds=game_lease_seconds, sweep_seconds=game_lease_seconds / 3
+            )
+            if isinstance(bus, RedisBus)
+            else LocalOwners()
+        )
+        self.store.add_listener(self.owners)
         self.store.add_listener(self.flags)
         self.store.add_listener(self.first_moves)
         self.store.add_listener(self.computer)
@@ -104,21 +117,30 @@ class GameService:
     async def resume(self) -> int:
         """Load every unfinished game: the side to move's clock restarts from its stored time (the
         server's downtime is not charged, lichess-style), and the listeners are told (by the commit of
-        that restart): flags and first-move timers are armed, the computer moves when to move."""
+        that restart): flags and first-move timers are armed, the computer moves when to move. With
+        several processes, only the games no live process owns (games/owners.py) are restarted."""
+        await self.presence.start()
         ids = await self.store.started_ids()
         # Correspondence deadlines within the flag timer's horizon are armed from the database, now and
         # every half horizon (the games further off hold no timer).
         self._background.spawn(self.flags.sweep_forever())
+        resumed = 0
         for game_id in ids:
+            if not await self.owners.claim(game_id):
+                continue  # another process serves it: its clock runs on
+            resumed += 1
             try:
                 await self.store.restart_turn(await self.store.live(game_id))
             except Conflict:  # another process changed it meanwhile: resume it as it now stands
                 self.store.notify(await self.store.live(game_id))
             except NotFound:
                 pass  # deleted meanwhile (with its account)
-        return len(ids)
+        await self.owners.start()
+        return resumed
 
     async def close(self) -> None:
+        await self.owners.close()
+        await self.presence.close()
         self.flags.close()
         self.first_moves.close()
         await self._background.close()
@@ -251,7 +273,8 @@ class GameService:
     async def move(
         self, user_id: int, game_id: str, move: str | Move, *, ply: int | None = None, lag_ms: int = 0
     ) -> dict[str, Any]:
-        return await self.actions.move(user_id, game_id, move, ply=ply, lag_ms=lag_ms)
+        with metrics.MOVE_SECONDS.time():  # refused moves too: the player waited on those as well
+            return await self.actions.move(user_id, game_id, move, ply=ply, lag_ms=lag_ms)
 
     async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.offer_draw(user_id, game_id)

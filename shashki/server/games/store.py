@@ -113,6 +113,11 @@ class GameStore:
         return live
 
     @property
+    def cached(self) -> int:
+        """How many games in play this process keeps (the `live_games` gauge)."""
+        return len(self._live)
+
+    @property
     def loading(self) -> int:
         """How many games are being loaded now (none once every load has ended: a bounded map)."""
         return len(self._loading)

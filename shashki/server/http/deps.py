@@ -16,6 +16,7 @@ from shashki.server.accounts import AccountService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import EventBus
+from shashki.server.explorer import ExplorerService
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.history import HistoryService
@@ -26,6 +27,8 @@ from shashki.server.lobby import LobbyService
 from shashki.server.notifications import NotificationService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
+from shashki.server.reviews import ReviewService
+from shashki.server.storage import Database
 
 
 def accounts_of(conn: HTTPConnection) -> AccountService:
@@ -81,8 +84,25 @@ def _notifications(conn: HTTPConnection) -> NotificationService:
     return conn.app.state.notifications
 
 
+def _reviews(conn: HTTPConnection) -> ReviewService:
+    return conn.app.state.reviews
+
+
+def _explorer(conn: HTTPConnection) -> ExplorerService:
+    return conn.app.state.explorer
+
+
 def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
+
+
+def _database(conn: HTTPConnection) -> Database:
+    return conn.app.state.db
+
+
+def _draining(conn: HTTPConnection) -> bool:
+    """Whether the server is shutting down (set by the application's lifespan)."""
+    return bool(getattr(conn.app.state, "draining", False))
 
 
 Accounts = Annotated[AccountService, Depends(accounts_of)]
@@ -99,3 +119,7 @@ Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
 Notifications = Annotated[NotificationService, Depends(_notifications)]
+Explorer = Annotated[ExplorerService, Depends(_explorer)]
+Reviews = Annotated[ReviewService, Depends(_reviews)]
+Db = Annotated[Database, Depends(_database)]
+Draining = Annotated[bool, Depends(_draining)]

@@ -204,6 +204,8 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 
 class SocketLimits:
+    total = 0  # WebSockets open in this process, every address (the `websockets` gauge)
+
     def __init__(self, app: ASGIApp, per_address: int, messages: Limit) -> None:
         self.app = app
         self.per_address = per_address
@@ -217,6 +219,7 @@ class SocketLimits:
         if self.open[address] >= self.per_address:
             return await self._refuse(scope, receive, send)
         self.open[address] += 1
+        SocketLimits.total += 1
         pace = RateLimiter(self.messages.count, self.messages.seconds)
 
         async def paced_receive() -> Message:
@@ -232,6 +235,7 @@ class SocketLimits:
         try:
             await self.app(scope, paced_receive, send)
         finally:
+            SocketLimits.total -= 1
             self.open[address] -= 1
             if self.open[address] <= 0:
                 del self.open[address]

@@ -50,6 +50,7 @@ class BotApi:
         keepalive_seconds: float = 6.0,
         event_streams: int = 3,
         game_streams: int = 20,
+        redis_url: str | None = None,
     ) -> None:
         self.bus = bus
         self.games = games
@@ -68,7 +69,7 @@ class BotApi:
             event_streams=event_streams,
             game_streams=game_streams,
         )
-        self.jumps = PendingJumps()
+        self.jumps = PendingJumps(redis_url)  # shared by the processes when there are several
 
     # -- what other routes show in lidraughts' shape ------------------------------------------------
 
@@ -125,9 +126,12 @@ class BotApi:
         if game.side_to_move != color:
             raise Conflict("not_your_turn", "It is not your turn.")
         position = rules_of(await self.games.live(game_id)).position
-        move, offer = self.jumps.resolve(
-            position, (game_id, user.id), game.ply, text, offering_draw=offering_draw
-        )
+        key = (game_id, user.id)
+        await self.jumps.load(key)
+        try:
+            move, offer = self.jumps.resolve(position, key, game.ply, text, offering_draw=offering_draw)
+        finally:
+            await self.jumps.save(key)
         if move is None:
             return OK
         if offer:

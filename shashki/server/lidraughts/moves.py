@@ -9,7 +9,8 @@ is listed jump by jump, one entry per jump (`4231 3122`), as lidraughts lists th
 A move string names a legal move through the rules' one resolver, `Position.move_by_path`: the whole
 route, or its start and end when only one legal capture joins them. lidraughts' clients also send a
 capture jump by jump, one request per jump (`4231`, then `3122`): a jump that begins a legal capture without
-finishing it is kept (`PendingJumps`, in this process) until the jumps that follow complete it.
+finishing it is kept (`PendingJumps`) until the jumps that follow complete it — in this process, or in
+Redis when the server has several processes, since each jump may reach another one.
 
 >>> from shashki.rules import Game
 >>> game = Game("russian-giveaway")
@@ -29,7 +30,9 @@ finishing it is kept (`PendingJumps`, in this process) until the jumps that foll
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from shashki.rules import IllegalMove, Move, Position, Variant
 from shashki.server.errors import Invalid
@@ -87,10 +90,45 @@ class Jumps:
 
 
 class PendingJumps:
-    """Captures being sent jump by jump, per (game, player), kept in this process until complete."""
+    """Captures being sent jump by jump, per (game, player), kept until complete.
 
-    def __init__(self) -> None:
+    `resolve` works on this process's map. With `redis_url`, a request brings the key's jumps in from
+    Redis first (`load`, taking them out) and puts what is left pending back (`save`, for `ttl` seconds),
+    so the next jump may go to any process.
+    """
+
+    def __init__(self, redis_url: str | None = None, *, prefix: str = "shashki:jumps:", ttl: int = 600):
         self._pending: dict[tuple[str, object], Jumps] = {}
+        self._redis: Any = None
+        if redis_url:
+            import redis.asyncio as redis
+
+            self._redis = redis.from_url(redis_url, client_name="shashki-jumps")
+        self.prefix = prefix
+        self.ttl = ttl
+
+    def _name(self, key: tuple[str, object]) -> str:
+        return f"{self.prefix}{key[0]}:{key[1]}"
+
+    async def load(self, key: tuple[str, object]) -> None:
+        """Take the key's pending jumps out of Redis into this process (nothing to do without Redis)."""
+        if self._redis is None:
+            return
+        raw = await self._redis.getdel(self._name(key))
+        if raw is not None:
+            self._pending[key] = Jumps(**json.loads(raw))
+
+    async def save(self, key: tuple[str, object]) -> None:
+        """Put the key's jumps still pending back into Redis, for whichever process gets the next one."""
+        if self._redis is None:
+            return
+        pending = self._pending.pop(key, None)
+        if pending is not None:
+            await self._redis.set(self._name(key), json.dumps(asdict(pending)), ex=self.ttl)
+
+    async def close(self) -> None:
+        if self._redis is not None:
+            await self._redis.aclose()
 
     def resolve(
         self, position: Position, key: tuple[str, object], ply: int, text: str, *, offering_draw: bool = False

@@ -2,14 +2,14 @@
 the notifications inside the site.
 
 Revision ID: 0003_corr
-Revises: 0002
+Revises: 0003_reviews (re-chained when main was merged in)
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_corr"
-down_revision = "0002"
+down_revision = "0003_reviews"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,185 @@
+"""The opening explorer (issue 14, point 4).
+
+An index built as games finish, never a scan per request: when a game ends (a listener of the games
+store), each of its first `DEPTH` plies adds one to the row (variant, position before the move, move) —
+one `INSERT ... ON CONFLICT DO UPDATE` each, in one transaction with the game's mark in `explorer_games`,
+whose primary key keeps a game from being counted twice (two processes, a rebuild). A question is then
+one indexed read: the rows of (variant, position).
+
+Counted: finished games (not aborted) between two players (not the computer), from the variant's start
+position; the same position reached by different move orders is one position (its Zobrist hash).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from shashki.rules import Color, Game, Position
+from shashki.server.explorer.models import ExplorerGame, ExplorerMove
+from shashki.server.storage import Database
+
+log = logging.getLogger("shashki.explorer")
+
+DEPTH = 40  # plies of each game in the explorer: the opening and early middle game
+
+
+def signed(hash64: int) -> int:
+    """A 64-bit Zobrist hash as the signed integer a BIGINT column holds."""
+    return hash64 - (1 << 64) if hash64 >= 1 << 63 else hash64
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What the explorer needs of a finished game."""
+
+    id: str
+    variant: str  # the variant's key, options included (e.g. double diagonal)
+    positions: list[Position]  # before each ply, and after the last
+    notations: list[str]
+    winner: Color | None  # None: a draw
+    ratings: tuple[int, int] | None  # both players' ratings when the game was rated
+
+
+def variant_key(position: Position) -> str:
+    variant = position.variant
+    return f"{variant.key}+dd" if variant.double_diagonal else variant.key
+
+
+class ExplorerService:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._tasks: set[asyncio.Task] = set()
+
+    # -- writing ------------------------------------------------------------------------------------
+
+    async def add(self, game: FinishedGame) -> bool:
+        """Count the game's first plies; False if it was counted already."""
+        async with self.db.session() as s:
+            try:
+                s.add(ExplorerGame(game_id=game.id))
+                await s.flush()
+            except IntegrityError:
+                await s.rollback()
+                return False
+            await self._count(s, [game])
+            await s.commit()
+        return True
+
+    async def add_many(self, games: Iterable[FinishedGame]) -> int:
+        """Count a batch in one transaction (a rebuild, the benchmark); games counted already are skipped."""
+        batch = list(games)
+        async with self.db.session() as s:
+            ids = [g.id for g in batch]
+            known = set(await s.scalars(select(ExplorerGame.game_id).where(ExplorerGame.game_id.in_(ids))))
+            fresh = [g for g in batch if g.id not in known]
+            s.add_all(ExplorerGame(game_id=g.id) for g in fresh)
+            await s.flush()
+            await self._count(s, fresh)
+            await s.commit()
+        return len(fresh)
+
+    async def _count(self, s: AsyncSession, games: list[FinishedGame]) -> None:
+        rows: dict[tuple[str, int, str], dict[str, int]] = {}
+        for game in games:
+            result = {
+                "white": int(game.winner is Color.WHITE),
+                "black": int(game.winner is Color.BLACK),
+                "draws": int(game.winner is None),
+            }
+            rated = game.ratings is not None
+            rating_sum = sum(game.ratings) if game.ratings else 0
+            for position, move in zip(game.positions[:DEPTH], game.notations[:DEPTH], strict=False):
+                key = (game.variant, signed(position.hash), move)
+                row = rows.setdefault(key, {"games": 0, "white": 0, "black": 0, "draws": 0, "rated": 0,
+                                            "rating_sum": 0})
+                row["games"] += 1
+                for name, value in result.items():
+                    row[name] += value
+                row["rated"] += int(rated)
+                row["rating_sum"] += rating_sum
+        if not rows:
+            return
+        values = [
+            {"variant": v, "position": p, "move": m, **counts} for (v, p, m), counts in rows.items()
+        ]
+        insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
+        statement = insert(ExplorerMove)
+        added = {name: getattr(ExplorerMove, name) + getattr(statement.excluded, name)
+                 for name in ("games", "white", "black", "draws", "rated", "rating_sum")}
+        primary_key = ["variant", "position", "move"]
+        statement = statement.on_conflict_do_update(index_elements=primary_key, set_=added)
+        for start in range(0, len(values), 500):  # bounded statements (SQLite's parameter limit)
+            await s.execute(statement, values[start : start + 500])
+
+    # -- the games store's listener -------------------------------------------------------------------
+
+    def __call__(self, live: Any) -> None:
+        """Told after every commit of the games store; a game that has just finished is counted."""
+        r = live.record
+        if live.is_live or r.status.value != "finished" or r.initial_fen is not None:
+            return
+        if r.computer_level is not None or r.white_id is None or r.black_id is None:
+            return
+        rules: Game = live.rules
+        ratings = (r.white_rating, r.black_rating) if r.rated and r.white_rating and r.black_rating else None
+        game = FinishedGame(
+            id=r.id,
+            variant=variant_key(rules.positions[0]),
+            positions=list(rules.positions),
+            notations=list(live.notations),
+            winner=r.winner,
+            ratings=ratings,
+        )
+        task = asyncio.get_running_loop().create_task(self._add_logged(game))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _add_logged(self, game: FinishedGame) -> None:
+        try:
+            await self.add(game)
+        except Exception:
+            log.exception("game %s not added to the explorer", game.id)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            await asyncio.gather(task, return_exceptions=True)
+
+    # -- reading ------------------------------------------------------------------------------------
+
+    async def moves(self, position: Position) -> dict[str, Any]:
+        """The moves played from `position` on this server, most played first."""
+        variant = variant_key(position)
+        async with self.db.session() as s:
+            rows = list(
+                await s.scalars(
+                    select(ExplorerMove).where(
+                        ExplorerMove.variant == variant, ExplorerMove.position == signed(position.hash)
+                    )
+                )
+            )
+        rows.sort(key=lambda r: (-r.games, r.move))
+        return {
+            "variant": position.variant.key,
+            "fen": position.fen(),
+            "games": sum(r.games for r in rows),
+            "moves": [
+                {
+                    "move": r.move,
+                    "games": r.games,
+                    "white": r.white,
+                    "draws": r.draws,
+                    "black": r.black,
+                    "average_rating": round(r.rating_sum / (2 * r.rated)) if r.rated else None,
+                }
+                for r in rows
+            ],
+        }

@@ -1,0 +1,87 @@
+"""Operations: `/metrics` for Prometheus, liveness and readiness checks, and the timing of requests.
+
+- `GET /health/live`: the process answers (its event loop turns) — restart it if this fails;
+- `GET /health/ready`: it can serve — the database answers a query and the event bus (Redis, when
+  configured) a ping, and it is not shutting down; 503 with the failing part otherwise, so that a proxy
+  or an orchestrator sends it no new players meanwhile;
+- `GET /metrics`: the text format of `shashki.server.metrics`.
+`/health` stays as it was (answers once the server serves).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from shashki.server import metrics
+from shashki.server.http.deps import Bus, Db, Draining
+
+router = APIRouter(tags=["service"])
+
+CHECK_SECONDS = 2.0  # a dependency slower than this is as good as down for a player waiting on it
+
+
+@router.get("/health/live", summary="The process answers")
+async def live() -> dict:
+    return {"status": "ok"}
+
+
+@router.get("/health/ready", summary="The server can serve: database and events answer, not draining")
+async def ready(db: Db, bus: Bus, draining: Draining) -> JSONResponse:
+    checks: dict[str, str] = {}
+    if draining:
+        checks["shutdown"] = "draining"
+    try:
+        async with asyncio.timeout(CHECK_SECONDS), db.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+        checks["database"] = "ok"
+    except Exception as e:  # any failure is "not ready", named for the operator
+        checks["database"] = f"failing: {type(e).__name__}"
+    try:
+        async with asyncio.timeout(CHECK_SECONDS):
+            await bus.ping()
+        checks["events"] = "ok"
+    except Exception as e:
+        checks["events"] = f"failing: {type(e).__name__}"
+    ok = all(v == "ok" for k, v in checks.items() if k != "shutdown") and "shutdown" not in checks
+    return JSONResponse({"status": "ok" if ok else "unavailable", "checks": checks}, 200 if ok else 503)
+
+
+@router.get("/metrics", summary="Prometheus metrics (text format)", include_in_schema=False)
+async def prometheus() -> Response:
+    return Response(metrics.exposition(), media_type=metrics.CONTENT_TYPE_LATEST)
+
+
+class RequestTiming:
+    """Times each HTTP request into `shashki_http_request_seconds`, labelled by the route's template
+    (`/api/games/{game_id}`, never the id itself: the label set stays bounded) and the status class."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = time.perf_counter()
+        status = 500
+
+        async def watched_send(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched_send)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            if template != "/metrics":
+                metrics.REQUEST_SECONDS.labels(scope["method"], template, f"{status // 100}xx").observe(
+                    time.perf_counter() - started
+                )

@@ -1,0 +1,330 @@
+"""Engine jobs on `shashki worker` processes, through Redis streams (issue 11, item 4).
+
+Without Redis the server runs the engine in its own process pool (`shashki.engine.AsyncEngine`). With
+`REDIS_URL` it puts each job on a Redis stream instead, and `shashki worker` processes on any machine
+take them (a consumer group: each job goes to one worker):
+
+- **priorities**: one stream per priority (`PLAY` for a game's move, `ANALYSIS` after it); a worker
+  always takes from the most urgent stream that has a job;
+- **nothing lost**: a job stays in the group's pending list until its worker acknowledges it with its
+  result; a worker that dies leaves it there, and another worker claims it once it has been idle
+  `claim_after` seconds (XAUTOCLAIM), so it is run again;
+- **deduplicated**: a job given a `key` (e.g. one game's analysis) is queued once while it is pending;
+  every caller with that key waits for the one result;
+- **results**: the worker stores the result under the job's key (with an expiry) and publishes a nudge;
+  the caller, subscribed before it queued the job, reads it — and reads it anyway at each timeout, so a
+  lost nudge only delays it;
+- **fallback**: when no worker has shown a heartbeat for `alive_seconds`, or a job is not answered in
+  its deadline, the server runs it in its own pool: a game never waits on a missing worker.
+
+Jobs are JSON (variant, FEN, history of position hashes, limits; moves as the squares of their path,
+resolved back with the one resolver `Position.move_by_path`), never pickles: a worker trusts nothing it
+reads from Redis beyond the rules' checks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+from dataclasses import asdict
+from typing import Any
+
+from shashki.engine.engine import PlayResult, split_game
+from shashki.engine.pool import AsyncEngine
+from shashki.engine.search import Limit, Line
+from shashki.rules.game import Game
+from shashki.rules.position import Move, Position
+from shashki.rules.variant import get_variant
+
+log = logging.getLogger("shashki.jobs")
+
+PLAY, ANALYSIS = 0, 1  # priorities, most urgent first
+PRIORITIES = (PLAY, ANALYSIS)
+GROUP = "workers"
+
+
+# -- the job's JSON ---------------------------------------------------------------------------------
+
+
+def encode_job(
+    kind: str, position: Position, history: list[int], limit: Limit | None, level: int | None
+) -> dict:
+    variant = position.variant
+    return {
+        "kind": kind,
+        "variant": variant.key,
+        "double_diagonal": variant.double_diagonal,
+        "fen": position.fen(),
+        "history": history,
+        "limit": asdict(limit) if limit is not None else None,
+        "level": level,
+    }
+
+
+def decode_job(job: dict) -> tuple[str, Position, list[int], Limit | None, int | None]:
+    variant = get_variant(job["variant"], double_diagonal=bool(job.get("double_diagonal")))
+    position = Position.from_fen(job["fen"], variant)
+    limit = Limit(**job["limit"]) if job.get("limit") is not None else None
+    return job["kind"], position, [int(h) for h in job.get("history", [])], limit, job.get("level")
+
+
+def _moves_json(moves: tuple[Move, ...]) -> list[dict]:
+    return [{"path": list(m.path), "captured": list(m.captured)} for m in moves]
+
+
+def _moves_back(position: Position, moves: list[dict]) -> tuple[Move, ...]:
+    """The moves of a line, each resolved on the position it is played from."""
+    resolved = []
+    for m in moves:
+        move = position.move_by_path(m["path"], m["captured"] or None)
+        resolved.append(move)
+        position = position.play(move)
+    return tuple(resolved)
+
+
+def encode_result(kind: str, result: PlayResult | list[Line]) -> dict:
+    if kind == "play":
+        assert isinstance(result, PlayResult)
+        fields = asdict(result) | {"move": _moves_json((result.move,)) if result.move else [],
+                                   "pv": _moves_json(result.pv)}
+        return fields
+    assert isinstance(result, list)
+    return {"lines": [asdict(line) | {"pv": _moves_json(line.pv)} for line in result]}
+
+
+def decode_result(kind: str, position: Position, data: dict) -> PlayResult | list[Line]:
+    if kind == "play":
+        move = _moves_back(position, data["move"])
+        pv = _moves_back(position, data["pv"])
+        return PlayResult(**(data | {"move": move[0] if move else None, "pv": pv}))
+    return [Line(**(line | {"pv": _moves_back(position, line["pv"])})) for line in data["lines"]]
+
+
+# -- the server's side ------------------------------------------------------------------------------
+
+
+class QueuedEngine:
+    """`AsyncEngine`'s interface (play, analyse, pending, close) over the Redis queue, falling back to
+    `local` (the server's own pool) when no worker is alive or a job is not answered in time."""
+
+    def __init__(
+        self,
+        redis_url: str,
+        local: AsyncEngine | None = None,
+        *,
+        prefix: str = "shashki:",
+        alive_seconds: float = 10.0,
+        answer_seconds: float = 60.0,
+    ) -> None:
+        import redis.asyncio as redis
+
+        self._redis: Any = redis.from_url(redis_url, client_name="shashki-jobs")  # redis-py's types: loose
+        self._local = local
+        self.prefix = prefix
+        self.alive_seconds = alive_seconds
+        self.answer_seconds = answer_seconds
+        self.pending = 0
+        self.fallbacks = 0  # jobs run locally (no worker, or no answer): for tests and logs
+
+    def _local_engine(self) -> AsyncEngine:
+        if self._local is None:
+            self._local = AsyncEngine(workers=1)
+        return self._local
+
+    async def workers_alive(self) -> int:
+        since = time.time() - self.alive_seconds
+        return int(await self._redis.zcount(self.prefix + "workers", since, "+inf"))
+
+    async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
+                   level: int | None = None, *, key: str | None = None) -> PlayResult:
+        position, history = split_game(position_or_game)
+        job = encode_job("play", position, history, limit, level)
+        result = await self._submit(job, position, PLAY, key, self._deadline(limit))
+        if result is None:
+            return await self._local_engine().play(position_or_game, limit, level)
+        assert isinstance(result, PlayResult)
+        return result
+
+    async def analyse(self, position_or_game: Position | Game, limit: Limit, *, key: str | None = None,
+                      priority: int = ANALYSIS) -> list[Line]:
+        position, history = split_game(position_or_game)
+        job = encode_job("analyse", position, history, limit, None)
+        result = await self._submit(job, position, priority, key, self._deadline(limit))
+        if result is None:
+            return await self._local_engine().analyse(position_or_game, limit)
+        assert isinstance(result, list)
+        return result
+
+    def _deadline(self, limit: Limit | None) -> float:
+        thinking = limit.time if limit is not None and limit.time is not None else 0.0
+        return thinking + self.answer_seconds
+
+    async def _submit(self, job: dict, position: Position, priority: int, key: str | None,
+                      deadline: float) -> PlayResult | list[Line] | None:
+        """Queue the job (once per `key`) and wait for its result; None means: run it here instead."""
+        self.pending += 1
+        try:
+            if not await self.workers_alive():
+                self.fallbacks += 1
+                return None
+            job_id, owner = uuid.uuid4().hex, True
+            if key is not None:
+                # The first caller with this key queues the job; the others wait for that one's result.
+                existing = await self._redis.set(
+                    self.prefix + "jobkey:" + key, job_id, nx=True, get=True, ex=int(deadline) + 60
+                )
+                if existing is not None:
+                    job_id, owner = existing.decode(), False
+            pubsub = self._redis.pubsub()
+            await pubsub.subscribe(self.prefix + "done:" + job_id)  # before the job: no nudge missed
+            try:
+                if owner:
+                    await self._redis.xadd(self._stream(priority), {"id": job_id, "job": json.dumps(job)})
+                data = await self._wait(pubsub, job_id, deadline)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            if data is None:
+                log.warning("engine job %s not answered in %.0f s: run here", job_id, deadline)
+                self.fallbacks += 1
+                return None
+            return decode_result(job["kind"], position, data)
+        finally:
+            self.pending -= 1
+
+    def _stream(self, priority: int) -> str:
+        return f"{self.prefix}jobs:{priority}"
+
+    async def _wait(self, pubsub: Any, job_id: str, deadline: float) -> dict | None:
+        ends = time.monotonic() + deadline
+        while time.monotonic() < ends:
+            raw = await self._redis.get(self.prefix + "result:" + job_id)
+            if raw is not None:
+                return json.loads(raw)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+        return None
+
+    async def close(self) -> None:
+        if self._local is not None:
+            await self._local.close()
+        await self._redis.aclose()
+
+
+# -- the worker's side ------------------------------------------------------------------------------
+
+
+class Worker:
+    """`shashki worker`: takes jobs from the streams, most urgent first, runs them on its own engine
+    pool (`processes` at a time), stores each result, and acknowledges the job only then."""
+
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        processes: int = 1,
+        name: str | None = None,
+        prefix: str = "shashki:",
+        claim_after: float = 30.0,
+        heartbeat_seconds: float = 2.0,
+        result_seconds: int = 600,
+    ) -> None:
+        import redis.asyncio as redis
+
+        self._redis: Any = redis.from_url(redis_url, client_name="shashki-worker")
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}"
+        self.prefix = prefix
+        self.processes = processes
+        self.claim_after_ms = int(claim_after * 1000)
+        self.heartbeat_seconds = heartbeat_seconds
+        self.result_seconds = result_seconds
+        self.engine = AsyncEngine(workers=processes)
+        self.done = 0
+        self._slots = asyncio.Semaphore(processes)
+        self._tasks: set[asyncio.Task] = set()
+
+    def _stream(self, priority: int) -> str:
+        return f"{self.prefix}jobs:{priority}"
+
+    async def _groups(self) -> None:
+        for priority in PRIORITIES:
+            with contextlib.suppress(Exception):  # BUSYGROUP: made by another worker already
+                await self._redis.xgroup_create(self._stream(priority), GROUP, id="0", mkstream=True)
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await self._redis.zadd(self.prefix + "workers", {self.name: time.time()})
+            await asyncio.sleep(self.heartbeat_seconds)
+
+    async def _next(self) -> tuple[str, str, dict] | None:
+        """The most urgent job: first one left idle by a dead worker, else a new one, by priority."""
+        for priority in PRIORITIES:
+            stream = self._stream(priority)
+            _, claimed, *_ = await self._redis.xautoclaim(
+                stream, GROUP, self.name, self.claim_after_ms, start_id="0-0", count=1
+            )
+            if claimed:
+                entry_id, fields = claimed[0]
+                log.info("claimed job %s left by a worker gone quiet", fields.get(b"id", b"?").decode())
+                return stream, entry_id.decode(), fields
+            answer = await self._redis.xreadgroup(GROUP, self.name, {stream: ">"}, count=1)
+            if answer:
+                entry_id, fields = answer[0][1][0]
+                return stream, entry_id.decode(), fields
+        return None
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        await self._groups()
+        beat = asyncio.create_task(self._heartbeat())
+        log.info("worker %s: %d engine process(es), waiting for jobs", self.name, self.processes)
+        try:
+            while not stop.is_set():
+                await self._slots.acquire()
+                job = await self._next()
+                if job is None:
+                    self._slots.release()
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(stop.wait(), 0.05)
+                    continue
+                task = asyncio.create_task(self._run(*job))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        finally:
+            beat.cancel()
+            for task in list(self._tasks):
+                with contextlib.suppress(BaseException):
+                    await task
+            with contextlib.suppress(Exception):
+                await self._redis.zrem(self.prefix + "workers", self.name)
+            await self.engine.close()
+            await self._redis.aclose()
+
+    async def _run(self, stream: str, entry_id: str, fields: dict) -> None:
+        try:
+            job_id = fields[b"id"].decode()
+            job = json.loads(fields[b"job"])
+            kind, position, history, limit, level = decode_job(job)
+            if kind == "play":
+                result: PlayResult | list[Line] = await self.engine.play_from(position, history, limit, level)
+            else:
+                if limit is None:
+                    raise ValueError("an analysis needs a limit")
+                result = await self.engine.analyse_from(position, history, limit)
+            data = json.dumps(encode_result(kind, result))
+            await self._redis.set(self.prefix + "result:" + job_id, data, ex=self.result_seconds)
+            await self._redis.publish(self.prefix + "done:" + job_id, "1")
+            await self._redis.xack(stream, GROUP, entry_id)
+            await self._redis.xdel(stream, entry_id)
+            self.done += 1
+            log.info("job %s done (%s)", job_id, kind)
+        except Exception:
+            log.exception("job %s failed; it stays pending for another try", entry_id)
+        finally:
+            self._slots.release()

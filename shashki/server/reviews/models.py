@@ -1,0 +1,23 @@
+"""The reviews' table: one computer analysis per game, stored once and shown to everyone."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from shashki.server.storage.base import Base, UtcDateTime
+
+
+class GameReview(Base):
+    __tablename__ = "game_reviews"
+
+    game_id: Mapped[str] = mapped_column(String(12), primary_key=True)
+    status: Mapped[str] = mapped_column(String(12))  # queued, running, done, failed
+    done_plies: Mapped[int] = mapped_column(Integer, default=0)
+    total_plies: Mapped[int] = mapped_column(Integer, default=0)
+    requested_by: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: evals, moves judged, accuracy

@@ -1,0 +1,50 @@
+"""The cluster files (docker-compose.yml, Dockerfile, deploy/nginx.conf) run commands of this package:
+each command and option they use must exist, so that the files do not rot as the CLI changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from typer.testing import CliRunner
+
+from shashki.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_the_cluster_has_a_database_redis_two_servers_two_workers_and_a_proxy():
+    services = compose()["services"]
+    commands = {name: s.get("command", []) for name, s in services.items()}
+    servers = [n for n, c in commands.items() if c[:2] == ["shashki", "serve"]]
+    workers = [n for n, c in commands.items() if c[:2] == ["shashki", "worker"]]
+    assert len(servers) == 2 and len(workers) == 2
+    assert {"postgres", "redis", "proxy"} <= services.keys()
+    for name in servers + workers:
+        environment = services[name]["environment"]
+        assert environment["DATABASE_URL"].startswith("postgresql+asyncpg://")
+        assert environment["REDIS_URL"].startswith("redis://")
+
+
+def test_every_command_line_of_the_cluster_is_accepted_by_the_cli():
+    runner = CliRunner()
+    for service in compose()["services"].values():
+        command = service.get("command")
+        if not command or command[0] != "shashki":
+            continue
+        # The options must parse: asking for help after them stops before anything runs.
+        result = runner.invoke(app, [*command[1:], "--help"])
+        assert result.exit_code == 0, (command, result.output)
+        for option in (c for c in command if c.startswith("--")):
+            assert option in result.output, (command, option)
+
+
+def test_the_proxy_passes_websockets_to_both_servers():
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "server server1:8000" in conf and "server server2:8000" in conf
+    assert "proxy_set_header Upgrade $http_upgrade" in conf
+    assert (ROOT / "Dockerfile").read_text().count("shashki") >= 1
