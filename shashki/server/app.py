@@ -35,6 +35,7 @@ from shashki.server.http import (
     live,
     lobby,
     meta,
+    notifications,
     ops,
     pages,
     players,
@@ -49,6 +50,7 @@ from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
 from shashki.server.metrics import Sampler
+from shashki.server.notifications import NotificationService
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
 from shashki.server.storage import Database
@@ -126,6 +128,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Anonymous players chat only in games begun from a challenge link (chat/service.py).
         app.state.chat.friends = app.state.lobby.links.is_link_game
         app.state.rematch = RematchService(game_service, bus)
+        # Notifications inside the site: correspondence turns and ends (a games listener), challenges.
+        app.state.notifications = NotificationService(db, bus)
+        game_service.store.add_listener(app.state.notifications.game_changed)
+        app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
         app.state.bots = BotApi(
             bus,
             game_service,
@@ -166,6 +172,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.reviews.close()
             await game_service.close()
             await app.state.explorer.close()
+            await app.state.notifications.close()
             await bus.close()
             await db.close()
 
@@ -191,7 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer,
         reviews,
     )
-    for module in routers:
+    for module in (*routers, notifications):
         app.include_router(module.router)
     app.add_middleware(ops.RequestTiming)
     app.include_router(preferences.router)  # the pages' looks per account (issue 16)

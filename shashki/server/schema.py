@@ -11,6 +11,7 @@ import shashki.server.chat.models
 import shashki.server.explorer.models
 import shashki.server.games.models
 import shashki.server.lobby.models
+import shashki.server.notifications.models
 import shashki.server.ratings.models
 import shashki.server.reviews.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base

@@ -133,6 +133,10 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/challenge/{challenge_id}/accept"): Row({"other": 403, "spectator": 404}, owner="black"),
     ("POST", "/api/challenge/{challenge_id}/decline"): Row({"other": 403, "spectator": 404}, owner="black"),
     ("POST", "/api/challenge/{challenge_id}/cancel"): Row({"other": 403, "spectator": 404}),
+    ("POST", "/api/notifications/read"): Row(ANYONE, notes="marks the caller's own notifications only"),
+    ("POST", "/api/notifications/{notification_id}/read"): Row(
+        {"other": 404, "spectator": 404}, owner="black"
+    ),
     ("POST", "/api/board/seek"): Row(
         ANYONE, owner_check=False, notes="a stream: test_bot_api.py's seek test holds it open"
     ),
@@ -180,6 +184,8 @@ class World:
         r = self.white.post("/api/seeks", unique)
         assert r.status_code == 200 and r.json()["seek"], r.text
         self.seek = r.json()["seek"]["id"]
+        # Black's notification of white's challenge.
+        self.notification = self.black.http.get("/api/notifications").json()["notifications"][0]["id"]
         r = self.white.post("/api/account/tokens", {"scopes": ["board:play"]})
         self.token = r.json()["id"]
         r = self.white.post("/api/challenges/open", {"color": "white"})
@@ -214,6 +220,7 @@ class World:
             seek_id=self.seek,
             link=self.link,
             token_id=self.token,
+            notification_id=self.notification,
             username=self.black.name,
             move="2218",
             accept="yes",
@@ -233,6 +240,7 @@ class World:
             httpx.get(f"{self.server.url}/api/challenges/open/{self.link}").json(),
             white.get("/api/account").json()["user"],
             self.black.http.get("/api/account").json()["user"],
+            self.black.http.get("/api/notifications").json(),
         )
 
     def close(self) -> None:

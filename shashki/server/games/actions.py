@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from typing import Any
 
 from shashki.rules import Color, IllegalMove, Move, Outcome
@@ -91,6 +92,9 @@ class GameActions:
             "black_ms": black_ms,
             "turn_started_at": now,
         }
+        if r.days_per_move is not None:
+            # Correspondence: the next move has the whole of its days again (lichess's days per turn).
+            changes["move_deadline_at"] = now + timedelta(days=r.days_per_move)
         # A draw offer lapses when the side it was made to moves instead of accepting it, and with the
         # end of the game.
         if r.draw_offer is color.other or (r.draw_offer is not None and live.rules.outcome is not None):
@@ -120,10 +124,19 @@ class GameActions:
         return await self.store.commit(live, {"draw_offer": None}, outcome=outcome)
 
     async def flag_locked(self, live: LiveGame) -> None:
-        """End the game on time if the side to move's clock has run out (under the lock)."""
+        """End the game on time if the side to move's clock has run out, or its days in a correspondence
+        game (under the lock). A correspondence game whose side to move has not made its first move in
+        its days is aborted instead, as lichess does: nobody has played it yet."""
+        now = utcnow()
         clock = live.clock()
-        if live.is_live and clock is not None and clock.flagged(utcnow()):
+        if live.is_live and clock is not None and clock.flagged(now):
             await self.finish(live, Outcome.win(live.to_move.other, TIME))
+        deadline = live.deadline()
+        if live.is_live and deadline is not None and now >= deadline:
+            if live.record.ply < CLOCK_STARTS_AT_PLY:
+                await self.finish(live, Outcome.aborted())
+            else:
+                await self.finish(live, Outcome.win(live.to_move.other, TIME))
 
     async def check_flag(self, game_id: str) -> None:
         """The flag check on its own (the flag timer's): the game brought up to date, under its lock."""
@@ -191,6 +204,9 @@ class GameActions:
         """Win a game whose opponent has been disconnected for the claim delay while it is their turn."""
         claim_after_ms = self.store.claim_after_ms
         async with self.seated(user_id, game_id) as (live, color):
+            if live.is_correspondence:
+                # A correspondence player is away between moves by design: only their days end the game.
+                raise Conflict("cannot_claim", "A correspondence game ends on time, not on absence.")
             opponent = color.other
             if live.to_move is not opponent or live.is_computer(opponent):
                 raise Conflict(

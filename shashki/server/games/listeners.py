@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
+from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import Color
@@ -45,27 +46,84 @@ class Background:
 class FlagTimer:
     """Arms a timer for the moment the running clock of each live game runs out; when it fires, the game
     is checked (under its lock, brought up to date) and ends on time if the clock has indeed run out.
+
+    A correspondence game's deadline is days away: no timer is held for it until it comes within
+    `horizon_seconds`. Until then the deadline lives in the database only (`move_deadline_at`, indexed),
+    and `sweep` — every half horizon, and once when the server starts — arms the timers of the games
+    whose deadlines come within the horizon. So a server holds timers for the next hour's deadlines, not
+    for every correspondence game, and a restart loses none (the deadline is read back from the record).
     """
 
-    def __init__(self, actions: GameActions, background: Background) -> None:
+    def __init__(
+        self, actions: GameActions, background: Background, *, horizon_seconds: float = 3600.0
+    ) -> None:
         self.actions = actions
         self.background = background
+        self.horizon_seconds = horizon_seconds
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
     def __call__(self, live: LiveGame) -> None:
         timer = self._timers.pop(live.id, None)
         if timer is not None:
             timer.cancel()
+        if not live.is_live:
+            return
+        deadline = live.deadline()
+        if deadline is not None:
+            self.arm(live.id, deadline)
+            return
         clock = live.clock()
-        if not live.is_live or clock is None or not clock.running:
+        if clock is None or not clock.running:
             return
         delay = clock.mover_left(utcnow()) / 1000 + 0.005
-        game_id = live.id
+        self._arm_in(live.id, delay)
+
+    def arm(self, game_id: str, deadline: datetime) -> None:
+        """Arm the check of a correspondence game for its deadline, if it falls within the horizon."""
+        delay = (deadline - utcnow()).total_seconds()
+        if delay <= self.horizon_seconds:
+            self._arm_in(game_id, max(0.0, delay) + 0.005)
+
+    def _arm_in(self, game_id: str, delay: float) -> None:
+        old = self._timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
         self._timers[game_id] = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
+
+    async def sweep(self) -> int:
+        """Arm the timers of the correspondence games whose deadlines come within the horizon (read
+        from the database: this process may never have loaded them). Returns how many are armed."""
+        until = utcnow() + timedelta(seconds=self.horizon_seconds)
+        due = await self.actions.store.deadlines_before(until)
+        for game_id, deadline in due:
+            if game_id not in self._timers:
+                self.arm(game_id, deadline)
+        return len(due)
+
+    async def sweep_forever(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the correspondence deadlines could not be read")
+            await asyncio.sleep(self.horizon_seconds / 2)
+
+    @property
+    def armed(self) -> int:
+        """How many timers this process holds."""
+        return len(self._timers)
 
     def _fire(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
-        self.background.spawn(self.actions.check_flag(game_id))
+        self.background.spawn(self._check(game_id))
+
+    async def _check(self, game_id: str) -> None:
+        try:
+            await self.actions.check_flag(game_id)
+        except Exception:
+            log.exception("the flag check of game %s failed", game_id)
 
     def close(self) -> None:
         for timer in self._timers.values():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import Color, Game
@@ -84,6 +85,18 @@ class LiveGame:
     def color_of(self, user_id: int | None) -> str | None:
         color = self.seat(user_id)
         return None if color is None else color.value
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.record.days_per_move is not None
+
+    def deadline(self) -> datetime | None:
+        """When the side to move's days run out in a correspondence game in play (None otherwise): the
+        stored deadline, so that a restart or another process reads the same one."""
+        r = self.record
+        if r.days_per_move is None or not self.is_live:
+            return None
+        return r.move_deadline_at or r.turn_started_at + timedelta(days=r.days_per_move)
 
     def clock(self) -> ClockReading | None:
         r = self.record

@@ -95,6 +95,11 @@ class GameRecord(Base):
     # After the game: the colour of the player offering a rematch, then the rematch game's id (0002).
     rematch_offer: Mapped[Color | None] = mapped_column(ColorColumn(), nullable=True)
     rematch_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    # A correspondence game: the days each move may take, and when the side to move's time runs out
+    # (`turn_started_at` plus those days, written with every move: the flag timer and the "your turn"
+    # list read it, indexed, so that no deadline lives only in memory) (0003_corr).
+    days_per_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    move_deadline_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True, index=True)
 
     def player_id(self, color: Color) -> int | None:
         """The account playing `color` (None: the computer)."""

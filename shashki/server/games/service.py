@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import secrets
 import string
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
@@ -123,6 +123,9 @@ class GameService:
         several processes, only the games no live process owns (games/owners.py) are restarted."""
         await self.presence.start()
         ids = await self.store.started_ids()
+        # Correspondence deadlines within the flag timer's horizon are armed from the database, now and
+        # every half horizon (the games further off hold no timer).
+        self._background.spawn(self.flags.sweep_forever())
         resumed = 0
         for game_id in ids:
             if not await self.owners.claim(game_id):
@@ -176,9 +179,12 @@ class GameService:
             raise Invalid(e.code, e.message) from None
         if first.is_over:
             raise Invalid("game_over", "That position has no game left to play.")
-        # Rated games are between two accounts, with clocks (a speed to rate), from the start position.
-        rated = terms.rated and computer_level is None and terms.is_timed and terms.initial_fen is None
+        # Rated games are between two accounts, with a real-time clock or days per move (a speed to rate),
+        # from the start position.
+        timed = terms.is_timed or terms.is_correspondence
+        rated = terms.rated and computer_level is None and timed and terms.initial_fen is None
         now = utcnow()
+        deadline = None if terms.days_per_move is None else now + timedelta(days=terms.days_per_move)
         record = GameRecord(
             id="".join(secrets.choice(GAME_ID_ALPHABET) for _ in range(8)),
             **terms.columns() | {"rated": rated},
@@ -192,6 +198,7 @@ class GameService:
             version=1,
             status=GameStatus.STARTED,
             created_at=now,
+            move_deadline_at=deadline,
         )
         return await self.store.insert(record, within)
 
@@ -237,6 +244,39 @@ class GameService:
     async def ongoing(self, user_id: int) -> list[dict[str, Any]]:
         """The states of the user's games in play."""
         return [self.state(await self.store.live(i)) for i in await self.store.started_ids(user_id)]
+
+    async def your_turn(self, user_id: int, now: datetime | None = None) -> list[dict[str, Any]]:
+        """The user's games in play where it is their turn, the most urgent first: by the time left —
+        to a correspondence game's deadline, or on a running clock — and games without a limit last."""
+        now = now or utcnow()
+        out = []
+        for game_id in await self.store.started_ids(user_id):
+            live = await self.fresh(game_id)  # a deadline that has passed ends the game here
+            color = live.seat(user_id)
+            if not live.is_live or color is None or live.to_move is not color:
+                continue
+            deadline = live.deadline()
+            clock = live.clock()
+            if deadline is None and clock is not None and clock.running:
+                deadline = now + timedelta(milliseconds=clock.mover_left(now))
+            r = live.record
+            out.append(
+                {
+                    "id": r.id,
+                    "variant": r.variant,
+                    "color": color.value,
+                    "opponent": live.players[color.other].as_dict(),
+                    "ply": r.ply,
+                    "fen": live.rules.position.fen(),
+                    "days_per_move": r.days_per_move,
+                    "deadline": None if deadline is None else deadline.isoformat(),
+                    "remaining_ms": (
+                        None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
+                    ),
+                }
+            )
+        out.sort(key=lambda g: (g["remaining_ms"] is None, g["remaining_ms"] or 0, g["id"]))
+        return out
 
     # -- what clients see ---------------------------------------------------------------------------
 

@@ -200,6 +200,17 @@ class GameStore:
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
+    async def deadlines_before(self, until: datetime) -> list[tuple[str, datetime]]:
+        """The correspondence games in play whose side to move's days run out before `until`, with
+        their deadlines (an indexed read: the flag timer's sweep)."""
+        query = select(GameRecord.id, GameRecord.move_deadline_at).where(
+            GameRecord.status == GameStatus.STARTED,
+            GameRecord.move_deadline_at.is_not(None),
+            GameRecord.move_deadline_at < until,
+        )
+        async with self.db.session() as s:
+            return [(game_id, at) for game_id, at in await s.execute(query) if at is not None]
+
     async def playing(self, user_ids: list[int]) -> set[int]:
         """Which of these accounts have a game in play."""
         if not user_ids:
@@ -228,11 +239,16 @@ class GameStore:
 
         Called for each game in play when the server starts (`GameService.resume`), as lichess does
         after a restart: the time the server was down is nobody's thinking time, so it is not charged to
-        the player to move. The change is committed like any other (a new version, published), so other
+        the player to move. A correspondence game keeps its stored deadline (days, not seconds). The
+        change is committed like any other (a new version, published), so other
         processes and clients read the same clocks.
         """
         async with self.locked(live):
-            if live.is_live:
+            if live.is_live and live.is_correspondence:
+                # A correspondence game's deadline is a date that a restart does not move: it is only
+                # read again (the listeners are told, the flag timer arms from the stored deadline).
+                self.notify(live)
+            elif live.is_live:
                 await self.commit(live, {"turn_started_at": utcnow()})
 
     async def insert(self, record: GameRecord, within: AlsoWrite | None = None) -> LiveGame:

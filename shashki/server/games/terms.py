@@ -5,6 +5,12 @@ they are checked in one place and compared as a whole.
 >>> terms = GameTerms(variant="poddavki", clock_initial_ms=180_000, clock_increment_ms=2_000).checked()
 >>> terms.variant, terms.is_timed
 ('russian-giveaway', True)
+>>> GameTerms(days_per_move=3).checked().is_correspondence
+True
+>>> GameTerms(days_per_move=4).checked()
+Traceback (most recent call last):
+...
+shashki.server.errors.Invalid: Days per move are 1, 2, 3, 5, 7 or 14.
 >>> GameTerms(variant="russian", double_diagonal=True).checked()
 Traceback (most recent call last):
 ...
@@ -31,6 +37,9 @@ from shashki.rules import (
 )
 from shashki.server.errors import Invalid
 
+# The days a correspondence player has for each move (lichess's and lidraughts' choices).
+DAYS_PER_MOVE = (1, 2, 3, 5, 7, 14)
+
 
 class HasTerms(Protocol):
     """A stored row that carries the terms (a seek, a challenge, a game)."""
@@ -45,7 +54,9 @@ class HasTerms(Protocol):
 @dataclass(frozen=True, slots=True)
 class GameTerms:
     """Variant (a key or alias), its option, the clock (no clock when `clock_initial_ms` is None; Fischer
-    increment), rated or casual, and the start position (None: the variant's own)."""
+    increment), rated or casual, the start position (None: the variant's own), and for a correspondence
+    game the days each move may take (`days_per_move`; the time resets after every move, as on lichess;
+    a game has either a real-time clock or days per move, or neither: untimed)."""
 
     variant: str = DEFAULT_VARIANT_KEY
     double_diagonal: bool = False
@@ -53,6 +64,7 @@ class GameTerms:
     clock_increment_ms: int = 0
     rated: bool = False
     initial_fen: str | None = None
+    days_per_move: int | None = None
 
     @classmethod
     def of(cls, row: HasTerms) -> GameTerms:
@@ -64,6 +76,7 @@ class GameTerms:
             row.clock_increment_ms,
             row.rated,
             getattr(row, "initial_fen", None),
+            getattr(row, "days_per_move", None),
         )
 
     def checked(self) -> GameTerms:
@@ -74,6 +87,11 @@ class GameTerms:
             raise Invalid("unknown_variant", str(e)) from None
         except UnavailableOption as e:  # the rules say which variant offers the option
             raise Invalid(e.code, e.message) from None
+        if self.days_per_move is not None:
+            if self.days_per_move not in DAYS_PER_MOVE:
+                raise Invalid("bad_days", "Days per move are 1, 2, 3, 5, 7 or 14.")
+            if self.clock_initial_ms is not None:
+                raise Invalid("bad_time_control", "A game has a clock or days per move, not both.")
         if self.initial_fen is not None:
             try:
                 Position.from_fen(self.initial_fen, variant)
@@ -94,7 +112,12 @@ class GameTerms:
 
     @property
     def is_timed(self) -> bool:
+        """A real-time clock (a correspondence game's days are not one)."""
         return self.clock_initial_ms is not None
+
+    @property
+    def is_correspondence(self) -> bool:
+        return self.days_per_move is not None
 
     def columns(self, *, with_fen: bool = True) -> dict[str, Any]:
         """The columns that store these terms (a seek has no start position: `with_fen=False`)."""
@@ -104,6 +127,7 @@ class GameTerms:
             "clock_initial_ms": self.clock_initial_ms,
             "clock_increment_ms": self.clock_increment_ms,
             "rated": self.rated,
+            "days_per_move": self.days_per_move,
         }
         if with_fen:
             out["initial_fen"] = self.initial_fen

@@ -46,6 +46,23 @@ class ClockView:
 
 
 @dataclass(frozen=True, slots=True)
+class DaysView:
+    """A correspondence game's time: days per move, and while it is played the side to move's deadline
+    and the time left to it (the page counts down from `remaining_ms`; `deadline` is ISO 8601, UTC)."""
+
+    days_per_move: int
+    deadline: datetime | None
+    remaining_ms: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "days_per_move": self.days_per_move,
+            "deadline": None if self.deadline is None else self.deadline.isoformat(),
+            "remaining_ms": self.remaining_ms,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class GameView:
     id: str
     seq: int
@@ -71,6 +88,7 @@ class GameView:
     rating_diffs: tuple[int, int | None] | None  # (white, black)
     rematch_offer: Color | None
     rematch_id: str | None
+    correspondence: DaysView | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +119,7 @@ class GameView:
                 else {"white": self.rating_diffs[0], "black": self.rating_diffs[1]}
             ),
             "rematch": {"offer": _name(self.rematch_offer), "game_id": self.rematch_id},
+            "correspondence": None if self.correspondence is None else self.correspondence.as_dict(),
         }
 
 
@@ -121,6 +140,11 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         clocks = ClockView(
             white_ms, black_ms, r.clock_initial_ms, r.clock_increment_ms, to_move if clock.running else None
         )
+    days = None
+    if r.days_per_move is not None:
+        deadline = live.deadline()
+        remaining = None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
+        days = DaysView(r.days_per_move, deadline, remaining)
     legal: tuple[LegalMove, ...] = ()
     if live.is_live:
         legal = tuple(
@@ -158,4 +182,5 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         ),
         rematch_offer=r.rematch_offer,
         rematch_id=r.rematch_id,
+        correspondence=days,
     )

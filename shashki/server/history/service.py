@@ -220,5 +220,6 @@ class HistoryService:
             out.append(
                 {key: state[key] for key in NOW_PLAYING_KEYS}
                 | {"clocks": state["clocks"], "speed": speed_of(clocks["initial_ms"], clocks["increment_ms"])}
+                | {"correspondence": state["correspondence"]}  # days per move, for the lists' labels
             )
         return out

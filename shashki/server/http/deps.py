@@ -28,6 +28,7 @@ from shashki.server.http.now_playing import NowPlaying
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.limits import Limiter
 from shashki.server.lobby import LobbyService
+from shashki.server.notifications import NotificationService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
@@ -83,6 +84,10 @@ def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
+def _notifications(conn: HTTPConnection) -> NotificationService:
+    return conn.app.state.notifications
+
+
 def _reviews(conn: HTTPConnection) -> ReviewService:
     return conn.app.state.reviews
 
@@ -119,6 +124,7 @@ Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
+Notifications = Annotated[NotificationService, Depends(_notifications)]
 Explorer = Annotated[ExplorerService, Depends(_explorer)]
 Reviews = Annotated[ReviewService, Depends(_reviews)]
 Db = Annotated[Database, Depends(_database)]

@@ -18,8 +18,8 @@ any process, it gets an `error` with the code `credential_ended` and is closed w
 
 Lobby socket `/ws/lobby` — numbered events (`n`) of the open seeks, the games being played now
 (`nowPlaying`, see now_playing.py), and for a logged-in player the challenges made to them, their games
-starting and the rematches offered to them (`rematchOffer`, `rematchCancelled`); `{"type": "resync"}` sends
-the lists again.
+starting and the rematches offered to them (`rematchOffer`, `rematchCancelled`), and their notifications'
+unread count (`notification`, shashki/server/notifications); `{"type": "resync"}` sends the lists again.
 """
 
 from __future__ import annotations

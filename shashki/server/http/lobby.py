@@ -4,6 +4,7 @@ refuses them rated games and challenges by name, each with its reason."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from fastapi import APIRouter, Depends, Path
@@ -31,13 +32,17 @@ class SeekBody(BaseModel):
     time_control: TimeControlBody | None = Field(None, description="Absent or null: no clocks")
     rated: bool = False
     color: Literal["white", "black", "random"] = "random"
+    days: int | None = Field(
+        None, description="A correspondence game: days per move (1, 2, 3, 5, 7, 14), time_control null"
+    )
 
     def clock(self) -> TimeControl:
         tc = self.time_control
         return TimeControl(tc.minutes, tc.increment) if tc else TimeControl(None)
 
     def terms(self) -> GameTerms:
-        return self.clock().terms(self.variant, self.double_diagonal, self.rated)
+        terms = self.clock().terms(self.variant, self.double_diagonal, self.rated)
+        return replace(terms, days_per_move=self.days)
 
 
 class ChallengeBody(SeekBody):
@@ -45,7 +50,8 @@ class ChallengeBody(SeekBody):
     fen: str | None = Field(None, max_length=300, description="Start from this position (FEN); casual only")
 
     def terms(self) -> GameTerms:
-        return self.clock().terms(self.variant, self.double_diagonal, self.rated, self.fen)
+        terms = self.clock().terms(self.variant, self.double_diagonal, self.rated, self.fen)
+        return replace(terms, days_per_move=self.days)
 
 
 class QuickPairingBody(BaseModel):

@@ -75,6 +75,7 @@ MOVE = Rule(re.compile(r"[A-Za-z0-9:x-]{1,120}"), "a move: square numbers (3227)
 PATH_RULES: dict[str, Rule] = {
     "seek_id": INTEGER_ID,
     "token_id": INTEGER_ID,
+    "notification_id": INTEGER_ID,
     "challenge_id": CHALLENGE_REF,
     "game_id": GAME_ID,
     "username": USERNAME,

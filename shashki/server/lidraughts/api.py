@@ -214,9 +214,20 @@ class BotApi:
                     await self.lobby.cancel_seek(user, seek_id)
 
 
+def days_of(fields: dict[str, str]) -> int | None:
+    """The days per move of a lidraughts challenge or seek form (`days`): a correspondence game."""
+    days = fields.get("days")
+    if days in (None, ""):
+        return None
+    try:
+        return int(str(days))
+    except ValueError:
+        raise Invalid("bad_days", "days is a number of days per move: 1, 2, 3, 5, 7 or 14.") from None
+
+
 def time_control_of(fields: dict[str, str]) -> TimeControl:
     """The clock of a lidraughts challenge form: `clock.limit` seconds and `clock.increment` seconds;
-    without them (or with `days`) a game without clocks.
+    without them (or with `days`, a correspondence game: `days_of`) a game without clocks.
     """
     limit = fields.get("clock.limit")
     if limit in (None, "") or fields.get("days"):

@@ -38,6 +38,7 @@ class GameFacts:
     reason: str | None
     ply: int
     side_to_move: str
+    days_per_move: int | None = None  # a correspondence game
 
     def seat(self, color: str) -> int | None:
         return self.white_id if color == WHITE else self.black_id
@@ -68,6 +69,7 @@ def facts(live: LiveGame) -> GameFacts:
         reason=r.reason,
         ply=r.ply,
         side_to_move=live.side_to_move,
+        days_per_move=r.days_per_move,
     )
 
 

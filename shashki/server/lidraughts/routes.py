@@ -29,7 +29,7 @@ from shashki.server.errors import Forbidden, Invalid, ServiceError
 from shashki.server.http.auth import current_actor
 from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits
 from shashki.server.http.errors import UNAVAILABLE, error_body, unavailable_body
-from shashki.server.lidraughts.api import time_control_of
+from shashki.server.lidraughts.api import days_of, time_control_of
 from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.limits import Limiter
 from shashki.server.lobby import TimeControl
@@ -304,6 +304,7 @@ async def create_challenge(
     terms = {
         "variant": variant_key(data.get("variant") or "standard"),
         "time_control": time_control_of(data),
+        "days_per_move": days_of(data),
         "rated": flag(data.get("rated")),
         "color": data.get("color") or "random",
         "initial_fen": data.get("fen") or None,
@@ -348,6 +349,7 @@ async def seek(
     terms = {
         "variant": variant_key(data.get("variant") or "standard"),
         "time_control": TimeControl(minutes, increment),
+        "days_per_move": days_of(data),
         "rated": flag(data.get("rated")),
         "color": data.get("color") or "random",
     }

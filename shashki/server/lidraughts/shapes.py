@@ -142,7 +142,10 @@ def user_json(user: Account, rating: dict | None = None) -> dict[str, Any]:
     return out
 
 
-def time_control_json(initial_ms: int | None, increment_ms: int) -> dict[str, Any]:
+def time_control_json(initial_ms: int | None, increment_ms: int, days: int | None = None) -> dict[str, Any]:
+    """lidraughts's `timeControl`: a clock, days per turn (a correspondence game), or unlimited."""
+    if days is not None:
+        return {"type": "correspondence", "daysPerTurn": days}
     if initial_ms is None:
         return {"type": "unlimited"}
     limit, increment = initial_ms // 1000, increment_ms // 1000

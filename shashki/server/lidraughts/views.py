@@ -66,7 +66,9 @@ class Views:
             "variant": variant_json(challenge.variant, challenge.initial_fen),
             "rated": challenge.rated,
             "speed": speed,
-            "timeControl": time_control_json(challenge.clock_initial_ms, challenge.clock_increment_ms),
+            "timeControl": time_control_json(
+                challenge.clock_initial_ms, challenge.clock_increment_ms, challenge.days_per_move
+            ),
             "color": challenge.color,
             "perf": {"icon": "", "name": speed_title(speed)},
         }
@@ -96,7 +98,9 @@ class Views:
             "variant": variant_json(game.variant, game.initial_fen),
             "rated": game.rated,
             "speed": speed,
-            "timeControl": time_control_json(game.clock_initial_ms, game.clock_increment_ms),
+            "timeControl": time_control_json(
+                game.clock_initial_ms, game.clock_increment_ms, game.days_per_move
+            ),
             "color": other(offerer_color),  # the colours swap
             "perf": {"icon": "", "name": speed_title(speed)},
             "rematchOf": game_id,
@@ -145,6 +149,7 @@ class Views:
             "id": game.id,
             "variant": variant_json(game.variant, game.initial_fen),
             "clock": clock,
+            **({"daysPerTurn": game.days_per_move} if game.days_per_move is not None else {}),
             "speed": speed,
             "perf": {"name": speed_title(speed)},
             "rated": game.rated,

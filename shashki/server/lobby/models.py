@@ -22,6 +22,8 @@ class Seek(Base):
     clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     clock_increment_ms: Mapped[int] = mapped_column(BigInteger, default=0)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A correspondence seek: days per move (`clock_initial_ms` is then NULL) (0003_corr).
+    days_per_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     color: Mapped[str] = mapped_column(String(8))  # white / black / random
     status: Mapped[str] = mapped_column(String(12), index=True)  # open / matched / cancelled
     game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
@@ -44,6 +46,8 @@ class Challenge(Base):
     clock_initial_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     clock_increment_ms: Mapped[int] = mapped_column(BigInteger, default=0)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A correspondence challenge: days per move (`clock_initial_ms` is then NULL) (0003_corr).
+    days_per_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     color: Mapped[str] = mapped_column(String(8))
     # A game from a set-up position (FEN); NULL starts from the variant's start position.
     initial_fen: Mapped[str | None] = mapped_column(Text, nullable=True)

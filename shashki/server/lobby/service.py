@@ -8,6 +8,7 @@ and, if there is one, starts the game at once (which is all quick pairing is: a 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from sqlalchemy import or_, select, update
@@ -36,6 +37,8 @@ from shashki.server.lobby.offers import (
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 
+ChallengeHook = Callable[[int, dict], Awaitable[None]]
+
 
 class LobbyService:
     def __init__(
@@ -55,6 +58,9 @@ class LobbyService:
         self.accounts = accounts or games.accounts
         # Challenges by link ("play with a friend"): the same table, their own rules.
         self.links = ChallengeLinks(db, games, self.accounts, min_clock_ms=self.min_clock_ms)
+        # Told of each challenge made, with the challenged account's id and the challenge as shown
+        # (the notifications: `NotificationService.challenged`).
+        self.challenge_hooks: list[ChallengeHook] = []
 
     # -- seeks and quick pairing --------------------------------------------------------------------
 
@@ -68,11 +74,13 @@ class LobbyService:
         double_diagonal: bool = False,
         time_control: TimeControl | None = None,
         rated: bool = False,
+        days_per_move: int | None = None,
     ) -> dict:
         """Post a seek on `terms` (or on the terms given one by one), or start a game at once with a
         compatible seek already waiting. A seek starts from the variant's start position."""
         if terms is None:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
+            terms = replace(terms, days_per_move=days_per_move)
         terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
         refuse_rated_anonymous(user, terms.rated)
         seek = Seek(
@@ -173,6 +181,7 @@ class LobbyService:
             "variant": seek.variant,
             "double_diagonal": seek.double_diagonal,
             "time_control": TimeControl.from_ms(seek.clock_initial_ms, seek.clock_increment_ms).json(),
+            "days": seek.days_per_move,
             "rated": seek.rated,
             "color": seek.color,
         }
@@ -191,11 +200,13 @@ class LobbyService:
         time_control: TimeControl | None = None,
         rated: bool = False,
         initial_fen: str | None = None,
+        days_per_move: int | None = None,
     ) -> dict:
         """Challenge a named player on `terms` (or on the terms given one by one), from the start
         position or from a set-up position (`initial_fen`), which is never rated."""
         if terms is None:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated, initial_fen)
+            terms = replace(terms, days_per_move=days_per_move)
         terms = check_clock(terms.checked(), self.min_clock_ms)
         terms = replace(terms, rated=terms.rated and terms.initial_fen is None)
         if user.anonymous:
@@ -221,6 +232,8 @@ class LobbyService:
             await s.commit()
         data = self._challenge_json(challenge, user, dest)
         await self.bus.publish(f"user:{dest.id}", {"type": "challenge", "challenge": data})
+        for hook in self.challenge_hooks:
+            await hook(dest.id, data)
         return data
 
     async def challenges(self, user: User) -> dict:
@@ -349,6 +362,7 @@ class LobbyService:
             "variant": c.variant,
             "double_diagonal": c.double_diagonal,
             "time_control": TimeControl.from_ms(c.clock_initial_ms, c.clock_increment_ms).json(),
+            "days": c.days_per_move,
             "rated": c.rated,
             "color": c.color,
             "initial_fen": c.initial_fen,

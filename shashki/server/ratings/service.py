@@ -8,7 +8,8 @@ speed; leaderboards list established ratings only.
 The update is made by `on_game_end`, which the game service calls inside the very transaction that records
 the end of the game: the game's result and the ratings it moves are committed together or not at all.
 Which games are rated is decided when they are created (`GameService.create`): games between two accounts,
-with clocks, from the start position, that both sides agreed to rate. An aborted game changes nothing.
+with clocks or days per move (the "correspondence" speed), from the start position, that both sides
+agreed to rate. An aborted game changes nothing.
 """
 
 from __future__ import annotations
@@ -81,9 +82,10 @@ class RatingService:
             or not record.rated
             or record.white_id is None
             or record.black_id is None
-            or record.clock_initial_ms is None
+            or (record.clock_initial_ms is None and record.days_per_move is None)
         ):
             return {}
+        # A correspondence game (days per move, no clock) is rated in the "correspondence" category.
         speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
         white = await self._locked_row(s, record.white_id, record.variant, speed, now)
         black = await self._locked_row(s, record.black_id, record.variant, speed, now)

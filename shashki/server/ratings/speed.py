@@ -5,6 +5,8 @@ the initial time plus forty increments, in seconds.
 ['bullet', 'bullet', 'blitz', 'blitz', 'rapid', 'classical', 'classical']
 >>> speed_of(None, 0)
 'correspondence'
+>>> SPEEDS[-1]
+'correspondence'
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from __future__ import annotations
 # Rated speed categories, fastest first, each with the estimated duration it stays below (seconds).
 # lichess has an "ultraBullet" under 30 s too; here those games count as bullet.
 LIMITS = (("bullet", 180), ("blitz", 480), ("rapid", 1500), ("classical", None))
-SPEEDS = tuple(name for name, _ in LIMITS)
-# A game without clocks: lidraughts calls that speed "correspondence". Such games are never rated.
+# A game without clocks: lidraughts calls that speed "correspondence" (lichess too, for its unlimited
+# games and its days-per-move games alike). Untimed games are never rated; days-per-move games are, in
+# this category of their own (`GameTerms.days_per_move`).
 UNTIMED = "correspondence"
+SPEEDS = (*(name for name, _ in LIMITS), UNTIMED)
 
 
 def estimated_seconds(initial_ms: int, increment_ms: int) -> float:

@@ -102,7 +102,7 @@ export function drawChallengeNotice() {
   };
   fill(
     notice,
-    h("span", {}, t("lobby.challengedBy", { name: playerLabel(c.challenger) }), ` — ${variantName(c.variant)} · ${timeControlLabel(c.time_control)}`),
+    h("span", {}, t("lobby.challengedBy", { name: playerLabel(c.challenger) }), ` — ${variantName(c.variant)} · ${timeControlLabel(c.time_control, c.days)}`),
     h("button", { id: "notice-accept", onClick: answer("accept") }, t("lobby.accept")),
     h("button", { class: "secondary", id: "notice-decline", onClick: answer("decline") }, t("lobby.decline"))
   );

@@ -5,6 +5,7 @@
 import { clear, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { OTHER } from "./game-clocks.js";
+import { confirmMove } from "./game-confirm.js";
 import { rematchControls } from "./game-rematch.js";
 import { setSound, soundOn } from "./sound.js";
 
@@ -64,9 +65,11 @@ export class Actions {
 
   // -- to the server ---------------------------------------------------------------------------------
 
-  sendMove(text) {
+  sendMove(text, confirmed = false) {
     const { game, myColor } = this.ctx;
     if (!game || !myColor || this.pending) return;
+    // Correspondence move confirmation (game-confirm.js): the move waits for "Confirm"; "Cancel" puts it back.
+    if (!confirmed && confirmMove(game, text, () => this.sendMove(text, true), () => this.onRefused())) return;
     this.error.hidden = true;
     this.pending = { id: ++this.requestId, move: text, ply: game.ply };
     this.socket.send({ type: "move", move: text, ply: game.ply, id: this.pending.id, lag_ms: this.lagMs });

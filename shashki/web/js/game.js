@@ -17,6 +17,8 @@ import { Clocks } from "./game-clocks.js";
 import { mountReview } from "./game-review.js";
 import { MoveBox } from "./game-move-box.js";
 import { Premoves } from "./game-premove.js";
+import { confirmOption } from "./game-confirm.js";
+import { CorrTime } from "./corr.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
@@ -62,6 +64,7 @@ export async function mount(container, { id }) {
     actions.connection(connected);
   });
   const clocks = new Clocks(ctx, { top: el.top, bottom: el.bottom });
+  const corrTime = new CorrTime(); // a correspondence game's time to move (corr.js)
   const chat = new Chat(ctx, el.chat);
   const actions = new Actions(ctx, socket, { controls: el.controls, offer: el.offer }, {
     onFlip: () => {
@@ -102,6 +105,7 @@ export async function mount(container, { id }) {
       { class: "side" },
       el.banner,
       el.status,
+      corrTime.el,
       el.offer,
       h("div", { class: "move-list" }, el.moves, el.nav),
       actions.form,
@@ -213,10 +217,11 @@ export async function mount(container, { id }) {
     document.title = `Shashki — ${playerLabel(game.white)} – ${playerLabel(game.black)}`;
     const lines = [
       h("p", {}, h("a", { href: `/rules/${game.variant}` }, variantName(game.variant)), game.double_diagonal ? ` · ${t("terms.doubleDiagonal")}` : ""),
-      h("p", {}, timeControlLabel(game.clocks), " · ", t(game.rated ? "terms.rated" : "terms.casual"), el.spectators),
+      h("p", {}, timeControlLabel(game.clocks, game.correspondence && game.correspondence.days_per_move), " · ", t(game.rated ? "terms.rated" : "terms.casual"), el.spectators),
       game.white.computer || game.black.computer
         ? h("p", { class: "muted" }, t("game.computerNote", { engine: (game.white.engine || game.black.engine || "").toString() }))
         : null,
+      ctx.myColor ? confirmOption(game) : null,
     ];
     el.info.append(...lines.filter(Boolean));
     detectFeatures();
@@ -238,6 +243,7 @@ export async function mount(container, { id }) {
     if (!ctx.game) return;
     board.draw();
     clocks.draw(board.orientation);
+    corrTime.update(ctx.game);
     drawStatus();
     actions.drawOffer();
     actions.drawControls();
@@ -290,6 +296,7 @@ export async function mount(container, { id }) {
       socket.close();
       if (review) review.stop();
       clearInterval(ticker);
+      corrTime.close();
       clearInterval(pinger);
       document.removeEventListener("keydown", onKey);
     },

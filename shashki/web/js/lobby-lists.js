@@ -9,7 +9,7 @@ import { navigate } from "./router.js";
 import { act, card, playerLabel, playerLink, timeControlLabel, variantName } from "./widgets.js";
 
 function challengeTermsText(c) {
-  return `${variantName(c.variant)} · ${timeControlLabel(c.time_control)} · ${t(c.rated ? "terms.rated" : "terms.casual")}`;
+  return `${variantName(c.variant)} · ${timeControlLabel(c.time_control, c.days)} · ${t(c.rated ? "terms.rated" : "terms.casual")}`;
 }
 
 function gameItem(game) {
@@ -20,7 +20,7 @@ function gameItem(game) {
       "a",
       { href: `/game/${game.id}` },
       `${playerLabel(game.white)} – ${playerLabel(game.black)}`,
-      h("small", {}, ` ${variantName(game.variant)} · ${timeControlLabel(game.clocks)}`)
+      h("small", {}, ` ${variantName(game.variant)} · ${timeControlLabel(game.clocks, game.correspondence && game.correspondence.days_per_move)}`)
     )
   );
 }
@@ -61,7 +61,7 @@ export class LobbyLists {
       fill(
         this.waiting,
         h("span", { class: "spinner" }),
-        t("lobby.waiting", { time: timeControlLabel(mine.time_control), variant: variantName(mine.variant) }),
+        t("lobby.waiting", { time: timeControlLabel(mine.time_control, mine.days), variant: variantName(mine.variant) }),
         " ",
         h("button", { class: "link", onClick: cancel(mine) }, t("lobby.cancel"))
       );
@@ -94,7 +94,7 @@ export class LobbyLists {
           { dataset: { seekId: seek.id, user: seek.user.username } },
           h("td", {}, playerLink(seek.user)),
           h("td", {}, variantName(seek.variant), seek.double_diagonal ? " ⧄" : ""),
-          h("td", {}, timeControlLabel(seek.time_control)),
+          h("td", {}, timeControlLabel(seek.time_control, seek.days)),
           h("td", {}, t(seek.rated ? "terms.rated" : "terms.casual")),
           h("td", {}, t(`color.choose.${seek.color}`)),
           h("td", {}, action)

@@ -89,7 +89,7 @@ export function createTabs({ anonymous = false } = {}) {
     h("label", { class: "field" }, h("span", {}, t("lobby.opponent")), challengeName)
   );
 
-  const computerTerms = termsFields("computer", { level: true, rated: false, time: "unlimited" });
+  const computerTerms = termsFields("computer", { level: true, rated: false, time: "unlimited", correspondence: false });
   const computerForm = termsForm("computer-form", computerTerms, t("lobby.playComputer"), async () => {
     await ensureSession();
     const data = await api("POST", "/api/computer-games", computerTerms.value());

@@ -11,6 +11,7 @@ import { t } from "./i18n.js";
 import { authCard } from "./lobby-auth.js";
 import { LobbyLists } from "./lobby-lists.js";
 import { createTabs, quickCard } from "./lobby-play.js";
+import { YourTurn } from "./lobby-turns.js";
 import { card, playerLabel } from "./widgets.js";
 
 export async function mount(container) {
@@ -22,6 +23,8 @@ export async function mount(container) {
   let live = false; // whether the lobby channel is up (see setLive)
   const lists = new LobbyLists(me, () => live);
   const tabs = createTabs({ anonymous });
+  // The games waiting for the player's move (lobby-turns.js); an anonymous visitor plays no correspondence.
+  const yourTurn = logged && !anonymous ? new YourTurn() : null;
 
   container.append(
     h(
@@ -38,6 +41,7 @@ export async function mount(container) {
       h(
         "div",
         { class: "column" },
+        yourTurn && yourTurn.box,
         lists.challengesBox,
         lists.playingBox,
         card("open-seeks", t("lobby.seeks"), lists.seeksTable),
@@ -70,6 +74,7 @@ export async function mount(container) {
   }
   const { state } = lists;
   const unsubscribe = subscribe((message) => {
+    if (yourTurn) yourTurn.heard(message);
     switch (message.type) {
       case "offline":
         setLive(false);
@@ -112,6 +117,7 @@ export async function mount(container) {
   return {
     unmount() {
       unsubscribe();
+      if (yourTurn) yourTurn.close();
     },
   };
 }

@@ -11,6 +11,7 @@ import { connect as connectFeed, drawChallengeNotice } from "./feed.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { loadAccountLooks } from "./looks.js";
 import { loadMeta } from "./meta.js";
+import { bellButton, startNotifications } from "./notify.js";
 import { render, startRouter } from "./router.js";
 
 const ROUTES = [
@@ -53,6 +54,7 @@ function renderHeader() {
     );
   } else if (session.user) {
     account.append(
+      bellButton(), // notifications (notify.js)
       h("span", { class: "me", dataset: { username: session.user.username } }, session.user.username),
       h(
         "button",
@@ -98,9 +100,11 @@ async function boot() {
   onSessionChange(() => {
     connectFeed();
     loadAccountLooks(); // an account's own looks replace this browser's when it logs in
+    startNotifications();
     render();
   });
   connectFeed();
+  startNotifications();
   await startRouter(ROUTES, { notFound, rendered });
   document.body.dataset.ready = "1";
 }

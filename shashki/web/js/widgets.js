@@ -7,6 +7,8 @@ import { t } from "./i18n.js";
 import { levels } from "./meta.js";
 
 export const TIME_PRESETS = ["1+0", "3+0", "3+2", "5+0", "5+3", "10+0", "15+15", "30+0"];
+// Days per move of a correspondence game (the server's `DAYS_PER_MOVE`).
+export const CORRESPONDENCE_DAYS = [1, 2, 3, 5, 7, 14];
 
 export function variantName(key) {
   const v = variant(key);
@@ -21,8 +23,10 @@ export function variantSelect(attrs = {}, selected = defaultVariant()) {
   );
 }
 
-/** "5+3", or "no clock" for an unlimited game; accepts {minutes, increment} or a game's clocks. */
-export function timeControlLabel(tc) {
+/** "5+3", "3 days/move" for a correspondence game (`days`), or "no clock" for an unlimited game; accepts
+ * {minutes, increment} or a game's clocks. */
+export function timeControlLabel(tc, days = null) {
+  if (days) return t("corr.label", { n: days });
   if (!tc) return t("time.unlimited");
   if ("initial_ms" in tc) tc = { minutes: tc.initial_ms / 60000, increment: tc.increment_ms / 1000 };
   const minutes = Number.isInteger(tc.minutes) ? tc.minutes : +tc.minutes.toFixed(2);
@@ -57,7 +61,10 @@ export function termsFields(name, options = {}) {
     { name: "time", id: `${name}-time` },
     h("option", { value: "unlimited" }, t("time.unlimited")),
     TIME_PRESETS.map((p) => h("option", { value: p, selected: p === (options.time || "5+3") }, p)),
-    h("option", { value: "custom" }, t("time.custom"))
+    h("option", { value: "custom" }, t("time.custom")),
+    options.correspondence === false
+      ? null
+      : h("optgroup", { label: t("corr.group") }, CORRESPONDENCE_DAYS.map((n) => h("option", { value: `days:${n}` }, t("corr.label", { n }))))
   );
   const minutes = h("input", { type: "number", min: "0.5", max: "180", step: "0.5", value: "5", name: "minutes" });
   const increment = h("input", { type: "number", min: "0", max: "180", step: "1", value: "3", name: "increment" });
@@ -109,11 +116,14 @@ export function termsFields(name, options = {}) {
   function value() {
     let time_control = null;
     if (timeInput.value === "custom") time_control = { minutes: +minutes.value, increment: +increment.value };
+    let days = null; // a correspondence game: days per move
+    if (timeInput.value.startsWith("days:")) days = +timeInput.value.slice(5);
     else if (timeInput.value !== "unlimited") {
       const [m, i] = timeInput.value.split("+").map(Number);
       time_control = { minutes: m, increment: i };
     }
     const body = { variant: variantInput.value, time_control, double_diagonal: diagonalInput.checked };
+    if (days) body.days = days;
     if (options.color !== false) body.color = colorInput.value;
     if (options.rated !== false) body.rated = ratedInput.checked;
     if (options.level) body.level = +levelInput.value;

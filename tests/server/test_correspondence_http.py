@@ -1,0 +1,63 @@
+"""Correspondence games through a real server: the lobby's API takes days per move, the "your turn" list
+and the notifications answer over HTTP, and the Bot API reports such games as lidraughts does
+(`timeControl: {"type": "correspondence", "daysPerTurn": n}`, `speed: "correspondence"`).
+"""
+
+from __future__ import annotations
+
+from .helpers import eventually
+from .test_bot_api import ApiClient
+
+
+def test_a_correspondence_challenge_makes_a_game_with_days_that_the_turn_list_and_notifications_follow(
+    players,
+):
+    white, black = players(), players()
+    r = white.post("/api/challenges", {"username": black.name, "days": 3, "color": "white"})
+    assert r.status_code == 201, r.text
+    challenge = r.json()["challenge"]
+    assert challenge["days"] == 3 and challenge["time_control"] is None
+    told = black.http.get("/api/notifications").json()
+    assert told["unread"] == 1 and told["notifications"][0]["kind"] == "challenge"
+    assert told["notifications"][0]["data"]["opponent"] == white.name
+
+    game = black.post(f"/api/challenges/{challenge['id']}/accept").json()["game"]
+    assert game["correspondence"]["days_per_move"] == 3 and game["clocks"] is None
+    assert 3 * 86_400_000 - 60_000 < game["correspondence"]["remaining_ms"] <= 3 * 86_400_000
+    mine = white.http.get("/api/account/your-turn").json()["games"]
+    assert [g["id"] for g in mine] == [game["id"]] and mine[0]["opponent"]["username"] == black.name
+    assert black.http.get("/api/account/your-turn").json()["games"] == []
+
+    assert white.post(f"/api/games/{game['id']}/move", {"move": "c3-d4"}).status_code == 200
+    theirs = eventually(lambda: black.http.get("/api/notifications").json(), lambda n: n["unread"] == 2)
+    assert theirs["notifications"][0]["kind"] == "yourTurn", theirs
+    assert theirs["notifications"][0]["subject"] == game["id"]
+    assert [g["id"] for g in black.http.get("/api/account/your-turn").json()["games"]] == [game["id"]]
+    assert black.post("/api/notifications/read").json() == {"marked": 2, "unread": 0}
+
+
+def test_bad_days_are_refused_with_a_reason(players):
+    white, black = players(), players()
+    r = white.post("/api/challenges", {"username": black.name, "days": 4})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_days"
+    both = {"username": black.name, "days": 3, "time_control": {"minutes": 5, "increment": 0}}
+    r = white.post("/api/challenges", both)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_time_control"
+
+
+def test_the_bot_api_reports_a_correspondence_game_with_its_days_per_turn(players):
+    bot = ApiClient(players(bot=True), "bot:play")
+    board = ApiClient(players(), "board:play")
+    made = board.post(f"/api/challenge/{bot.name}", {"days": "7", "color": "white"})
+    assert made.status_code == 200, made.text
+    challenge = made.json()
+    assert challenge["timeControl"] == {"type": "correspondence", "daysPerTurn": 7}
+    assert challenge["speed"] == "correspondence"
+    assert bot.post(f"/api/challenge/{challenge['id']}/accept").json() == {"ok": True}
+    games = eventually(
+        lambda: board.http.get("/api/account/playing").json()["nowPlaying"], lambda g: len(g) == 1
+    )
+    stream = bot.stream(f"/api/bot/game/stream/{games[0]['gameId']}")
+    full = stream.until("gameFull")
+    stream.close()
+    assert full["daysPerTurn"] == 7 and full["speed"] == "correspondence" and full["clock"] is None
