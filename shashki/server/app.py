@@ -2,7 +2,7 @@
 
 >>> app = create_app(Settings(data_dir=Path("/tmp/shashki-doctest")))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/ws"))
-['/ws/games/{game_id}', '/ws/lobby']
+['/ws/analysis', '/ws/games/{game_id}', '/ws/lobby']
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from fastapi import Depends, FastAPI
 
 from shashki.server.accounts import AccountService
+from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import make_bus
@@ -23,6 +24,7 @@ from shashki.server.games.service import GameService
 from shashki.server.history import HistoryService
 from shashki.server.http import (
     accounts,
+    analysis,
     chat,
     edge,
     errors,
@@ -108,12 +110,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
         )
+        app.state.analysis = AnalysisService(
+            settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines
+        )
         resumed = await game_service.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
         try:
             yield
         finally:
             await game_service.close()
+            await app.state.analysis.close()
             await bus.close()
             await db.close()
 
@@ -135,7 +141,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
-    for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta):
+    for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta,
+                   analysis):
         app.include_router(module.router)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
@@ -149,6 +156,7 @@ def document_websockets(app: FastAPI) -> None:
     sockets = {
         "/ws/games/{game_id}": "One game, live: numbered states, move acks, resync; players act, all watch",
         "/ws/lobby": "The lobby, live: open seeks; for a logged-in player, challenges and games starting",
+        "/ws/analysis": "The analysis board: the engine's lines for a position, deeper as they come",
     }
     default_openapi = app.openapi
 
@@ -162,7 +170,7 @@ def document_websockets(app: FastAPI) -> None:
                 "get": {
                     "tags": ["live"],
                     "summary": summary,
-                    "description": live.__doc__,
+                    "description": analysis.__doc__ if path == "/ws/analysis" else live.__doc__,
                     "parameters": parameters if "{game_id}" in path else [],
                     "responses": {"101": {"description": "Switching to the WebSocket protocol"}},
                 }

@@ -71,6 +71,11 @@ class Settings(BaseSettings):
     engine: Literal["engine", "random"] = "engine"
     engine_workers: int = 1
     engine_untimed_seconds: float = 1.0
+    # The analysis board (server/analysis): its own engine processes, the longest search one request may
+    # ask for, and the most lines (moves) it may ask for.
+    analysis_workers: int = 1
+    analysis_max_seconds: float = 10.0
+    analysis_max_lines: int = 5
     # Cookies marked Secure (behind HTTPS): SHASHKI_SECURE_COOKIES=1.
     secure_cookies: bool = False
     # Game chat: lines per player per game within the window (docs/bot-api.md states the limits).

@@ -200,4 +200,8 @@ def limit_table(settings) -> dict[str, Limit]:
         "logins_per_account": settings.public.limit_logins_per_account,
         "seeks": settings.public.limit_seeks,
         "computer_games": settings.public.limit_computer_games,
+        # the analysis board: engine searches per address and per account, PDN imports per address
+        "analyses": settings.public.limit_analyses,
+        "analyses_per_account": settings.public.limit_analyses_per_account,
+        "pdn_imports": settings.public.limit_pdn_imports,
     }

@@ -54,6 +54,11 @@ class PublicSettings(BaseSettings):
     limit_logins_per_account: LimitSetting = Limit(30, 600.0)
     limit_seeks: LimitSetting = Limit(30, 60.0)
     limit_computer_games: LimitSetting = Limit(20, 600.0)
+    # The analysis board's engine searches, per client address and per account (anonymous players have
+    # only the first), and its PDN imports per address.
+    limit_analyses: LimitSetting = Limit(30, 60.0)
+    limit_analyses_per_account: LimitSetting = Limit(30, 60.0)
+    limit_pdn_imports: LimitSetting = Limit(20, 60.0)
 
     @classmethod
     def from_env(cls) -> PublicSettings:

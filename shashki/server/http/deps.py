@@ -13,6 +13,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from shashki.server.accounts import AccountService
+from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import EventBus
@@ -76,6 +77,10 @@ def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
+def _analysis(conn: HTTPConnection) -> AnalysisService:
+    return conn.app.state.analysis
+
+
 def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
@@ -92,4 +97,5 @@ AppSettings = Annotated[Settings, Depends(_settings)]
 Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
+Analysis = Annotated[AnalysisService, Depends(_analysis)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
