@@ -55,9 +55,10 @@ class PublicSettings(BaseSettings):
     limit_seeks: LimitSetting = Limit(30, 60.0)
     limit_computer_games: LimitSetting = Limit(20, 600.0)
     # The analysis board's engine searches, per client address and per account (anonymous players have
-    # only the first), and its PDN imports per address.
-    limit_analyses: LimitSetting = Limit(30, 60.0)
-    limit_analyses_per_account: LimitSetting = Limit(30, 60.0)
+    # only the first), and its PDN imports per address. A search is one position (a socket runs one at a
+    # time, the last asked for), so the figures allow stepping through a game with the engine on.
+    limit_analyses: LimitSetting = Limit(120, 60.0)
+    limit_analyses_per_account: LimitSetting = Limit(120, 60.0)
     limit_pdn_imports: LimitSetting = Limit(20, 60.0)
 
     @classmethod

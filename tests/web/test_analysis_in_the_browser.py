@@ -134,3 +134,20 @@ def test_import_a_pdn_with_two_games_and_open_the_second(pages, artifacts):
     page.locator('#analysis-tree .tree-move[data-move="e5:c3"]').click()
     page.wait_for_selector("#analysis-info:has-text('Game over: 1-0')")
     page.screenshot(path=str(artifacts / "analysis-pdn.png"))
+
+
+def test_a_finished_game_opens_on_the_analysis_board(pages, server):
+    from server.helpers import Player
+
+    white, black = Player(server), Player(server)
+    game = white.challenge(black, variant="russian")
+    for ply, (player, move) in enumerate([(white, "c3-d4"), (black, "f6-e5"), (white, "d4:f6")]):
+        assert player.post(f"/api/games/{game['id']}/move", {"move": move, "ply": ply}).status_code == 200
+    assert black.post(f"/api/games/{game['id']}/resign").status_code == 200
+    page = pages(f"/game/{game['id']}")
+    page.click("#analyse")
+    page.wait_for_selector('.tree-move.current[data-move="d4:f6"]')
+    assert tree_moves(page) == ["c3-d4", "f6-e5", "d4:f6"]
+    page.wait_for_selector("svg.board .piece.must-capture")  # Black must take back: the board plays on
+    white.close()
+    black.close()

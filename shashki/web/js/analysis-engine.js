@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
 const SECONDS = 5; // the search budget per position
+const SETTLE_MS = 200; // stepping through moves quickly asks only for the position stopped at
 
 /** A score as a player reads it: material in pieces from White's point of view, or a proven win. */
 export function scoreText(score) {
@@ -27,6 +28,7 @@ export class EnginePanel {
     this.position = null; // {variant, fen, moves, start, doubleDiagonal}
     this.report = null;
     this.error = null;
+    this.timer = null;
     this.el = h("section", { class: "card analysis-engine", id: "engine" });
     this.draw();
   }
@@ -36,7 +38,9 @@ export class EnginePanel {
     this.position = position;
     this.report = null;
     this.error = null;
-    if (this.on) this.send();
+    this.request += 1; // answers about the previous position are no longer wanted
+    clearTimeout(this.timer);
+    if (this.on) this.timer = setTimeout(() => this.send(), SETTLE_MS);
     this.draw();
   }
 
@@ -84,6 +88,7 @@ export class EnginePanel {
   }
 
   close() {
+    clearTimeout(this.timer);
     if (this.socket) this.socket.close();
     this.socket = null;
   }
