@@ -30,6 +30,8 @@ FAST = {
     "SHASHKI_LIMIT_SOCKET_MESSAGES": "1000/1",
     # Flag tests play 0.6 s clocks (0.01 minutes); the minimum stays above 1 ms to be tested here too.
     "SHASHKI_MIN_CLOCK_SECONDS": "0.5",
+    # Analysis board searches of at most 3 s: generated requests (schemathesis) stay within their timeout.
+    "SHASHKI_ANALYSIS_MAX_SECONDS": "3",
 }
 PASSWORD = "correct horse battery"
 

@@ -180,3 +180,40 @@ def test_pdn_import_of_unreadable_text_is_an_error(http):
     assert r.status_code == 400 and "line 1" in r.json()["error"]["message"]
     r = http.post("/api/analysis/pdn", json={"pdn": "   "})
     assert r.status_code == 400 and r.json()["error"]["code"] == "no_games"
+
+
+@pytest.mark.slow
+def test_generated_frames_on_the_analysis_socket_are_answered_and_it_stays_open(server):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from .test_frame_fuzz import frames, json_values
+
+    analyse = st.fixed_dictionaries(
+        {"type": st.just("analyse")},
+        optional={
+            "id": json_values,
+            "variant": st.sampled_from(VARIANTS + ["", "frisian"]) | json_values,
+            "fen": st.sampled_from(["W:WKg1:BKe5", "W:Wz9", "B:W21:B1"]) | json_values,
+            "moves": st.lists(st.sampled_from(["c3-d4", "f6-e5", "22-18", "x"]), max_size=3) | json_values,
+            "lines": json_values,
+            "seconds": st.floats(0.01, 0.3) | json_values,
+        },
+    ).map(json.dumps)
+    log_before = len(server.log.read_text())
+    with connect(f"{server.ws_url}/ws/analysis", open_timeout=5) as ws:
+
+        @settings(max_examples=120, suppress_health_check=list(HealthCheck), deadline=None)
+        @given(frame=analyse | frames)
+        def answered(frame) -> None:
+            ws.send(frame)
+            ws.send(json.dumps({"type": "stop"}))  # ends a search the frame started
+            ws.send(json.dumps({"type": "ping", "id": "fence"}))
+            while (message := json.loads(ws.recv(timeout=30))).get("id") != "fence":
+                assert message.get("type") in ("error", "lines"), message
+                if message["type"] == "error":
+                    assert message["error"]["code"] and message["error"]["message"]
+            assert message["type"] == "pong"
+
+        answered()
+    assert "Traceback" not in server.log.read_text()[log_before:]
