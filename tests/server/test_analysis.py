@@ -90,6 +90,13 @@ def test_won_giveaway_position_is_a_win_with_the_tables_verdict(http):
     assert position["tablebase"] == {"result": "win", "winner": "white", "plies": 2, "moves": 1}
 
 
+def test_a_budget_above_the_servers_longest_is_cut_down_to_it(http):
+    # The test servers search at most 3 s (tests/server/helpers.py): 60 s asked, about 3 s given.
+    r = http.post("/api/analysis/lines", json={"variant": "international", "lines": 1, "seconds": 60})
+    assert r.status_code == 200, r.text
+    assert r.json()["done"] and r.json()["seconds"] < 10
+
+
 def test_lines_stream_deeper_over_the_socket(server):
     with connect(f"{server.ws_url}/ws/analysis", open_timeout=5) as ws:
         ws.send(json.dumps({"type": "analyse", "id": 7, "variant": "russian-giveaway", "lines": 2,

@@ -48,7 +48,7 @@ class PositionBody(BaseModel):
 
 class LinesBody(PositionBody):
     lines: int = Field(3, ge=1, le=20, description="How many moves to analyse (multi-PV)")
-    seconds: float = Field(3.0, gt=0, le=60, description="The time budget")
+    seconds: float = Field(3.0, gt=0, le=60, description="The time budget (cut to the server's longest)")
 
 
 class PdnBody(BaseModel):
