@@ -69,6 +69,32 @@ class Engine:
         history = earlier + list(history)
         yield from self.searcher.iterate(position, limit, history)
 
+    def lines(
+        self, position_or_game: Position | Game, limit: Limit, count: int, history: Iterable[int] = ()
+    ) -> list[Line]:
+        """The best `count` moves, each with its own line (multi-PV), best first.
+
+        The simple multi-PV: the root is searched once, then again without the moves already chosen, and
+        so on; each search has the whole `limit` and ends at its deepest completed iteration, so the lines
+        may differ in depth when time runs out. A move that never completed an iteration is left out.
+        """
+        if count < 1:
+            raise ValueError("count must be at least 1")
+        position, earlier = split_game(position_or_game)
+        history = earlier + list(history)
+        remaining = position.legal_moves()
+        found: list[Line] = []
+        while remaining and len(found) < count:
+            last: Line | None = None
+            for line in self.searcher.iterate(position, limit, history, moves=remaining):
+                last = line
+            if last is None or last.move is None:
+                break
+            found.append(last)
+            remaining = [m for m in remaining if m != last.move]
+        # A later search may see deeper than an earlier one: order by score, deeper first on ties.
+        return sorted(found, key=lambda line: (-line.score, -line.depth))
+
     def play(
         self, position_or_game: Position | Game, limit: Limit | None = None, history: Iterable[int] = ()
     ) -> PlayResult:

@@ -47,6 +47,10 @@ def _analyse(position: Position, history: list[int], limit: Limit) -> list[Line]
     return list(_engine(None).analyse(position, limit, history))
 
 
+def _lines(position: Position, history: list[int], limit: Limit, count: int) -> list[Line]:
+    return _engine(None).lines(position, limit, count, history)
+
+
 def _die_with_parent() -> None:
     """The pool's initializer: the worker ends when the process that started it does, even after a
     `kill -9` of the server (which runs no shutdown hook and so never stops the pool itself).
@@ -112,6 +116,12 @@ class AsyncEngine:
 
     async def analyse_from(self, position: Position, history: list[int], limit: Limit) -> list[Line]:
         return await self._run(_analyse, position, history, limit)
+
+    async def lines(self, position_or_game: Position | Game, limit: Limit, count: int) -> list[Line]:
+        """The best `count` moves with their lines (multi-PV, `Engine.lines`), best first."""
+        position, history = split_game(position_or_game)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, _lines, position, history, limit, count)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()

@@ -1,4 +1,4 @@
-"""PDN 3.0: reading and writing games (RULES.md §5).
+"""PDN 3.0: reading games (RULES.md §5); writing them is `shashki.rules.pdn_write` (re-exported here).
 
 Reading is tolerant of what real files contain: several games in one file, tag pairs, move numbers
 (`1.`, `1...`, `1.c3-d4`), comments (`{...}`, `;` to the end of the line, `%` escape lines), variations
@@ -39,13 +39,15 @@ from dataclasses import dataclass, field
 
 from shashki.rules.errors import FenError, IllegalMove, PdnError
 from shashki.rules.game import Game
-from shashki.rules.position import Position
+from shashki.rules.pdn_write import RESULTS, SEVEN_TAG_ROSTER, normalize_result, write_game
 from shashki.rules.variant import DEFAULT_VARIANT_KEY, VARIANTS, UnknownVariant, Variant, get_variant
 
 __all__ = [
     "GAME_TYPES",
+    "SEVEN_TAG_ROSTER",
     "IllegalPdnMove",
     "PdnGame",
+    "PdnMove",
     "iter_games",
     "normalize_result",
     "read_games",
@@ -55,33 +57,6 @@ __all__ = [
 # PDN GameType numbers of the variants we play (RULES.md §5); the giveaway forms share their base's.
 GAME_TYPES: dict[int, str] = {v.game_type: v.key for v in VARIANTS.values() if not v.giveaway}
 
-# Both result styles, mapped to the chess style that Outcome.result uses. "0-0" (both sides lose, as
-# after a double forfeit) has no chess-style equivalent and is kept as it is.
-_RESULTS: dict[str, str] = {
-    "1-0": "1-0",
-    "0-1": "0-1",
-    "1/2-1/2": "1/2-1/2",
-    "½-½": "1/2-1/2",
-    "*": "*",
-    "2-0": "1-0",
-    "0-2": "0-1",
-    "1-1": "1/2-1/2",
-    "0-0": "0-0",
-}
-
-SEVEN_TAG_ROSTER: tuple[tuple[str, str], ...] = (
-    ("Event", "?"),
-    ("Site", "?"),
-    ("Date", "????.??.??"),
-    ("Round", "?"),
-    ("White", "?"),
-    ("Black", "?"),
-    ("Result", "*"),
-)
-# Tags write_game places itself, after the Seven Tag Roster.
-_SETUP_TAGS = ("GameType", "Variant", "Options", "FEN")
-
-_LINE_WIDTH = 80
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 _TOKEN = re.compile(r"[^\s{}()\[\];]+")
 _MOVE_NUMBER = re.compile(r"(\d+)\.+")
@@ -89,25 +64,15 @@ _STRENGTH = re.compile(r"[!?]+$")
 _NAG = re.compile(r"\$\d+")
 
 
-def normalize_result(text: str | None) -> str | None:
-    """The chess-style result (`1-0`, `0-1`, `1/2-1/2`, `*`, or `0-0`) of a result token, else None.
-
-    >>> normalize_result("2-0"), normalize_result("1-1"), normalize_result("e3-f4")
-    ('1-0', '1/2-1/2', None)
-    """
-    if text is None:
-        return None
-    return _RESULTS.get(text.strip())
-
-
 class IllegalPdnMove(PdnError):
     """A game of a PDN text with an illegal move: which game, which move, and why (the IllegalMove)."""
 
     def __init__(self, game_index: int, move_number: int, ply: int, move_text: str, illegal: IllegalMove,
-                 *, black_to_move: bool = False) -> None:
+                 *, black_to_move: bool = False, line: int | None = None) -> None:
         dots = "..." if black_to_move else "."
+        where = f" on line {line}" if line is not None else ""
         super().__init__(
-            f"game {game_index}: illegal move {move_number}{dots} {move_text}: {illegal.message}",
+            f"game {game_index}: illegal move {move_number}{dots} {move_text}{where}: {illegal.message}",
             game_index=game_index,
             move_number=move_number,
             code="illegal_move",
@@ -116,23 +81,39 @@ class IllegalPdnMove(PdnError):
         self.move_text = move_text
         self.illegal = illegal
         self.reason = illegal.message
+        self.line = line  # the line of the PDN text the move is on, when known
         self._black_to_move = black_to_move
 
     def __reduce__(self):
         # Picklable (the server's process pool may hand errors back); the IllegalMove goes as its fields.
         illegal = (self.illegal.code, self.illegal.message, self.illegal.legal)
         args = (self.game_index, self.move_number, self.ply, self.move_text, illegal)
-        return (_illegal_pdn_move, (*args, self._black_to_move))
+        return (_illegal_pdn_move, (*args, self._black_to_move, self.line))
 
 
-def _illegal_pdn_move(game_index, move_number, ply, move_text, illegal, black_to_move):
+def _illegal_pdn_move(game_index, move_number, ply, move_text, illegal, black_to_move, line=None):
     return IllegalPdnMove(game_index, move_number, ply, move_text, IllegalMove(*illegal),
-                          black_to_move=black_to_move)
+                          black_to_move=black_to_move, line=line)
+
+
+@dataclass
+class PdnMove:
+    """One move of a movetext as written: its text, the line it is on, the comment before it (at the
+    start of a game or a variation) and after it, its marks (`!?`, `$1`), and the variations that may
+    replace it — each a list of moves played instead of it, from the position before it."""
+
+    text: str
+    line: int
+    comment: str = ""
+    before: str = ""
+    marks: list[str] = field(default_factory=list)
+    variations: list[list[PdnMove]] = field(default_factory=list)
 
 
 @dataclass
 class PdnGame:
-    """One game read from a PDN text: its tags, the main line's move texts and its result.
+    """One game read from a PDN text: its tags, the main line's move texts (and, in `mainline`, the moves
+    with their comments and variations) and its result.
 
     `index` counts the games of the text from 1; `line` is the line the game starts on. `result` is
     the game's result in chess style (see `normalize_result`): the movetext's termination marker, or
@@ -145,6 +126,8 @@ class PdnGame:
     result: str = "*"
     line: int = 1
     default_variant: str = DEFAULT_VARIANT_KEY
+    # The main line with its comments and variations (`moves` is its texts); see `pdn_tree.play_tree`.
+    mainline: list[PdnMove] = field(default_factory=list)
 
     @property
     def variant(self) -> Variant:
@@ -156,14 +139,19 @@ class PdnGame:
         fen = self.tags.get("FEN", "").strip()
         return fen or None
 
-    def replay(self) -> Game:
-        """Play the game's moves from its start; PdnError (IllegalPdnMove for a move) on the first fault."""
+    def setup(self) -> Game:
+        """The game at its start (the FEN tag's position, else the variant's); PdnError if it cannot be."""
         variant = self.variant
         try:
-            game = Game(variant, self.fen)
+            return Game(variant, self.fen)
         except (FenError, UnknownVariant, ValueError) as exc:
             raise PdnError(f"game {self.index}: bad FEN tag {self.fen!r}: {exc}", game_index=self.index,
                            code="bad_fen") from None
+
+    def replay(self) -> Game:
+        """Play the game's moves from its start; PdnError (IllegalPdnMove for a move) on the first fault."""
+        variant = self.variant
+        game = self.setup()
         # Move numbers count from the variant's first player (White, or Black in English and Pool).
         offset = 0 if game.start.side_to_move is variant.first_player else 1
         for ply, text in enumerate(self.moves):
@@ -216,18 +204,38 @@ def iter_games(lines: Iterable[str], *, default_variant: str = DEFAULT_VARIANT_K
     """The games of a PDN text given line by line (an open file will do), one at a time."""
     index = 0
     tags: dict[str, str] = {}
-    moves: list[str] = []
     start_line = 0
     started = False  # the game has a tag or a move
     comment_line = 0  # line where an open {comment} started, 0 when none is open
-    variation_lines: list[int] = []  # lines where the open (variations) started
+    comment: list[str] = []  # the text of the open {comment}
+    # The lines being read: the main line first, then each open variation with the move it replaces
+    # (None for a variation before any move, which is read and dropped) and the line it opened on.
+    stack: list[tuple[PdnMove | None, list[PdnMove], int]] = [(None, [], 0)]
+    pending = ""  # a comment waiting for the move it comes before
+
+    def note(text: str) -> None:
+        """A comment: after the last move of the current line, or before the next one."""
+        nonlocal pending
+        text = " ".join(text.split())
+        if not text:
+            return
+        line = stack[-1][1]
+        if line and not pending:
+            line[-1].comment = f"{line[-1].comment} {text}".strip()
+        else:
+            pending = f"{pending} {text}".strip()
 
     def finish(result: str | None) -> PdnGame:
-        nonlocal index, tags, moves, started
+        nonlocal index, tags, started, pending
         index += 1
         final = normalize_result(result) or normalize_result(tags.get("Result")) or "*"
-        game = PdnGame(index, tags, moves, final, start_line or 1, default_variant)
-        tags, moves, started = {}, [], False
+        mainline = stack[0][1]
+        if pending and mainline:
+            mainline[-1].comment = f"{mainline[-1].comment} {pending}".strip()
+        game = PdnGame(index, tags, [m.text for m in mainline], final, start_line or 1, default_variant,
+                       mainline)
+        tags, started, pending = {}, False, ""
+        stack[:] = [(None, [], 0)]
         return game
 
     lineno = 0
@@ -243,8 +251,11 @@ def iter_games(lines: Iterable[str], *, default_variant: str = DEFAULT_VARIANT_K
             if comment_line:
                 close = line.find("}", pos)
                 if close < 0:
+                    comment.append(line[pos:])
                     break
-                comment_line = 0
+                comment.append(line[pos:close])
+                note(" ".join(comment))
+                comment_line, comment = 0, []
                 pos = close + 1
                 continue
             ch = line[pos]
@@ -254,23 +265,31 @@ def iter_games(lines: Iterable[str], *, default_variant: str = DEFAULT_VARIANT_K
                 comment_line = lineno
                 pos += 1
             elif ch == ";":
-                break  # comment to the end of the line
+                note(line[pos + 1:])  # comment to the end of the line
+                break
             elif ch == "(":
-                variation_lines.append(lineno)
+                current = stack[-1][1]
+                stack.append((current[-1] if current else None, [], lineno))
+                pending = ""
                 pos += 1
             elif ch == ")":
-                if variation_lines:  # a stray ")" is ignored
-                    variation_lines.pop()
+                if len(stack) > 1:  # a stray ")" is ignored
+                    replaced, variation, _ = stack.pop()
+                    if pending and variation:
+                        variation[-1].comment = f"{variation[-1].comment} {pending}".strip()
+                    if replaced is not None and variation:
+                        replaced.variations.append(variation)
+                    pending = ""
                 pos += 1
             elif ch == "[":
-                if variation_lines:
+                if len(stack) > 1:
                     raise PdnError(f"line {lineno}: a tag inside a variation: the variation opened on line "
-                                   f"{variation_lines[-1]} is never closed")
+                                   f"{stack[-1][2]} is never closed")
                 m = _TAG.match(line, pos)
                 if not m:
                     raise PdnError(f"line {lineno}: malformed tag pair {line[pos:pos + 60]!r}; "
                                    'write tags as [Name "value"]')
-                if moves:
+                if stack[0][1]:
                     # A new tag section after movetext without a result starts the next game.
                     yield finish(None)
                 if not started:
@@ -286,24 +305,32 @@ def iter_games(lines: Iterable[str], *, default_variant: str = DEFAULT_VARIANT_K
                     pos += 1
                     continue
                 pos = m.end()
-                if variation_lines:
-                    continue
                 token = m.group(0)
-                if token in _RESULTS:
+                if token in RESULTS:
+                    if len(stack) > 1:
+                        continue  # a result inside a variation ends nothing
                     if not started:
                         start_line = lineno
                     yield finish(token)
+                    continue
+                current = stack[-1][1]
+                if _NAG.fullmatch(token) or _STRENGTH.fullmatch(token):
+                    if current:
+                        current[-1].marks.append(token)
                     continue
                 move = _move_text(token)
                 if move:
                     if not started:
                         start_line = lineno
                         started = True
-                    moves.append(move)
+                    mark = _STRENGTH.search(token)
+                    current.append(PdnMove(move, lineno, before=pending,
+                                           marks=[mark.group(0)] if mark else []))
+                    pending = ""
     if comment_line:
         raise PdnError(f"line {comment_line}: the comment opened here is never closed with }}")
-    if variation_lines:
-        raise PdnError(f"line {variation_lines[-1]}: the variation opened here is never closed with )")
+    if len(stack) > 1:
+        raise PdnError(f"line {stack[-1][2]}: the variation opened here is never closed with )")
     if started:
         yield finish(None)
 
@@ -324,75 +351,3 @@ def _move_text(token: str) -> str | None:
 
 def _unescape(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
-
-
-# ------------------------------------------------------------------------------------------------
-# Writing
-
-
-def write_game(game: Game, tags: Mapping[str, str] | None = None) -> str:
-    """The game as PDN text: tags, then the numbered moves in the variant's notation, then the result.
-
-    Tags come in the Seven Tag Roster order (Event, Site, Date, Round, White, Black, Result; "?" for
-    those not given), then GameType, Variant, Options (when a rule option is on) and FEN (when the game
-    did not start from the variant's start position), then any other tags given, in their order.
-    The result is the game's outcome; for a game without one, a valid `Result` among `tags` (a result
-    decided off the board, say), else `*`. Movetext lines are at most 80 characters.
-    """
-    given = dict(tags or {})
-    variant = game.variant
-    if game.outcome is not None:
-        result = game.outcome.result
-    else:
-        result = normalize_result(given.get("Result")) or "*"
-    out = []
-    for name, default in SEVEN_TAG_ROSTER:
-        value = result if name == "Result" else given.get(name, default)
-        out.append(_tag(name, value))
-    out.append(_tag("GameType", str(variant.game_type)))
-    out.append(_tag("Variant", variant.key))
-    if variant.double_diagonal:
-        out.append(_tag("Options", "double-diagonal"))
-    start = game.start
-    if start != Position.start(variant):
-        out.append(_tag("FEN", start.fen()))
-    roster = {name for name, _ in SEVEN_TAG_ROSTER}
-    for name, value in given.items():
-        if name not in roster and name not in _SETUP_TAGS:
-            out.append(_tag(name, value))
-    return "\n".join(out) + "\n\n" + "\n".join(_movetext(game, result)) + "\n"
-
-
-def _tag(name: str, value: object) -> str:
-    if not re.fullmatch(r"[A-Za-z0-9_]+", name):
-        raise PdnError(f"tag name {name!r} must be letters, digits and _ only")
-    text = " ".join(str(value).split())  # one line
-    text = text.replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{name} "{text}"]'
-
-
-def _movetext(game: Game, result: str) -> list[str]:
-    variant = game.variant
-    offset = 0 if game.start.side_to_move is variant.first_player else 1
-    units: list[str] = []
-    for ply, move in enumerate(game.moves):
-        at = ply + offset
-        number = at // 2 + 1
-        text = move.notation(variant)
-        if at % 2 == 0:
-            units.append(f"{number}. {text}")
-        elif ply == 0:
-            units.append(f"{number}... {text}")
-        else:
-            units.append(text)
-    units.append(result)
-    lines: list[str] = []
-    current = ""
-    for unit in units:
-        if current and len(current) + 1 + len(unit) > _LINE_WIDTH:
-            lines.append(current)
-            current = unit
-        else:
-            current = f"{current} {unit}" if current else unit
-    lines.append(current)
-    return lines

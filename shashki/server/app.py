@@ -2,7 +2,7 @@
 
 >>> app = create_app(Settings(data_dir=Path("/tmp/shashki-doctest")))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/ws"))
-['/ws/games/{game_id}', '/ws/lobby']
+['/ws/analysis', '/ws/games/{game_id}', '/ws/lobby']
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from fastapi import Depends, FastAPI
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.preferences import PreferenceService
+from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings, SettingsError
 from shashki.server.events import make_bus
@@ -26,6 +27,7 @@ from shashki.server.games.service import GameService
 from shashki.server.history import HistoryService
 from shashki.server.http import (
     accounts,
+    analysis,
     chat,
     edge,
     errors,
@@ -145,6 +147,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             game_streams=settings.game_streams,
             redis_url=settings.redis_url,
         )
+        app.state.analysis = AnalysisService(
+            settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines
+        )
         resumed = await game_service.resume()
         await app.state.reviews.resume()
         log.info("shashki server ready: %d live games resumed", resumed)
@@ -173,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await game_service.close()
             await app.state.explorer.close()
             await app.state.notifications.close()
+            await app.state.analysis.close()
             await bus.close()
             await db.close()
 
@@ -196,7 +202,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     routers = (
         accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer,
-        reviews,
+        reviews, analysis,
     )
     for module in (*routers, notifications):
         app.include_router(module.router)
@@ -233,6 +239,7 @@ def document_websockets(app: FastAPI) -> None:
     sockets = {
         "/ws/games/{game_id}": "One game, live: numbered states, move acks, resync; players act, all watch",
         "/ws/lobby": "The lobby, live: open seeks; for a logged-in player, challenges and games starting",
+        "/ws/analysis": "The analysis board: the engine's lines for a position, deeper as they come",
     }
     default_openapi = app.openapi
 
@@ -246,7 +253,7 @@ def document_websockets(app: FastAPI) -> None:
                 "get": {
                     "tags": ["live"],
                     "summary": summary,
-                    "description": live.__doc__,
+                    "description": analysis.__doc__ if path == "/ws/analysis" else live.__doc__,
                     "parameters": parameters if "{game_id}" in path else [],
                     "responses": {"101": {"description": "Switching to the WebSocket protocol"}},
                 }

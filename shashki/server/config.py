@@ -74,6 +74,11 @@ class Settings(BaseSettings):
     # local pool stands in while no worker is alive); "local" keeps them in this process's pool.
     engine_queue: Literal["auto", "local"] = "auto"
     engine_untimed_seconds: float = 1.0
+    # The analysis board (server/analysis): its own engine processes, the longest search one request may
+    # ask for, and the most lines (moves) it may ask for.
+    analysis_workers: int = 1
+    analysis_max_seconds: float = 10.0
+    analysis_max_lines: int = 5
     # Cookies marked Secure (behind HTTPS): SHASHKI_SECURE_COOKIES=1.
     secure_cookies: bool = False
     # Game chat: lines per player per game within the window (docs/bot-api.md states the limits).

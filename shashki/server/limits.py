@@ -207,4 +207,8 @@ def limit_table(settings) -> dict[str, Limit]:
         # per client address: anonymous visitors' sessions and the games they start
         "anonymous_sessions": settings.public.limit_anonymous_sessions,
         "anonymous_games": settings.public.limit_anonymous_games,
+        # the analysis board: engine searches per address and per account, PDN imports per address
+        "analyses": settings.public.limit_analyses,
+        "analyses_per_account": settings.public.limit_analyses_per_account,
+        "pdn_imports": settings.public.limit_pdn_imports,
     }

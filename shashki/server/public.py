@@ -60,6 +60,12 @@ class PublicSettings(BaseSettings):
     # and so are the games anonymous visitors start from one address (seeks, links, the computer).
     limit_anonymous_sessions: LimitSetting = Limit(30, 3600.0)
     limit_anonymous_games: LimitSetting = Limit(100, 3600.0)
+    # The analysis board's engine searches, per client address and per account (anonymous players have
+    # only the first), and its PDN imports per address. A search is one position (a socket runs one at a
+    # time, the last asked for), so the figures allow stepping through a game with the engine on.
+    limit_analyses: LimitSetting = Limit(120, 60.0)
+    limit_analyses_per_account: LimitSetting = Limit(120, 60.0)
+    limit_pdn_imports: LimitSetting = Limit(20, 60.0)
 
     @classmethod
     def from_env(cls) -> PublicSettings:

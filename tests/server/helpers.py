@@ -34,6 +34,8 @@ FAST = {
     "SHASHKI_MIN_CLOCK_SECONDS": "0.5",
     # Computer analyses of games: a glance at each position is enough to test the flow.
     "SHASHKI_REVIEW_SECONDS_PER_MOVE": "0.02",
+    # Analysis board searches of at most 3 s: generated requests (schemathesis) stay within their timeout.
+    "SHASHKI_ANALYSIS_MAX_SECONDS": "3",
 }
 PASSWORD = "correct horse battery"
 

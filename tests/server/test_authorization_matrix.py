@@ -140,6 +140,12 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/board/seek"): Row(
         ANYONE, owner_check=False, notes="a stream: test_bot_api.py's seek test holds it open"
     ),
+    # The analysis board changes nothing stored and needs no account (tests/server/test_analysis.py).
+    ("POST", "/api/analysis/position"): Row(ANYONE, anonymous=OWN, narrow=OWN, body={"variant": "russian"}),
+    ("POST", "/api/analysis/lines"): Row(
+        ANYONE, anonymous=OWN, narrow=OWN, body={"variant": "russian", "lines": 1, "seconds": 0.2}
+    ),
+    ("POST", "/api/analysis/pdn"): Row(ANYONE, anonymous=OWN, narrow=OWN, body={"pdn": "1. c3-d4 *"}),
 }
 for _kind in ("bot", "board"):
     for _action in ("move/{move}", "draw/{accept}", "resign", "abort", "claim-victory", "chat"):

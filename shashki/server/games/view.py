@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from shashki.rules import Color
+from shashki.rules import Color, Position
 from shashki.rules.notation import square_label
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameStatus
@@ -25,6 +25,19 @@ class LegalMove:
 
     def as_dict(self) -> dict[str, Any]:
         return {"move": self.move, "path": list(self.path), "captures": list(self.captures)}
+
+
+def legal_moves_of(position: Position) -> tuple[LegalMove, ...]:
+    """The legal moves of `position` as clients receive them (the game state, the analysis board)."""
+    variant = position.variant
+    return tuple(
+        LegalMove(
+            m.notation(variant),
+            tuple(square_label(variant, b) for b in m.path),
+            tuple(square_label(variant, b) for b in m.captured),
+        )
+        for m in position.legal_moves()
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +143,6 @@ def _name(color: Color | None) -> str | None:
 def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_after_ms: int) -> GameView:
     """The state of `live` at `now`; `gone_ms` is how long the side to move has been disconnected."""
     r = live.record
-    variant = live.rules.variant
     position = live.rules.position
     to_move = live.to_move
     clock = live.clock()
@@ -145,16 +157,7 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         deadline = live.deadline()
         remaining = None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
         days = DaysView(r.days_per_move, deadline, remaining)
-    legal: tuple[LegalMove, ...] = ()
-    if live.is_live:
-        legal = tuple(
-            LegalMove(
-                m.notation(variant),
-                tuple(square_label(variant, b) for b in m.path),
-                tuple(square_label(variant, b) for b in m.captured),
-            )
-            for m in position.legal_moves()
-        )
+    legal = legal_moves_of(position) if live.is_live else ()
     return GameView(
         id=r.id,
         seq=r.version,

@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.preferences import PreferenceService
+from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
 from shashki.server.events import EventBus
@@ -94,6 +95,8 @@ def _reviews(conn: HTTPConnection) -> ReviewService:
 
 def _explorer(conn: HTTPConnection) -> ExplorerService:
     return conn.app.state.explorer
+def _analysis(conn: HTTPConnection) -> AnalysisService:
+    return conn.app.state.analysis
 
 
 def _watching(conn: HTTPConnection) -> NowPlaying:
@@ -123,6 +126,7 @@ AppSettings = Annotated[Settings, Depends(_settings)]
 Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
+Analysis = Annotated[AnalysisService, Depends(_analysis)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
 Notifications = Annotated[NotificationService, Depends(_notifications)]
 Explorer = Annotated[ExplorerService, Depends(_explorer)]

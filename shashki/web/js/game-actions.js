@@ -1,7 +1,9 @@
 // What a player does in a game, over its socket: moves (typed or from the board; one at a time, until
 // the server acknowledges it), resigning or aborting, draw offers, claiming victory when the opponent has
-// gone; and the buttons everyone has (flip the board, sound, the PDN, a rematch once the game is over).
+// gone; and the buttons everyone has (flip the board, sound, the PDN, a rematch and "Analyse" once the game
+// is over).
 
+import { analysisUrl } from "./analysis-url.js";
 import { clear, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { OTHER } from "./game-clocks.js";
@@ -192,6 +194,7 @@ export class Actions {
     }
     // The buttons are drawn anew with each state: the keyboard's focus stays on the one it was on.
     const focused = this.el.controls.contains(document.activeElement) ? document.activeElement.id : null;
+    if (game.status === "finished") items.push(h("a", { class: "button secondary", id: "analyse", href: analysisUrl(game) }, t("analysis.analyseGame")));
     fill(this.el.controls, ...items);
     if (focused) this.el.controls.querySelector(`[id="${focused}"]`)?.focus();
   }

@@ -3,6 +3,7 @@
 // Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules ·
 // /settings  the looks (theme, board, pieces).
 // /challenge/{link}  a challenge by link ("play with a friend").
+// /analysis  the analysis board.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
@@ -22,6 +23,7 @@ const ROUTES = [
   [/^\/rules\/?$/, () => import("./rules.js"), () => ({})],
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
   [/^\/settings\/?$/, () => import("./settings.js"), () => ({})],
+  [/^\/analysis\/?$/, () => import("./analysis.js"), () => ({})],
 ];
 
 function notFound(view) {
@@ -38,6 +40,7 @@ function renderHeader() {
   const here = location.pathname;
   const link = (href, label, active) => h("a", { href, class: active ? "active" : "" }, label);
   fill(nav, link("/", t("nav.lobby"), here === "/"), link("/rules", t("nav.rules"), here.startsWith("/rules")));
+  nav.append(link("/analysis", t("analysis.nav"), here === "/analysis"));
   const anonymous = session.user && session.user.anonymous;
   if (session.user && !anonymous) {
     const mine = `/@/${encodeURIComponent(session.user.username)}`;

@@ -1,0 +1,69 @@
+"""The analysis board's service: positions set up and described, the engine's lines streamed, PDN imported.
+
+It owns its engine processes (`AsyncEngine`, started on first use, `workers` of them) apart from the
+computer opponent's, so that people analysing never slow the games being played. It keeps no tables:
+the board's positions and trees live in the client and its address.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from shashki.server.analysis.board import game_json, setup
+from shashki.server.analysis.lines import stream_lines
+from shashki.server.analysis.pdn_import import import_pdn
+from shashki.server.errors import Invalid
+
+if TYPE_CHECKING:
+    from shashki.engine import AsyncEngine
+    from shashki.rules import Game
+
+
+class AnalysisService:
+    def __init__(self, workers: int = 1, max_seconds: float = 10.0, max_lines: int = 5) -> None:
+        self.workers = workers
+        self.max_seconds = max_seconds
+        self.max_lines = max_lines
+        self._engine: AsyncEngine | None = None
+
+    @property
+    def engine(self) -> AsyncEngine:
+        if self._engine is None:
+            from shashki.engine import AsyncEngine
+
+            self._engine = AsyncEngine(workers=self.workers)
+        return self._engine
+
+    def game(self, variant: str | None, fen: str | None, moves: list[str], double_diagonal: bool = False
+             ) -> Game:
+        """The game set up from a FEN and moves: Invalid naming the bad FEN or move."""
+        return setup(variant, fen, moves, double_diagonal=double_diagonal)
+
+    def position(self, variant: str | None, fen: str | None, moves: list[str], double_diagonal: bool = False
+                 ) -> dict[str, Any]:
+        """The position reached, its legal moves, outcome and endgame-table result."""
+        return game_json(self.game(variant, fen, moves, double_diagonal))
+
+    def check_request(self, lines: int, seconds: float) -> None:
+        if not 1 <= lines <= self.max_lines:
+            raise Invalid("bad_lines", f"Ask for 1 to {self.max_lines} lines.")
+        if not seconds > 0:
+            raise Invalid("bad_seconds", "An analysis takes more than 0 s.")
+
+    async def lines(self, game: Game, lines: int, seconds: float) -> AsyncIterator[dict[str, Any]]:
+        """The engine's best `lines` moves, one report per completed depth (see `lines.stream_lines`);
+        a budget above the server's longest (`max_seconds`) is cut down to it."""
+        self.check_request(lines, seconds)
+        async for report in stream_lines(self.engine, game, lines, min(seconds, self.max_seconds)):
+            yield report
+
+    async def import_pdn(self, text: str, default_variant: str | None = None) -> dict[str, Any]:
+        """The games of a PDN text as trees of positions (in a thread: a long text takes a moment)."""
+        return await asyncio.to_thread(import_pdn, text, default_variant)
+
+    async def close(self) -> None:
+        if self._engine is not None:
+            await self._engine.close()
+            self._engine = None

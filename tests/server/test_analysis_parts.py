@@ -1,0 +1,69 @@
+"""The analysis domain's parts without a server: PDN import as trees (a random game exported and imported
+again), scores as players read them, positions refused with the rules' reasons."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shashki.engine.search import WIN, Line
+from shashki.rules import VARIANTS, Color, Game, get_variant
+from shashki.rules.pdn import write_game
+from shashki.server.analysis.board import setup
+from shashki.server.analysis.lines import score_json
+from shashki.server.analysis.pdn_import import import_pdn
+from shashki.server.errors import Invalid
+
+
+def _random_game(key: str, seed: int, plies: int) -> Game:
+    rng = random.Random(seed)
+    game = Game(get_variant(key))
+    for _ in range(plies):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(rng.choice(moves))
+    return game
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(key=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32), plies=st.integers(0, 80))
+def test_an_exported_game_imports_as_the_same_positions_and_moves(key, seed, plies):
+    game = _random_game(key, seed, plies)
+    (imported,) = import_pdn(write_game(game, {"Event": "round trip"}))["games"]
+    assert imported["error"] is None and imported["variant"] == key
+    node, fens, moves = imported["tree"], [], []
+    while True:
+        fens.append(node["fen"])
+        if not node["children"]:
+            break
+        (node,) = node["children"]
+        moves.append(node["move"])
+    assert fens == [p.fen() for p in game.positions]
+    assert moves == game.notations()
+    expected_legal = [m.notation(game.variant) for m in game.legal_moves()]
+    assert [m["move"] for m in node["legal_moves"]] == expected_legal
+    assert imported["result"] == (game.outcome.result if game.outcome else "*")
+
+
+def test_scores_read_as_pieces_from_whites_side_or_as_a_win():
+    line = Line(depth=3, score=150, pv=(), nodes=1, seconds=0.1)
+    assert score_json(line, Color.WHITE) == {"kind": "pieces", "value": 1.5}
+    assert score_json(line, Color.BLACK) == {"kind": "pieces", "value": -1.5}
+    won = Line(depth=5, score=WIN - 3, pv=(), nodes=1, seconds=0.1)
+    assert score_json(won, Color.BLACK) == {"kind": "win", "winner": "black", "plies": 3, "moves": 2}
+    lost = Line(depth=5, score=-(WIN - 4), pv=(), nodes=1, seconds=0.1)
+    assert score_json(lost, Color.BLACK) == {"kind": "win", "winner": "white", "plies": 4, "moves": 2}
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "code"),
+    [("frisian", None, "unknown_variant"), ("russian", "W:W1:B32", "bad_fen"), ("russian", "W", "bad_fen")],
+)
+def test_positions_are_refused_with_a_code_and_the_rules_reason(variant, fen, code):
+    with pytest.raises(Invalid) as info:
+        setup(variant, fen)
+    assert info.value.code == code and info.value.message
