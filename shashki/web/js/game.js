@@ -11,6 +11,7 @@ import { Actions } from "./game-actions.js";
 import { BoardController } from "./game-board.js";
 import { Chat } from "./game-chat.js";
 import { Clocks } from "./game-clocks.js";
+import { TournamentBox } from "./game-tournament.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
@@ -56,6 +57,7 @@ export async function mount(container, { id }) {
   });
   const clocks = new Clocks(ctx, { top: el.top, bottom: el.bottom });
   const chat = new Chat(ctx, el.chat);
+  const tournament = new TournamentBox(ctx);
   const actions = new Actions(ctx, socket, { controls: el.controls, offer: el.offer }, {
     onFlip: () => {
       board.flip();
@@ -82,6 +84,7 @@ export async function mount(container, { id }) {
       actions.form,
       actions.error,
       el.controls,
+      tournament.el,
       el.info,
       el.chat
     )
@@ -208,6 +211,7 @@ export async function mount(container, { id }) {
     drawStatus();
     actions.drawOffer();
     actions.drawControls();
+    tournament.draw();
   }
 
   /** The result once the game is over (with the rating changes), else whose turn it is. */

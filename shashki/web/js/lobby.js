@@ -11,6 +11,7 @@ import { t } from "./i18n.js";
 import { authCard } from "./lobby-auth.js";
 import { LobbyLists } from "./lobby-lists.js";
 import { createTabs, quickCard } from "./lobby-play.js";
+import { tournamentsCard } from "./lobby-tournaments.js";
 import { card, playerLabel } from "./widgets.js";
 
 export async function mount(container) {
@@ -19,6 +20,7 @@ export async function mount(container) {
   let live = false; // whether the lobby channel is up (see setLive)
   const lists = new LobbyLists(me, () => live);
   const tabs = logged ? createTabs() : null;
+  const tournaments = tournamentsCard();
 
   container.append(
     h(
@@ -38,6 +40,7 @@ export async function mount(container) {
         lists.playingBox,
         card("open-seeks", t("lobby.seeks"), lists.seeksTable),
         lists.watchBox,
+        tournaments.el,
         card(
           "about",
           t("lobby.aboutTitle"),
@@ -108,6 +111,7 @@ export async function mount(container) {
   return {
     unmount() {
       unsubscribe();
+      tournaments.stop();
     },
   };
 }
