@@ -11,7 +11,7 @@ import { nameOf, playerCell, points } from "./tournament-standings.js";
 function resultLabel(pairing) {
   if (pairing.bye) return t("tournament.bye");
   if (pairing.status !== "finished" || !pairing.result) return t("tournament.playing");
-  return pairing.result.replace("1/2", "½");
+  return pairing.result.replaceAll("1/2", "½");
 }
 
 export class Games {
