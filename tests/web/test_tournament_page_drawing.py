@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 
+import httpx
 from playwright.sync_api import expect
 from server.helpers import Player
 
@@ -308,3 +309,75 @@ def test_the_tournament_pages_fit_a_phone_screen(pages, server):
     page.locator("#standings tr.standing").first.wait_for()
     scroll = page.locator(".table-scroll")
     assert scroll.evaluate("el => el.scrollWidth > el.clientWidth")
+
+
+def test_the_lobby_lists_running_and_coming_tournaments_and_fetches_them_again_when_nudged(pages, server):
+    running = tournament("run1", name="Hourly arena")
+    coming = tournament(
+        "soon1", name="Daily Swiss", system="swiss", status="created", seconds_to_start=600, rounds=5
+    )
+    tours = {"run1": running}
+    page = pages("/")
+    feeds = []
+
+    def proxy(ws):
+        ws.connect_to_server()
+        feeds.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws/lobby$"), proxy)
+    serve(page, tours)
+    page.goto(server.url + "/")
+    expect(page.locator('#lobby-tournaments li[data-tournament-id="run1"]')).to_contain_text("Hourly arena")
+    expect(page.locator("#nav a[href='/tournaments']")).to_have_text("Tournaments")
+
+    # A tournament is created: the lobby channel's nudge makes the section fetch the list again.
+    tours["soon1"] = coming
+    feeds[-1].send(json.dumps({"type": "tournaments"}))
+    item = page.locator('#lobby-tournaments li[data-tournament-id="soon1"]')
+    expect(item).to_contain_text("Daily Swiss")
+    expect(item.locator(".countdown")).to_contain_text(re.compile(r"Starts in (10:00|9:5\d)"))
+    item.locator("a").click()
+    page.wait_for_url(re.compile(r"/tournament/soon1$"))
+    expect(page.locator("#tournament-name")).to_have_text("Daily Swiss")
+
+
+def test_an_arena_game_offers_berserk_before_the_first_move_and_leads_back_to_the_tournament(pages, server):
+    white, black = Player(server), Player(server)
+    game = white.challenge(black, variant="russian-giveaway", time_control={"minutes": 3, "increment": 2})
+    state = {**server_game(server, game["id"]), "tournament": "arena1"}
+    page = pages("/", player=white)
+    sockets = serve(
+        page, {"arena1": tournament("arena1")}, {r"/api/tournaments/arena1/berserk": {"ok": True}}
+    )
+    game_sockets = []
+
+    def fake_game(ws):
+        game_sockets.append(ws)
+        ws.send(json.dumps({"type": "state", "seq": 1, "game": state}))
+
+    page.route_web_socket(re.compile(rf".*/ws/games/{game['id']}$"), fake_game)
+    page.goto(f"{server.url}/game/{game['id']}")
+    expect(page.locator("#back-to-tournament")).to_have_attribute("href", "/tournament/arena1")
+    page.click("#berserk")
+    expect(page.locator("#berserk")).to_have_count(0)
+    posted = [body for method, path, body in sockets["_requests"] if path.endswith("/berserk")]
+    assert [json.loads(body) for body in posted] == [{"game": game["id"]}]
+
+    # Another game of the arena, where White has moved: too late to berserk.
+    page.goto(f"{server.url}/")
+    state = {**state, "ply": 1}
+    page.goto(f"{server.url}/game/{game['id']}")
+    expect(page.locator("#back-to-tournament")).to_be_visible()
+    expect(page.locator("#berserk")).to_have_count(0)
+    # A game of no tournament shows neither.
+    state = {**state, "ply": 0, "tournament": None}
+    page.goto(f"{server.url}/game/{game['id']}")
+    expect(page.locator(".game-page[data-color='white']")).to_be_visible()
+    expect(page.locator("#game-tournament")).to_be_hidden()
+    white.close()
+    black.close()
+
+
+def server_game(server, game_id: str) -> dict:
+    """A game's JSON as the server sends it (the state the fake game socket then sends, with a tournament)."""
+    return httpx.get(f"{server.url}/api/games/{game_id}").json()["game"]
