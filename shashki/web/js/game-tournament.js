@@ -2,11 +2,14 @@
 // a link back to the tournament, and in an arena the "Berserk" button — a player may halve their own
 // clock before their first move for one more point if they win (issue 13, point 1, as on lidraughts).
 // The server decides whether berserk is still allowed; the button is only offered while it can be.
+// A player of the tournament whose game has ended listens to the tournament's channel, so that the next
+// pairing (an arena's next game, a Swiss's next round) opens at once, as on the tournament's page.
 
-import { api } from "./api.js";
+import { api, LiveSocket } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
+import { navigate } from "./router.js";
 import { act } from "./widgets.js";
 
 export class TournamentBox {
@@ -17,6 +20,20 @@ export class TournamentBox {
     this.tour = null; // {id, name, system} once fetched
     this.loading = null;
     this.berserked = false;
+    this.socket = null; // the tournament's channel, once the player's game is over
+  }
+
+  /** Leave the page: close the tournament's channel if it was opened. */
+  stop() {
+    if (this.socket) this.socket.close();
+    this.socket = null;
+  }
+
+  listenForNextPairing(id) {
+    if (this.socket || !this.ctx.myColor || this.ctx.isLive() || this.tour.status === "finished") return;
+    this.socket = new LiveSocket(`/ws/tournaments/${id}`, (message) => {
+      if (message.type === "paired" && message.game && message.game !== this.ctx.game.id) navigate(`/game/${message.game}`);
+    });
   }
 
   /** How many moves the player has made: the first player moves on the even plies. */
@@ -68,6 +85,7 @@ export class TournamentBox {
           t("tournament.berserk")
         )
       : null;
+    this.listenForNextPairing(id);
     const back = h("a", { href: `/tournament/${id}`, id: "back-to-tournament" }, t("tournament.back"), this.tour.name ? `: ${this.tour.name}` : "");
     fill(this.el, back, berserk);
   }

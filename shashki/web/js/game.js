@@ -258,6 +258,7 @@ export async function mount(container, { id }) {
   return {
     unmount() {
       socket.close();
+      tournament.stop();
       clearInterval(ticker);
       clearInterval(pinger);
       document.removeEventListener("keydown", onKey);

@@ -75,6 +75,13 @@ export async function mount(container, { id }) {
 
   function apply(next) {
     if (!next || next.id !== id) return;
+    // A new game of mine in the tournament is a pairing, even if its "paired" message was missed (it
+    // may come between the first answer and the socket's opening).
+    const game = next.me && next.me.game;
+    if (tour && game && game !== (tour.me && tour.me.game) && next.status === "started") {
+      navigate(`/game/${game}`);
+      return;
+    }
     tour = next;
     page.dataset.status = tour.status;
     page.dataset.system = tour.system;
