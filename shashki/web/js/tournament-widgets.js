@@ -39,8 +39,8 @@ export function clockText(tour, since) {
     return t("tournament.startsIn", { time: duration(tour.seconds_to_start - gone) });
   }
   if (tour.status === "started") {
+    if (tour.system !== "arena" && tour.rounds) return t("tournament.roundOf", { round: tour.round || 0, rounds: tour.rounds });
     if (tour.seconds_left != null) return t("tournament.timeLeft", { time: duration(tour.seconds_left - gone) });
-    if (tour.rounds) return t("tournament.roundOf", { round: tour.round || 0, rounds: tour.rounds });
     return t("tournament.status.started");
   }
   if (tour.status === "finished") return t("tournament.status.finished");

@@ -1,0 +1,294 @@
+"""Whole tournaments on the real server, watched and played in a real browser (issue 13, "Done when").
+
+Scripted players (tests/server's Player: the HTTP API, each in a thread of its own) join, play a few
+moves of each game they are paired in and then the weaker of the two resigns, so that the standings move
+and an arena's streaks happen; a browser watches the tournament's page — the countdown, the players
+joining, the standings changing without a reload, the podium at the end — and in one arena a browser
+player takes part: joins on the page, is sent to their game when paired, plays and resigns there, and goes
+back to the tournament.
+
+Tournaments are kept short: one-minute arenas and a Swiss of three rounds, starting a few seconds after
+they are created.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+from server.helpers import Player
+
+pytestmark = pytest.mark.slow
+# The routes are the tournament service's (shashki/server/http/tournaments.py), built beside these pages.
+pytest.importorskip("shashki.server.http.tournaments", reason="no tournament routes in this server yet")
+
+START_IN_SECONDS = 6
+# Waits on the server's own schedule: the start, a one-minute arena with its last games, the rounds.
+TOURNAMENT_MS = 150_000
+
+
+def create(player: Player, **terms) -> dict:
+    starts_at = datetime.now(UTC) + timedelta(seconds=START_IN_SECONDS)
+    body = {
+        "name": terms.pop("name", "Test event"),
+        "variant": "russian-giveaway",
+        "clock": {"initial": 60, "increment": 1},
+        "starts_at": starts_at.isoformat().replace("+00:00", "Z"),
+        "rated": True,
+        "password": None,
+        "min_rating": None,
+        "min_games": None,
+        "max_players": None,
+        "double": False,
+        **terms,
+    }
+    r = player.post("/api/tournaments", body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+class ScriptedPlayer(threading.Thread):
+    """A player who plays whatever game the tournament pairs them in: a few moves, then the weaker resigns.
+
+    `strength` orders the players (the higher wins); `strengths` is everyone's, by user id. A game against
+    someone without a strength (the browser player) is played on, move by move, and never resigned.
+    """
+
+    def __init__(
+        self, server, tournament_id: str, strength: int, strengths: dict[int, int], stop: threading.Event
+    ):
+        super().__init__(daemon=True)
+        self.player = Player(server)
+        self.tid = tournament_id
+        self.strength = strength
+        self.strengths = strengths
+        strengths[self.player.id] = strength
+        self.stop_event = stop
+        self.games: set[str] = set()
+        self.errors: list[str] = []
+
+    def enter(self, password: str | None = None) -> None:
+        """Join the tournament (over the API, as a bot or a script would)."""
+        r = self.player.post(f"/api/tournaments/{self.tid}/join", {"password": password})
+        assert r.status_code == 200, r.text
+
+    def run(self) -> None:
+        http = self.player.http
+        while not self.stop_event.is_set():
+            try:
+                tour = http.get(f"/api/tournaments/{self.tid}").json()
+                if tour["status"] == "finished":
+                    return
+                game_id = (tour.get("me") or {}).get("game")
+                if game_id:
+                    self.games.add(game_id)
+                    self.play(game_id)
+            except httpx.HTTPError as e:  # a slow answer on a busy machine: try again
+                self.errors.append(repr(e))
+            time.sleep(0.15)
+
+    def play(self, game_id: str) -> None:
+        http = self.player.http
+        game = http.get(f"/api/games/{game_id}").json()["game"]
+        if game["status"] != "started":
+            return
+        color = "white" if game["white"].get("id") == self.player.id else "black"
+        if game["side_to_move"] != color or not game["legal_moves"]:
+            return
+        opponent = game["black" if color == "white" else "white"].get("id")
+        stronger = self.strengths.get(opponent)
+        if game["ply"] >= 4 and stronger is not None and stronger > self.strength:
+            http.post(f"/api/games/{game_id}/resign", json={})
+            return
+        move = game["legal_moves"][0]["move"]
+        http.post(f"/api/games/{game_id}/move", json={"move": move, "ply": game["ply"]})
+
+
+def scripted(server, tid: str, count: int) -> tuple[list[ScriptedPlayer], threading.Event]:
+    stop = threading.Event()
+    strengths: dict[int, int] = {}
+    players = [ScriptedPlayer(server, tid, strength, strengths, stop) for strength in range(count)]
+    return players, stop
+
+
+def finish(players: list[ScriptedPlayer], stop: threading.Event) -> None:
+    stop.set()
+    for p in players:
+        if p.is_alive():
+            p.join(10)
+
+
+def name_of(user) -> str:
+    return user if isinstance(user, str) else user["username"]
+
+
+def watch_until_finished(watcher, tid: str) -> None:
+    """The watcher's page shows the end by itself: the podium of the three best, no reload."""
+    watcher.locator(f'.tournament-page[data-tournament-id="{tid}"][data-status="finished"]').wait_for(
+        timeout=TOURNAMENT_MS
+    )
+    expect(watcher.locator("#podium li.place")).to_have_count(3)
+
+
+def final_standings(server, tid: str) -> list[dict]:
+    r = httpx.get(f"{server.url}/api/tournaments/{tid}/results")
+    assert r.status_code == 200, r.text
+    return r.json()["players"]
+
+
+def test_an_arena_played_by_scripted_players_is_watched_live_to_its_podium(pages, server, artifacts):
+    organiser = Player(server)
+    tour = create(organiser, name="Watched arena", system="arena", minutes=1)
+    tid = tour["id"]
+    watcher = pages(f"/tournament/{tid}")
+    expect(watcher.locator("#tournament-countdown")).to_contain_text("Starts in")
+
+    players, stop = scripted(server, tid, 4)
+    for p in players:
+        p.enter()
+    # The players joining show on the watching page at once.
+    expect(watcher.locator("#standings tr.standing")).to_have_count(4)
+    expect(watcher.locator("#tournament-facts")).to_contain_text("4 players")
+    for p in players:
+        p.start()
+    try:
+        watcher.locator('.tournament-page[data-status="started"]').wait_for(timeout=30_000)
+        expect(watcher.locator("#tournament-countdown")).to_contain_text("left")
+        # Games in play appear with a small board each; points are scored without a reload.
+        watcher.locator("#running-games .mini-game svg.board.mini").first.wait_for(timeout=30_000)
+        watcher.locator('#standings tr.standing:not([data-score="0"])').first.wait_for(timeout=30_000)
+        # The strongest wins every game: two wins in a row put them on a streak, marked with a flame.
+        strongest = players[-1].player.name
+        watcher.locator(f'#standings tr[data-user="{strongest}"] .streak').wait_for(timeout=60_000)
+        watcher.screenshot(path=str(artifacts / "tournament-arena.png"))
+        watch_until_finished(watcher, tid)
+    finally:
+        finish(players, stop)
+    standings = final_standings(server, tid)
+    assert name_of(standings[0]["user"]) == strongest
+    expect(watcher.locator("#podium li.first")).to_have_attribute("data-user", strongest)
+    assert all(not p.errors for p in players), [p.errors for p in players]
+
+
+def test_a_browser_player_joins_an_arena_on_its_page_is_sent_to_each_game_and_comes_back(
+    pages, server, artifacts
+):
+    organiser = Player(server)
+    tour = create(organiser, name="Arena with a browser player", system="arena", minutes=1)
+    tid = tour["id"]
+    me = Player(server)
+    page = pages(f"/tournament/{tid}", player=me)
+    watcher = pages(f"/tournament/{tid}")
+    page.on("dialog", lambda dialog: dialog.accept())  # "Resign?" — yes
+
+    page.click("#tournament-join")
+    expect(page.locator("#tournament-joined")).to_be_visible()
+    expect(watcher.locator(f'#standings tr[data-user="{me.name}"]')).to_be_visible()
+
+    players, stop = scripted(server, tid, 3)
+    for p in players:
+        p.enter()
+        p.start()
+    try:
+        games_played = 0
+        deadline = time.monotonic() + TOURNAMENT_MS / 1000
+        while time.monotonic() < deadline and games_played < 2:
+            # Paired: the tournament's page opens the game by itself.
+            page.wait_for_url(re.compile(r"/game/[A-Za-z0-9]+$"), timeout=60_000)
+            game_id = page.url.rsplit("/", 1)[1]
+            page.wait_for_selector(".game-page[data-color]")
+            expect(page.locator("#back-to-tournament")).to_have_attribute("href", f"/tournament/{tid}")
+            play_two_moves_and_resign(page, server, game_id)
+            games_played += 1
+            page.locator("#result").wait_for()
+            # Back to the tournament by its link; the next pairing sends the player on again.
+            page.click("#back-to-tournament")
+            page.wait_for_url(re.compile(rf"/tournament/{tid}$|/game/"))
+            if "/tournament/" in page.url:
+                expect(page.locator("#tournament-name")).to_have_text("Arena with a browser player")
+        assert games_played == 2
+        # Enough: a pause takes the player out of the pairings until they come back.
+        if "/game/" in page.url:
+            page.wait_for_selector(".game-page[data-color]")
+            play_two_moves_and_resign(page, server, page.url.rsplit("/", 1)[1])
+            page.click("#back-to-tournament")
+        page.wait_for_url(re.compile(rf"/tournament/{tid}$"))
+        page.click("#tournament-pause")
+        expect(page.locator("#tournament-join")).to_have_text("Come back")
+        mine = watcher.locator(f'#standings tr[data-user="{me.name}"]')
+        expect(mine).to_have_class(re.compile(r"\bpaused\b"))
+        assert int(mine.get_attribute("data-score") or 0) == 0  # lost every game: no points
+        page.screenshot(path=str(artifacts / "tournament-browser-player.png"))
+        watch_until_finished(watcher, tid)
+    finally:
+        finish(players, stop)
+
+
+def play_two_moves_and_resign(page, server, game_id: str) -> None:
+    """Play the first legal move (typed in the move box) until each side has moved, then resign."""
+    while True:
+        game = httpx.get(f"{server.url}/api/games/{game_id}").json()["game"]
+        if game["status"] != "started":
+            return
+        if game["ply"] >= 2:
+            break
+        my_color = page.locator(".game-page").get_attribute("data-color")
+        if game["side_to_move"] == my_color:
+            page.fill("#move-text", game["legal_moves"][0]["move"])
+            page.press("#move-text", "Enter")
+            page.locator("#moves li.ply").nth(game["ply"]).wait_for(state="attached")
+        else:
+            time.sleep(0.2)
+    page.click("#resign")
+
+
+def test_a_swiss_created_on_the_page_is_played_through_round_by_round_while_a_browser_watches(
+    pages, server, artifacts
+):
+    organiser = Player(server)
+    creator = pages("/tournaments", player=organiser)
+    creator.fill("#tournament-name", "Swiss in the browser")
+    creator.select_option("#tournament-system", "swiss")
+    creator.select_option("#tournament-variant", "russian-giveaway")
+    creator.fill("#tournament-clock-minutes", "1")
+    creator.fill("#tournament-clock-increment", "1")
+    creator.fill("#tournament-rounds", "3")
+    creator.click("#tournament-create")
+    creator.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]+$"))
+    tid = creator.url.rsplit("/", 1)[1]
+    expect(creator.locator("#tournament-name")).to_have_text("Swiss in the browser")
+    watcher = pages(f"/tournament/{tid}")
+    expect(watcher.locator("#tournament-countdown")).to_contain_text("Starts in")
+
+    # Five players: one of them has a bye each round.
+    players, stop = scripted(server, tid, 5)
+    for p in players:
+        p.enter()
+        p.start()
+    try:
+        watcher.locator('.tournament-page[data-status="started"]').wait_for(timeout=TOURNAMENT_MS)
+        expect(watcher.locator("#standings th")).to_have_count(11)  # the tie-break columns
+        watcher.locator("#pairings li.pairing").first.wait_for()
+        expect(watcher.locator("#round-shown")).to_contain_text("Round")
+        # Round by round, live.
+        for round_number in (2, 3):
+            expect(watcher.locator("#tournament-countdown")).to_have_text(
+                f"Round {round_number} of 3", timeout=TOURNAMENT_MS
+            )
+        watcher.screenshot(path=str(artifacts / "tournament-swiss.png"))
+        watch_until_finished(watcher, tid)
+    finally:
+        finish(players, stop)
+    standings = final_standings(server, tid)
+    assert len(standings) == 5
+    strongest = players[-1].player.name
+    expect(watcher.locator("#podium li.first")).to_have_attribute("data-user", strongest)
+    assert name_of(standings[0]["user"]) == strongest
+    # Every game of the event in one PDN file.
+    pdn = httpx.get(f"{server.url}/api/tournaments/{tid}/games.pdn")
+    assert pdn.status_code == 200 and pdn.text.count("[Result ") >= 6, pdn.text[:500]
