@@ -106,7 +106,9 @@ def serve(page, tours: dict[str, dict], extra_routes: dict | None = None) -> dic
     return sockets
 
 
-def test_an_arena_shows_its_standings_with_streaks_its_games_on_small_boards_and_its_podium(pages, server):
+def test_an_arena_shows_its_standings_with_streaks_its_games_on_small_boards_and_its_podium(
+    pages, server, artifacts
+):
     names = [f"player{i:02d}" for i in range(1, 21)]
     rows = [
         standing(i + 1, name, 40 - i, streak=(i == 0), sheet="2 4 4 0" if i == 0 else "2 0")
@@ -165,6 +167,7 @@ def test_an_arena_shows_its_standings_with_streaks_its_games_on_small_boards_and
     expect(page.locator('#pairings li[data-game="g3"] .result')).to_have_text("1-0")
     expect(page.locator("#tournament-countdown")).to_contain_text(re.compile(r"\d+:\d\d left"))
 
+    page.screenshot(path=str(artifacts / "tournament-arena-drawn.png"), full_page=True)
     # 25 players: two pages of standings; the second is fetched when asked for.
     expect(page.locator("#standings-pager .page")).to_have_text("Page 1 of 2")
     page.click("#standings-next")
@@ -285,7 +288,7 @@ def test_joining_a_private_tournament_asks_for_its_password_and_a_paired_player_
     player.close()
 
 
-def test_the_tournament_pages_fit_a_phone_screen(pages, server):
+def test_the_tournament_pages_fit_a_phone_screen(pages, server, artifacts):
     tiebreaks = {"buchholz": 17.5, "buchholz_cut1": 16, "sonneborn_berger": 15.25, "wins": 3, "direct": 0}
     rows = [
         standing(
@@ -304,6 +307,9 @@ def test_the_tournament_pages_fit_a_phone_screen(pages, server):
         page.locator("#tournament-name, #tournaments-started").first.wait_for()
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= PHONE["width"], f"{path} is {width} px wide on a {PHONE['width']} px screen"
+        page.screenshot(
+            path=str(artifacts / f"tournament-phone-{path.strip('/').replace('/', '-')}.png"), full_page=True
+        )
     # The wide standings scroll inside their card instead of widening the page.
     page.goto(server.url + "/tournament/phone1")
     page.locator("#standings tr.standing").first.wait_for()

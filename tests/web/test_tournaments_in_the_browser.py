@@ -258,6 +258,10 @@ def test_a_swiss_created_on_the_page_is_played_through_round_by_round_while_a_br
     creator.fill("#tournament-clock-minutes", "1")
     creator.fill("#tournament-clock-increment", "1")
     creator.fill("#tournament-rounds", "3")
+    # The form takes a start to the minute, in the player's own time (the browser's zone is this machine's).
+    starts = (datetime.now().astimezone() + timedelta(seconds=25)).replace(second=0, microsecond=0)
+    starts += timedelta(minutes=1)
+    creator.fill("#tournament-starts-at", starts.strftime("%Y-%m-%dT%H:%M"))
     creator.click("#tournament-create")
     creator.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]+$"))
     tid = creator.url.rsplit("/", 1)[1]

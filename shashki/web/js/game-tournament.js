@@ -81,7 +81,6 @@ export class TournamentBox {
                 this.draw();
               }),
           },
-          "⚡ ",
           t("tournament.berserk")
         )
       : null;

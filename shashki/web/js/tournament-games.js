@@ -8,6 +8,8 @@ import { clear, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { nameOf, playerCell, points } from "./tournament-standings.js";
 
+const PLACES = ["first", "second", "third"];
+
 function resultLabel(pairing) {
   if (pairing.bye) return t("tournament.bye");
   if (pairing.status !== "finished" || !pairing.result) return t("tournament.playing");
@@ -78,7 +80,7 @@ export class Games {
           h(
             "li",
             { class: `pairing ${p.status || ""}`, dataset: { game: p.game || "", status: p.status || "" } },
-            h("span", { class: "white" }, playerCell(p.white)),
+            h("span", { class: "white" }, playerCell(p.bye ? p.white || p.black : p.white)),
             p.bye ? null : h("span", { class: "versus" }, "–"),
             p.bye ? null : h("span", { class: "black" }, playerCell(p.black)),
             p.game ? h("a", { class: "result", href: `/game/${p.game}` }, resultLabel(p)) : h("span", { class: "result" }, resultLabel(p))
@@ -113,7 +115,6 @@ export class Games {
 
 /** The first three at the end: gold, silver, bronze, with their scores. */
 export function podium(players) {
-  const places = ["first", "second", "third"];
   return h(
     "section",
     { class: "card podium-card", id: "podium" },
@@ -124,8 +125,8 @@ export function podium(players) {
       players.slice(0, 3).map((s, i) =>
         h(
           "li",
-          { class: `place ${places[i]}`, dataset: { user: nameOf(s.user), rank: String(s.rank ?? i + 1) } },
-          h("span", { class: "medal" }, ["🥇", "🥈", "🥉"][i]),
+          { class: `place ${PLACES[i]}`, dataset: { user: nameOf(s.user), rank: String(s.rank ?? i + 1) } },
+          h("span", { class: "medal" }, String(i + 1)),
           playerCell(s.user),
           h("strong", { class: "score" }, points(s.score)),
           h("small", {}, t("tournament.podiumLine", { games: s.games ?? 0, wins: s.wins ?? 0, performance: s.performance ?? "—" }))

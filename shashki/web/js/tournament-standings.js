@@ -7,6 +7,7 @@
 import { api } from "./api.js";
 import { clear, fill, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { flame } from "./tournament-widgets.js";
 
 export const PAGE_SIZE = 20;
 const TIEBREAKS = ["buchholz", "buchholz_cut1", "sonneborn_berger", "wins"];
@@ -129,9 +130,9 @@ export class Standings {
     for (const s of players) {
       const name = nameOf(s.user);
       const flags = [];
-      if (arena && s.streak) flags.push(h("span", { class: "streak", title: t("tournament.onFire") }, "🔥"));
-      if (s.paused) flags.push(h("span", { class: "flag", title: t("tournament.paused") }, "⏸"));
-      if (s.withdrawn) flags.push(h("span", { class: "flag", title: t("tournament.withdrawn") }, "✕"));
+      if (arena && s.streak) flags.push(h("span", { class: "streak" }, flame(t("tournament.onFire"))));
+      if (s.paused) flags.push(h("span", { class: "flag" }, t("tournament.paused")));
+      if (s.withdrawn) flags.push(h("span", { class: "flag" }, t("tournament.withdrawn")));
       const classes = ["standing"];
       if (s.withdrawn) classes.push("withdrawn");
       if (s.paused) classes.push("paused");

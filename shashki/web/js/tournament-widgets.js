@@ -4,7 +4,7 @@
 // Every figure comes from the server (T in docs/architecture.md's tournament contract): the page counts
 // down from its `seconds_to_start` / `seconds_left` and never decides when a tournament starts or ends.
 
-import { h } from "./dom.js";
+import { h, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { timeControlLabel, variantName } from "./widgets.js";
 
@@ -80,14 +80,14 @@ export function termsText(tour) {
 
 /** A line of a list of tournaments: its name (a link to its page), terms, players and countdown. */
 export function tournamentItem(tour, clocks) {
-  const lock = tour.private ? h("span", { class: "lock", title: t("tournament.private") }, "🔒 ") : null;
+  const padlock = tour.private ? lock(t("tournament.private")) : null;
   return h(
     "li",
     { class: `tournament-item ${tour.status}`, dataset: { tournamentId: tour.id, status: tour.status } },
     h(
       "a",
       { href: `/tournament/${tour.id}` },
-      h("strong", {}, lock, tour.name),
+      h("strong", {}, padlock, tour.name),
       h("small", {}, ` ${termsText(tour)}`)
     ),
     h(
@@ -124,4 +124,19 @@ export function refetcher(fetcher, draw) {
       running = false;
     }
   };
+}
+
+// Small drawn marks (SVG, not emoji: a browser without an emoji font would show empty boxes).
+function icon(name, title, ...shapes) {
+  return s("svg", { class: `icon ${name}`, viewBox: "0 0 16 16", role: "img", "aria-label": title }, s("title", {}, title), ...shapes);
+}
+
+/** The flame of an arena player on a streak (lidraughts marks them so). */
+export function flame(title) {
+  return icon("flame", title, s("path", { d: "M8 1c1 3 5 5 5 9a5 5 0 0 1-10 0c0-2 1-3.5 2-4.5 0 1.5.7 2.5 1.5 3C6 6 6.5 3.5 8 1z" }));
+}
+
+/** The padlock of a private tournament. */
+export function lock(title) {
+  return icon("lock", title, s("rect", { x: 3, y: 7, width: 10, height: 8, rx: 1.5 }), s("path", { d: "M5 7V5a3 3 0 0 1 6 0v2", fill: "none", "stroke-width": 2 }));
 }
