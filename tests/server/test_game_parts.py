@@ -25,7 +25,7 @@ NOW = datetime(2026, 1, 1, tzinfo=UTC)
 STATE_KEYS = {
     "id", "seq", "variant", "double_diagonal", "rated", "status", "white", "black", "ply", "side_to_move",
     "fen", "initial_fen", "moves", "legal_moves", "clocks", "draw_offer", "result", "winner", "reason",
-    "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch",
+    "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch", "tournament",
 }  # fmt: skip
 
 

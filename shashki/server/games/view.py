@@ -71,6 +71,7 @@ class GameView:
     rating_diffs: tuple[int, int | None] | None  # (white, black)
     rematch_offer: Color | None
     rematch_id: str | None
+    tournament: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -101,6 +102,7 @@ class GameView:
                 else {"white": self.rating_diffs[0], "black": self.rating_diffs[1]}
             ),
             "rematch": {"offer": _name(self.rematch_offer), "game_id": self.rematch_id},
+            "tournament": self.tournament,
         }
 
 
@@ -158,4 +160,5 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         ),
         rematch_offer=r.rematch_offer,
         rematch_id=r.rematch_id,
+        tournament=live.tournament,
     )
