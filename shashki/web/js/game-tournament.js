@@ -31,8 +31,11 @@ export class TournamentBox {
 
   listenForNextPairing(id) {
     if (this.socket || !this.ctx.myColor || this.ctx.isLive() || this.tour.status === "finished") return;
+    // The pairing may come before the channel opens: the tournament it sends first names the new game too.
+    const next = (game) => game && game !== this.ctx.game.id && navigate(`/game/${game}`);
     this.socket = new LiveSocket(`/ws/tournaments/${id}`, (message) => {
-      if (message.type === "paired" && message.game && message.game !== this.ctx.game.id) navigate(`/game/${message.game}`);
+      if (message.type === "paired") next(message.game);
+      else if (message.type === "tournament" && message.tournament.status === "started") next(message.tournament.me?.game);
     });
   }
 
