@@ -87,28 +87,32 @@ class ScriptedPlayer(threading.Thread):
                 if tour["status"] == "finished":
                     return
                 game_id = (tour.get("me") or {}).get("game")
-                if game_id:
+                if game_id and game_id not in self.games:
+                    self.play_through(game_id)
                     self.games.add(game_id)
-                    self.play(game_id)
+                else:
+                    time.sleep(0.3)
             except httpx.HTTPError as e:  # a slow answer on a busy machine: try again
                 self.errors.append(repr(e))
-            time.sleep(0.15)
 
-    def play(self, game_id: str) -> None:
+    def play_through(self, game_id: str) -> None:
+        """Play the game to its end: a move on each turn, or resign to a stronger player after a few."""
         http = self.player.http
-        game = http.get(f"/api/games/{game_id}").json()["game"]
-        if game["status"] != "started":
-            return
-        color = "white" if game["white"].get("id") == self.player.id else "black"
-        if game["side_to_move"] != color or not game["legal_moves"]:
-            return
-        opponent = game["black" if color == "white" else "white"].get("id")
-        stronger = self.strengths.get(opponent)
-        if game["ply"] >= 4 and stronger is not None and stronger > self.strength:
-            http.post(f"/api/games/{game_id}/resign", json={})
-            return
-        move = game["legal_moves"][0]["move"]
-        http.post(f"/api/games/{game_id}/move", json={"move": move, "ply": game["ply"]})
+        while not self.stop_event.is_set():
+            game = http.get(f"/api/games/{game_id}").json()["game"]
+            if game["status"] != "started":
+                return
+            color = "white" if game["white"].get("id") == self.player.id else "black"
+            if game["side_to_move"] != color or not game["legal_moves"]:
+                time.sleep(0.1)
+                continue
+            opponent = game["black" if color == "white" else "white"].get("id")
+            stronger = self.strengths.get(opponent)
+            if game["ply"] >= 4 and stronger is not None and stronger > self.strength:
+                http.post(f"/api/games/{game_id}/resign", json={})
+            else:
+                move = game["legal_moves"][0]["move"]
+                http.post(f"/api/games/{game_id}/move", json={"move": move, "ply": game["ply"]})
 
 
 def scripted(server, tid: str, count: int) -> tuple[list[ScriptedPlayer], threading.Event]:
@@ -205,6 +209,13 @@ def test_a_browser_player_joins_an_arena_on_its_page_is_sent_to_each_game_and_co
             game_id = page.url.rsplit("/", 1)[1]
             page.wait_for_selector(".game-page[data-color]")
             expect(page.locator("#back-to-tournament")).to_have_attribute("href", f"/tournament/{tid}")
+            if not played:
+                # Berserk before the first move: the player's own clock is halved.
+                color = page.locator(".game-page").get_attribute("data-color")
+                page.click("#berserk")
+                expect(page.locator("#berserk")).to_have_count(0)
+                clocks = httpx.get(f"{server.url}/api/games/{game_id}").json()["game"]["clocks"]
+                assert clocks[f"{color}_ms"] <= clocks["initial_ms"] / 2
             play_two_moves_and_resign(page, server, game_id)
             played.append(game_id)
         # Back to the tournament by the game's link, and a pause: not paired again until coming back.
