@@ -86,7 +86,7 @@ class ScriptedPlayer(threading.Thread):
                 tour = http.get(f"/api/tournaments/{self.tid}").json()
                 if tour["status"] == "finished":
                     return
-                game_id = (tour.get("me") or {}).get("game")
+                game_id = (tour.get("me") or {}).get("game") or self.paired_in(tour)
                 if game_id and game_id not in self.games:
                     self.play_through(game_id)
                     self.games.add(game_id)
@@ -94,6 +94,13 @@ class ScriptedPlayer(threading.Thread):
                     time.sleep(0.3)
             except httpx.HTTPError as e:  # a slow answer on a busy machine: try again
                 self.errors.append(repr(e))
+
+    def paired_in(self, tour: dict) -> str | None:
+        """The running game of the round that names this player (a Swiss round lists all its games)."""
+        for p in tour.get("pairings") or []:
+            if p["status"] == "started" and p["game"] and self.player.name in (p["white"], p["black"]):
+                return p["game"]
+        return None
 
     def play_through(self, game_id: str) -> None:
         """Play the game to its end: a move on each turn, or resign to a stronger player after a few."""

@@ -10,6 +10,7 @@ import { fill, h, toast } from "./dom.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
+import { currentGame } from "./tournament-widgets.js";
 import { act } from "./widgets.js";
 
 export class TournamentBox {
@@ -35,7 +36,7 @@ export class TournamentBox {
     const next = (game) => game && game !== this.ctx.game.id && navigate(`/game/${game}`);
     this.socket = new LiveSocket(`/ws/tournaments/${id}`, (message) => {
       if (message.type === "paired") next(message.game);
-      else if (message.type === "tournament" && message.tournament.status === "started") next(message.tournament.me?.game);
+      else if (message.type === "tournament") next(currentGame(message.tournament, this.ctx.me && this.ctx.me.username));
     });
   }
 

@@ -140,3 +140,15 @@ export function flame(title) {
 export function lock(title) {
   return icon("lock", title, s("rect", { x: 3, y: 7, width: 10, height: 8, rx: 1.5 }), s("path", { d: "M5 7V5a3 3 0 0 1 6 0v2", fill: "none", "stroke-width": 2 }));
 }
+
+/**
+ * The game `username` is playing in the tournament now: the server's `me.game`, or else the running
+ * pairing that names them (a Swiss or round-robin round lists every game of the round).
+ */
+export function currentGame(tour, username) {
+  if (!tour) return null;
+  if (tour.me && tour.me.game) return tour.me.game;
+  if (!username || tour.status !== "started") return null;
+  const mine = (tour.pairings || []).find((p) => p.status === "started" && p.game && (p.white === username || p.black === username));
+  return mine ? mine.game : null;
+}

@@ -12,7 +12,7 @@ import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { Games, podium } from "./tournament-games.js";
 import { Standings } from "./tournament-standings.js";
-import { countdowns, termsText } from "./tournament-widgets.js";
+import { countdowns, currentGame, termsText } from "./tournament-widgets.js";
 import { act, card } from "./widgets.js";
 
 export async function mount(container, { id }) {
@@ -77,8 +77,8 @@ export async function mount(container, { id }) {
     if (!next || next.id !== id) return;
     // A new game of mine in the tournament is a pairing, even if its "paired" message was missed (it
     // may come between the first answer and the socket's opening).
-    const game = next.me && next.me.game;
-    if (tour && game && game !== (tour.me && tour.me.game) && next.status === "started") {
+    const game = currentGame(next, me && me.username);
+    if (tour && game && game !== currentGame(tour, me && me.username) && next.status === "started") {
       navigate(`/game/${game}`);
       return;
     }
@@ -139,8 +139,9 @@ export async function mount(container, { id }) {
       el.buttons.append(button("tournament.pause", "tournament-pause", () => post("pause"), "secondary"));
     }
     if (playing) el.buttons.append(button("tournament.withdraw", "tournament-withdraw", () => post("withdraw"), "secondary"));
-    if (mine.game) {
-      el.buttons.append(h("a", { href: `/game/${mine.game}`, class: "button", id: "tournament-my-game" }, t("tournament.yourGame")));
+    const game = currentGame(tour, me.username);
+    if (game) {
+      el.buttons.append(h("a", { href: `/game/${game}`, class: "button", id: "tournament-my-game" }, t("tournament.yourGame")));
     }
     if (playing) el.buttons.append(h("span", { class: "joined", id: "tournament-joined" }, t(mine.paused ? "tournament.paused" : "tournament.youPlay")));
   }
