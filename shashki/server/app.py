@@ -2,7 +2,7 @@
 
 >>> app = create_app(Settings(data_dir=Path("/tmp/shashki-doctest")))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/ws"))
-['/ws/games/{game_id}', '/ws/lobby']
+['/ws/games/{game_id}', '/ws/lobby', '/ws/tournaments/{tournament_id}']
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from shashki.server.http import (
     pages,
     players,
     rematch,
+    tournaments,
     validation,
 )
 from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
@@ -43,6 +44,12 @@ from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
 from shashki.server.ratings import RatingService
 from shashki.server.storage import Database
+from shashki.server.tournaments.director import Director
+from shashki.server.tournaments.lease import Lease
+from shashki.server.tournaments.live import TournamentFeed
+from shashki.server.tournaments.results import Results
+from shashki.server.tournaments.schedule import Schedule
+from shashki.server.tournaments.service import TournamentService
 
 log = logging.getLogger("shashki.server")
 
@@ -108,11 +115,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
         )
+        # Tournaments: their service, the games store's listener that records results, and this
+        # process's director (it directs the tournaments whose lease it holds: tournaments/director.py).
+        feed = TournamentFeed(bus)
+        app.state.tournaments = TournamentService(
+            db,
+            game_service,
+            accounts_service,
+            app.state.ratings,
+            feed,
+            min_clock_ms=round(settings.min_clock_seconds * 1000),
+        )
+        tournament_results = Results(db, feed)
+        game_service.store.add_listener(tournament_results)
+        director = Director(
+            app.state.tournaments,
+            tournament_results,
+            Lease(db, seconds=settings.tournament_lease_seconds),
+            tick=settings.tournament_tick_seconds,
+            schedule=Schedule.from_setting(settings.tournament_schedule),
+        )
         resumed = await game_service.resume()
+        director.start()
         log.info("shashki server ready: %d live games resumed", resumed)
         try:
             yield
         finally:
+            await director.close()
+            await tournament_results.close()
+            await feed.close()
             await game_service.close()
             await bus.close()
             await db.close()
@@ -135,7 +166,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
-    for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta):
+    for module in (
+        accounts,
+        lobby,
+        exports,
+        games,
+        live,
+        lidraughts_routes,
+        players,
+        chat,
+        rematch,
+        meta,
+        tournaments,
+    ):
         app.include_router(module.router)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)
@@ -149,6 +192,7 @@ def document_websockets(app: FastAPI) -> None:
     sockets = {
         "/ws/games/{game_id}": "One game, live: numbered states, move acks, resync; players act, all watch",
         "/ws/lobby": "The lobby, live: open seeks; for a logged-in player, challenges and games starting",
+        "/ws/tournaments/{tournament_id}": "One tournament, live: its state after every change; pairings",
     }
     default_openapi = app.openapi
 
@@ -157,13 +201,16 @@ def document_websockets(app: FastAPI) -> None:
             return app.openapi_schema
         schema = default_openapi()
         for path, summary in sockets.items():
-            parameters = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+            names = [name for name in ("game_id", "tournament_id") if "{" + name + "}" in path]
+            parameters = [
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}} for name in names
+            ]
             schema["paths"][path] = {
                 "get": {
                     "tags": ["live"],
                     "summary": summary,
                     "description": live.__doc__,
-                    "parameters": parameters if "{game_id}" in path else [],
+                    "parameters": parameters,
                     "responses": {"101": {"description": "Switching to the WebSocket protocol"}},
                 }
             }

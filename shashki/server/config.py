@@ -83,6 +83,12 @@ class Settings(BaseSettings):
     event_streams: int = 3
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
+    # Tournaments (issue 13): the ones the server creates itself (tournaments/schedule.py: e.g.
+    # "hourly arena russian-giveaway 3+2 45min; daily 18:00 swiss russian-giveaway 5+3 7rounds"), how often
+    # each process's director looks at them, and how long its lease of a tournament lasts unrenewed.
+    tournament_schedule: str = ""
+    tournament_tick_seconds: float = 1.0
+    tournament_lease_seconds: float = 10.0
     # Proxies, body sizes, sockets, computer games: shashki/server/public.py (SHASHKI_* variables).
     public: PublicSettings = Field(default_factory=PublicSettings.from_env)
 

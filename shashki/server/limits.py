@@ -200,4 +200,6 @@ def limit_table(settings) -> dict[str, Limit]:
         "logins_per_account": settings.public.limit_logins_per_account,
         "seeks": settings.public.limit_seeks,
         "computer_games": settings.public.limit_computer_games,
+        "tournaments": settings.public.limit_tournaments,
+        "tournament_actions": settings.public.limit_tournament_actions,
     }

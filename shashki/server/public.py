@@ -54,6 +54,9 @@ class PublicSettings(BaseSettings):
     limit_logins_per_account: LimitSetting = Limit(30, 600.0)
     limit_seeks: LimitSetting = Limit(30, 60.0)
     limit_computer_games: LimitSetting = Limit(20, 600.0)
+    # Tournaments created per account, and joins, withdrawals and pauses per account (issue 13).
+    limit_tournaments: LimitSetting = Limit(10, 3600.0)
+    limit_tournament_actions: LimitSetting = Limit(30, 60.0)
 
     @classmethod
     def from_env(cls) -> PublicSettings:
