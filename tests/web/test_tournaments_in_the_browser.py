@@ -26,8 +26,6 @@ from playwright.sync_api import expect
 from server.helpers import Player, eventually
 
 pytestmark = pytest.mark.slow
-# The routes are the tournament service's (shashki/server/http/tournaments.py), built beside these pages.
-pytest.importorskip("shashki.server.http.tournaments", reason="no tournament routes in this server yet")
 
 START_IN_SECONDS = 6
 # Waits on the server's own schedule: the start, a one-minute arena with its last games, the rounds.
@@ -156,8 +154,15 @@ def final_standings(server, tid: str) -> list[dict]:
 
 def test_an_arena_played_by_scripted_players_is_watched_live_to_its_podium(pages, server, artifacts):
     organiser = Player(server)
+    lobby = pages("/")
+    lobby.locator("#lobby-tournaments li").first.wait_for()  # the list as it was before
     tour = create(organiser, name="Watched arena", system="arena", minutes=1)
     tid = tour["id"]
+    # The lobby lists it as soon as it is created (the lobby channel's nudge), and its link leads to it.
+    lobby.locator(f'#lobby-tournaments li[data-tournament-id="{tid}"]').wait_for()
+    expect(lobby.locator(f'#lobby-tournaments li[data-tournament-id="{tid}"]')).to_contain_text(
+        "Watched arena"
+    )
     watcher = pages(f"/tournament/{tid}")
     expect(watcher.locator("#tournament-countdown")).to_contain_text("Starts in")
 
