@@ -119,7 +119,8 @@ export class Standings {
       t("tournament.sheet"),
       t("tournament.games"),
       t("tournament.performance"),
-      ...(tiebreaks ? TIEBREAKS.map((key) => t(`tournament.tiebreak.${key}`)) : []),
+      // Tie-breaks by their usual short names (BH, SB…), the full name in the header's title.
+      ...(tiebreaks ? TIEBREAKS.map((key) => h("abbr", { title: t(`tournament.tiebreak.${key}`) }, t(`tournament.tiebreakShort.${key}`))) : []),
     ];
     fill(this.head, h("tr", {}, columns.map((c) => h("th", {}, c))));
     clear(this.body);
