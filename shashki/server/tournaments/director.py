@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -60,6 +60,9 @@ from shashki.server.tournaments.state import (
 from shashki.server.tournaments.swiss import ByeKind, pair_round
 
 log = logging.getLogger(__name__)
+# After a tick, the director waits this long at least before the next, so that the games ending together
+# are paired in one wave (lila pairs an arena every few seconds; here at once, give or take this).
+BATCH_SECONDS = 0.25
 RECONCILE_EVERY = 5  # ticks between the checks of games that ended unrecorded (a process died meanwhile)
 
 
@@ -100,6 +103,7 @@ class Director:
                 await self.run_once()
             except Exception:
                 log.exception("the tournament director's tick failed")
+            await asyncio.sleep(min(BATCH_SECONDS, self.tick))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), self.tick)
             wake.clear()
@@ -157,6 +161,16 @@ class Director:
             values["rounds"] = len(self._berger(snap))
         if t.system != ARENA and len(snap.active()) < 2:
             values = {"status": FINISHED, "finished_at": self.clock()}  # nobody to play: over at once
+        if t.system == ROUNDROBIN:
+            # Who withdrew before the start never was in the table: their entries go, so that the Berger
+            # table of the players at the start is the table of every entry from now on.
+            async with self.service.db.session() as s:
+                await s.execute(
+                    delete(TournamentPlayer).where(
+                        TournamentPlayer.tournament_id == t.id, TournamentPlayer.withdrawn.is_(True)
+                    )
+                )
+                await s.commit()
         if await self._set(snap, **values):
             self.service.feed.changed(t.id)
             await self.service.feed.lobby()
@@ -186,13 +200,7 @@ class Director:
             waiting.append(Waiting(p.user_id, p.waiting_since.timestamp()))
         if len(waiting) < 2:
             return
-        standings = snap.standings()
-        from shashki.server.tournaments.arena import ArenaStanding
-
-        ranked = [
-            ArenaStanding(s.rank, s.user_id, s.rating, int(s.score), snap.sheet_of(s.user_id), s.performance)
-            for s in standings
-        ]
+        ranked = snap.arena_ranking()
         pairs = pair_wave(
             waiting,
             ranked,
@@ -295,14 +303,10 @@ class Director:
             await self._rounds(await self.service.snapshot(t.id))
 
     def _berger_fixed(self, snap: Snapshot):
-        """The Berger tables of the players who were there at the start (joined before it, in rating
-        order): withdrawals later do not reshuffle the table."""
-        t = snap.tournament
-        order = sorted(
-            (p for p in snap.players if p.joined_at <= t.starts_at or not p.withdrawn),
-            key=lambda p: (-p.rating, p.id),
-        )
-        return round_robin_rounds([p.user_id for p in order], t.double)
+        """The Berger tables of every entry: the players at the start (`_start` removed the ones who had
+        withdrawn before it; nobody joins after it), so later withdrawals do not reshuffle the table."""
+        order = sorted(snap.players, key=lambda p: (-p.rating, p.id))
+        return round_robin_rounds([p.user_id for p in order], snap.tournament.double)
 
     async def _store_round(self, snap: Snapshot, number: int, games, bye: int | None) -> bool:
         t = snap.tournament
