@@ -63,6 +63,7 @@ log = logging.getLogger(__name__)
 # After a tick, the director waits this long at least before the next, so that the games ending together
 # are paired in one wave (lila pairs an arena every few seconds; here at once, give or take this).
 BATCH_SECONDS = 0.25
+CREATE_AT_ONCE = 8
 RECONCILE_EVERY = 5  # ticks between the checks of games that ended unrecorded (a process died meanwhile)
 
 
@@ -214,8 +215,7 @@ class Director:
         wave = t.round + 1
         if not await self._set(snap, round=wave):
             return  # another director paired this wave
-        for white, black in pairs:
-            await self._arena_game(snap, wave, white, black)
+        await self._together(self._arena_game(snap, wave, white, black) for white, black in pairs)
 
     async def _arena_game(self, snap: Snapshot, wave: int, white: int, black: int) -> None:
         t = snap.tournament
@@ -258,6 +258,17 @@ class Director:
 
         await self._create(snap, white, black, within)
 
+    async def _together(self, creations) -> None:
+        """Create a wave's or a round's games `CREATE_AT_ONCE` at a time: the inserts take turns on the
+        database, the rest of each (loading the game, telling its players) overlaps."""
+        gate = asyncio.Semaphore(CREATE_AT_ONCE)
+
+        async def one(creation) -> None:
+            async with gate:
+                await creation
+
+        await asyncio.gather(*(one(c) for c in creations))
+
     async def _create(self, snap: Snapshot, white: int, black: int, within) -> None:
         t = snap.tournament
         terms = GameTerms(t.variant, False, t.clock_initial_ms, t.clock_increment_ms, t.rated)
@@ -279,8 +290,7 @@ class Director:
         t = snap.tournament
         current = snap.round_pairings(t.round)
         pending = [p for p in current if p.status == PENDING]
-        for p in pending:
-            await self._round_game(snap, p)
+        await self._together(self._round_game(snap, p) for p in pending)
         if any(p.status in (PENDING, PLAYING) for p in current) or pending:
             return
         if t.round >= (t.rounds or 0):
