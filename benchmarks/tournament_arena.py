@@ -96,27 +96,44 @@ class Bench:
             return r.json()["token"]
 
     async def player(self, token: str, tid: str) -> None:
+        """One player: the tournament socket is read all the time (as a page does, and so that its
+        pings are answered), its `paired` messages queued for the task that plays the games."""
         from websockets.asyncio.client import connect
 
         headers = {"Authorization": f"Bearer {token}"}
+        paired: asyncio.Queue[tuple[str, float] | None] = asyncio.Queue()
+        playing = asyncio.create_task(self.games(paired, headers))
+        try:
+            async with connect(
+                f"{self.ws}/ws/tournaments/{tid}", additional_headers=headers, max_size=None, open_timeout=60
+            ) as sock:
+                async for raw in sock:
+                    message = json.loads(raw)
+                    if message.get("type") == "paired":
+                        paired.put_nowait((message["game"], time.monotonic()))
+                    elif (
+                        message.get("type") == "tournament" and message["tournament"]["status"] == "finished"
+                    ):
+                        break
+        except Exception as error:  # a socket lost is counted, not fatal to the run
+            self.f.error(type(error).__name__)
+        paired.put_nowait(None)
+        await playing
+
+    async def games(self, paired: asyncio.Queue, headers: dict) -> None:
         ended_at: float | None = None
-        async with connect(
-            f"{self.ws}/ws/tournaments/{tid}", additional_headers=headers, max_size=None, open_timeout=60
-        ) as sock:
-            async for raw in sock:
-                message = json.loads(raw)
-                if message.get("type") != "paired":
-                    if message.get("type") == "tournament" and message["tournament"]["status"] == "finished":
-                        return
-                    continue
-                now = time.monotonic()
-                if ended_at is None:
-                    self.f.first_pairings.append(now - self.start_time)
-                else:
-                    self.f.pairing_delays.append(now - ended_at)
-                self.f.started += 1
-                await self.play(message["game"], headers)
-                ended_at = time.monotonic()
+        while (item := await paired.get()) is not None:
+            game_id, at = item
+            if ended_at is None:
+                self.f.first_pairings.append(at - self.start_time)
+            else:
+                self.f.pairing_delays.append(at - ended_at)
+            self.f.started += 1
+            try:
+                await self.play(game_id, headers)
+            except Exception as error:
+                self.f.error(type(error).__name__)
+            ended_at = time.monotonic()
 
     async def play(self, game_id: str, headers: dict) -> None:
         from websockets.asyncio.client import connect
