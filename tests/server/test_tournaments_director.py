@@ -189,3 +189,29 @@ def test_a_round_stored_without_its_games_gets_them_once_after_a_restart(tmp_pat
         await b.close()
 
     asyncio.run(run())
+
+
+def test_a_scheduled_slot_is_created_once_whatever_the_processes_and_restarts(tmp_path):
+    from shashki.server.tournaments.schedule import Schedule
+
+    async def run() -> None:
+        url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+        a, b = await process(url), await process(url)
+        spec = "hourly :00 arena poddavki 3+2 45min; daily 18:00 swiss russian 5+3 7rounds casual"
+        for p in (a, b):
+            p.clock.now = datetime(2026, 12, 1, 12, 30, tzinfo=UTC)
+            p.director.schedule = Schedule.from_setting(spec)
+        await a.director.run_once()
+        await b.director.run_once()
+        b.director.schedule = Schedule.from_setting(spec)  # a restart forgets what it had seen
+        await b.director.run_once()
+        listed = await a.service.list()
+        made = sorted((t["system"], t["starts_at"], t["rated"], t["scheduled"]) for t in listed["created"])
+        assert made == [
+            ("arena", "2026-12-01T13:00:00Z", True, True),
+            ("swiss", "2026-12-01T18:00:00Z", False, True),
+        ]
+        await a.close()
+        await b.close()
+
+    asyncio.run(run())

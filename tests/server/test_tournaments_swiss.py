@@ -6,6 +6,7 @@ and nobody can withdraw someone else."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta, timezone
 from itertools import combinations
 
 from websockets.sync.client import connect
@@ -142,6 +143,10 @@ def test_creation_is_checked_and_private_tournaments_need_their_password(people)
     strict = create(a, min_games=5)
     r = b.post(f"/api/tournaments/{strict['id']}/join")
     assert r.status_code == 403 and r.json()["error"]["code"] == "condition_games"
+    # A start given in another zone is the same moment, shown in UTC.
+    later = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)
+    zoned = create(a, starts_at=later.astimezone(timezone(timedelta(hours=5))).isoformat())
+    assert zoned["starts_at"] == later.isoformat().replace("+00:00", "Z")
     listed = a.http.get("/api/tournaments").json()
     assert {private["id"], strict["id"]} <= {t["id"] for t in listed["created"] + listed["started"]}
 

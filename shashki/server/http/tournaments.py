@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from datetime import datetime
 
@@ -175,6 +176,16 @@ async def berserk(
     return await tournaments.berserk(actor.user, tournament_id, body.game)
 
 
+def personal(event: dict, me: dict | None) -> str:
+    """The tournament message with this viewer's `me`. T is encoded once per event, not once per socket
+    (an arena of 200 players has 200 sockets): its text, without `me`, is kept on the event."""
+    text = event.get("_text")
+    if text is None:
+        state = {k: v for k, v in event["tournament"].items() if k != "me"}
+        text = event["_text"] = json.dumps(state)[:-1]
+    return f'{{"type": "tournament", "tournament": {text}, "me": {json.dumps(me)}}}}}'
+
+
 @router.websocket("/ws/tournaments/{tournament_id}")
 async def tournament_socket(
     websocket: WebSocket, tournament_id: str, accounts: Accounts, tournaments: Tournaments, bus: Bus
@@ -194,15 +205,11 @@ async def tournament_socket(
                 if viewer in event.get("users", ()):
                     await send({"type": "paired", "game": event["game"]})
             elif event.get("type") == "tournament":
-                state = dict(event["tournament"])
-                if viewer is not None:
-                    state["me"] = event.get("entries", {}).get(str(viewer)) or {
-                        "joined": False,
-                        "paused": False,
-                        "withdrawn": False,
-                        "game": None,
-                    }
-                await send({"type": "tournament", "tournament": state})
+                me = event.get("entries", {}).get(str(viewer)) if viewer is not None else None
+                if viewer is not None and me is None:
+                    me = {"joined": False, "paused": False, "withdrawn": False, "game": None}
+                async with send.lock:  # the Sender's lock: frames never interleave
+                    await websocket.send_text(personal(event, me))
 
     try:
         async with (

@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -60,6 +60,10 @@ from shashki.server.tournaments.state import (
 from shashki.server.tournaments.swiss import ByeKind, pair_round
 
 log = logging.getLogger(__name__)
+# After a tick, the director waits this long at least before the next, so that the games ending together
+# are paired in one wave (lila pairs an arena every few seconds; here at once, give or take this).
+BATCH_SECONDS = 0.25
+CREATE_AT_ONCE = 8
 RECONCILE_EVERY = 5  # ticks between the checks of games that ended unrecorded (a process died meanwhile)
 
 
@@ -100,6 +104,7 @@ class Director:
                 await self.run_once()
             except Exception:
                 log.exception("the tournament director's tick failed")
+            await asyncio.sleep(min(BATCH_SECONDS, self.tick))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), self.tick)
             wake.clear()
@@ -157,6 +162,16 @@ class Director:
             values["rounds"] = len(self._berger(snap))
         if t.system != ARENA and len(snap.active()) < 2:
             values = {"status": FINISHED, "finished_at": self.clock()}  # nobody to play: over at once
+        if t.system == ROUNDROBIN:
+            # Who withdrew before the start never was in the table: their entries go, so that the Berger
+            # table of the players at the start is the table of every entry from now on.
+            async with self.service.db.session() as s:
+                await s.execute(
+                    delete(TournamentPlayer).where(
+                        TournamentPlayer.tournament_id == t.id, TournamentPlayer.withdrawn.is_(True)
+                    )
+                )
+                await s.commit()
         if await self._set(snap, **values):
             self.service.feed.changed(t.id)
             await self.service.feed.lobby()
@@ -186,13 +201,7 @@ class Director:
             waiting.append(Waiting(p.user_id, p.waiting_since.timestamp()))
         if len(waiting) < 2:
             return
-        standings = snap.standings()
-        from shashki.server.tournaments.arena import ArenaStanding
-
-        ranked = [
-            ArenaStanding(s.rank, s.user_id, s.rating, int(s.score), snap.sheet_of(s.user_id), s.performance)
-            for s in standings
-        ]
+        ranked = snap.arena_ranking()
         pairs = pair_wave(
             waiting,
             ranked,
@@ -206,8 +215,7 @@ class Director:
         wave = t.round + 1
         if not await self._set(snap, round=wave):
             return  # another director paired this wave
-        for white, black in pairs:
-            await self._arena_game(snap, wave, white, black)
+        await self._together(self._arena_game(snap, wave, white, black) for white, black in pairs)
 
     async def _arena_game(self, snap: Snapshot, wave: int, white: int, black: int) -> None:
         t = snap.tournament
@@ -250,6 +258,17 @@ class Director:
 
         await self._create(snap, white, black, within)
 
+    async def _together(self, creations) -> None:
+        """Create a wave's or a round's games `CREATE_AT_ONCE` at a time: the inserts take turns on the
+        database, the rest of each (loading the game, telling its players) overlaps."""
+        gate = asyncio.Semaphore(CREATE_AT_ONCE)
+
+        async def one(creation) -> None:
+            async with gate:
+                await creation
+
+        await asyncio.gather(*(one(c) for c in creations))
+
     async def _create(self, snap: Snapshot, white: int, black: int, within) -> None:
         t = snap.tournament
         terms = GameTerms(t.variant, False, t.clock_initial_ms, t.clock_increment_ms, t.rated)
@@ -271,8 +290,7 @@ class Director:
         t = snap.tournament
         current = snap.round_pairings(t.round)
         pending = [p for p in current if p.status == PENDING]
-        for p in pending:
-            await self._round_game(snap, p)
+        await self._together(self._round_game(snap, p) for p in pending)
         if any(p.status in (PENDING, PLAYING) for p in current) or pending:
             return
         if t.round >= (t.rounds or 0):
@@ -295,14 +313,10 @@ class Director:
             await self._rounds(await self.service.snapshot(t.id))
 
     def _berger_fixed(self, snap: Snapshot):
-        """The Berger tables of the players who were there at the start (joined before it, in rating
-        order): withdrawals later do not reshuffle the table."""
-        t = snap.tournament
-        order = sorted(
-            (p for p in snap.players if p.joined_at <= t.starts_at or not p.withdrawn),
-            key=lambda p: (-p.rating, p.id),
-        )
-        return round_robin_rounds([p.user_id for p in order], t.double)
+        """The Berger tables of every entry: the players at the start (`_start` removed the ones who had
+        withdrawn before it; nobody joins after it), so later withdrawals do not reshuffle the table."""
+        order = sorted(snap.players, key=lambda p: (-p.rating, p.id))
+        return round_robin_rounds([p.user_id for p in order], snap.tournament.double)
 
     async def _store_round(self, snap: Snapshot, number: int, games, bye: int | None) -> bool:
         t = snap.tournament

@@ -39,11 +39,16 @@ class Lease:
         self.seconds = seconds
         self.owner = owner or secrets.token_hex(8)
         self.clock = clock
+        self._until: dict[str, datetime] = {}  # the leases this owner holds, until when
 
     async def hold(self, tournament_id: str) -> bool:
         """Take or renew the lease of `tournament_id`; False while another owner's lease runs."""
         now = self.clock()
+        held = self._until.get(tournament_id)
+        if held is not None and now < held - timedelta(seconds=self.seconds / 2):
+            return True  # renewed less than half a lease ago: nobody else can have it
         until = now + timedelta(seconds=self.seconds)
+        self._until.pop(tournament_id, None)
         async with self.db.session() as s:
             done = await s.execute(
                 update(TournamentLease)
@@ -55,6 +60,7 @@ class Lease:
             )
             if rows_changed(done) == 1:
                 await s.commit()
+                self._until[tournament_id] = until
                 return True
             s.add(TournamentLease(tournament_id=tournament_id, owner=self.owner, expires_at=until))
             try:
@@ -62,10 +68,12 @@ class Lease:
             except IntegrityError:
                 await s.rollback()
                 return False
+            self._until[tournament_id] = until
             return True
 
     async def release(self, tournament_id: str) -> None:
         """Give the lease up (a finished tournament, a process stopping): another may take it at once."""
+        self._until.pop(tournament_id, None)
         async with self.db.session() as s:
             await s.execute(
                 delete(TournamentLease).where(

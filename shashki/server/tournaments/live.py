@@ -1,7 +1,8 @@
 """What tournaments tell the world, on the event bus (issue 13, point 5):
 
 - `tournament:<id>`: `{"type": "tournament", "tournament": T, "entries": {user id: me}}` after every change
-  (coalesced: a burst of results in an arena makes one message per `coalesce` seconds), and
+  (coalesced: a burst of results in an arena makes one message per `coalesce` seconds, 1 s — lichess
+  refreshes an arena's standings every few seconds), and
   `{"type": "paired", "game": id, "users": [white, black]}` when a game is made — the tournament socket
   (`http/tournaments.py`) hands each viewer their own "me" and sends "paired" only to the two players;
 - `lobby`: `{"type": "tournaments"}`, a nudge to refetch the list, when one is created, starts or ends.
@@ -24,7 +25,7 @@ log = logging.getLogger(__name__)
 
 
 class TournamentFeed:
-    def __init__(self, bus: EventBus, *, coalesce: float = 0.25) -> None:
+    def __init__(self, bus: EventBus, *, coalesce: float = 1.0) -> None:
         self.bus = bus
         self.coalesce = coalesce
         # The service's builder of the published state (set when the service is made).

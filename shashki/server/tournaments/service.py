@@ -44,7 +44,15 @@ from shashki.server.tournaments.state import (
 )
 from shashki.server.tournaments.swiss import can_late_join, late_join_bye
 from shashki.server.tournaments.terms import TournamentTerms, password_digest, password_matches
-from shashki.server.tournaments.views import PAGE, me_json, pairing_json, standing_json, tournament_json
+from shashki.server.tournaments.views import (
+    PAGE,
+    T_ARENA_GAMES,
+    me_json,
+    pairing_json,
+    shown_pairings,
+    standing_json,
+    tournament_json,
+)
 
 ID_ALPHABET = string.ascii_letters + string.digits
 FINISHED_LISTED = 20  # the contract: the last 20 finished ones
@@ -112,7 +120,7 @@ class TournamentService:
     async def view(self, snap: Snapshot, viewer: int | None = None, *, full: bool = True) -> dict[str, Any]:
         users = await self._users(snap)
         standings = snap.standings() if full else []
-        fens = await self._fens(snap.pairings) if full else {}
+        fens = await self._fens(shown_pairings(snap, limit=T_ARENA_GAMES)) if full else {}
         out = tournament_json(snap, users, standings, fens, full=full)
         if viewer is not None:
             out["me"] = me_json(snap.player(viewer))
@@ -173,8 +181,6 @@ class TournamentService:
         }
 
     async def pairings(self, tournament_id: str, round_number: int | None = None) -> dict[str, Any]:
-        from shashki.server.tournaments.views import shown_pairings
-
         snap = await self.snapshot(tournament_id)
         users = await self._users(snap)
         shown = shown_pairings(snap, round_number)

@@ -15,7 +15,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color
-from shashki.server.tournaments.arena import ArenaGame, ArenaPlayer, ArenaRules, Sheet, arena_sheet
+from shashki.server.tournaments.arena import (
+    ArenaGame,
+    ArenaPlayer,
+    ArenaRules,
+    ArenaStanding,
+    Sheet,
+    arena_sheet,
+)
 from shashki.server.tournaments.arena import arena_standings as pure_arena_standings
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
 from shashki.server.tournaments.standings import round_robin_standings, swiss_standings
@@ -136,25 +143,33 @@ class Snapshot:
             return self._arena_standings()
         return self._points_standings(system)
 
+    def arena_ranking(self) -> list[ArenaStanding]:
+        """The pure rules' arena standings (`arena.arena_standings`), as the pairing wave needs them."""
+        return pure_arena_standings(self.arena_players(), self.arena_games(), RULES)
+
     def _arena_standings(self) -> list[Standing]:
         entries = {p.user_id: p for p in self.players}
-        finished = self.arena_games()
+        counts: dict[int, list[int]] = {}  # wins, draws, losses
+        for g in self.arena_games():
+            for me in (g.white, g.black):
+                c = counts.setdefault(me, [0, 0, 0])
+                c[
+                    0 if g.winner is not None and g.color_of(me) is g.winner else 1 if g.winner is None else 2
+                ] += 1
         out = []
-        for s in pure_arena_standings(self.arena_players(), finished, RULES):
+        for s in self.arena_ranking():
             p = entries[s.player]
-            mine = [g for g in finished if s.player in (g.white, g.black)]
-            wins = sum(1 for g in mine if g.winner is not None and g.color_of(s.player) is g.winner)
-            draws = sum(1 for g in mine if g.winner is None)
+            wins, draws, losses = counts.get(s.player, [0, 0, 0])
             out.append(
                 Standing(
                     s.rank,
                     s.player,
                     s.rating,
                     s.score,
-                    len(mine),
+                    wins + draws + losses,
                     wins,
                     draws,
-                    len(mine) - wins - draws,
+                    losses,
                     " ".join(str(e.points) for e in s.sheet.entries),
                     s.on_fire,
                     s.performance,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from shashki.server.errors import Invalid
 from shashki.server.games.terms import GameTerms
@@ -87,7 +87,7 @@ class TournamentTerms:
             raise Invalid("start_in_past", "The start time has passed.")
         if starts_at > now + LATEST_START:
             raise Invalid("start_too_far", f"A tournament starts within {LATEST_START.days} days.")
-        starts_at = max(starts_at, now)
+        starts_at = max(starts_at.astimezone(UTC), now)  # stored in UTC (SQLite keeps no zone)
         minutes, rounds, max_players = self.minutes, self.rounds, self.max_players
         if self.system == ARENA:
             if minutes is None or not ARENA_MINUTES[0] <= minutes <= ARENA_MINUTES[1]:

@@ -21,6 +21,7 @@ from shashki.server.tournaments.state import (
 
 PAGE = 20  # standings per page (the contract)
 RECENT_ARENA_GAMES = 30  # finished arena games listed with the ones in play
+T_ARENA_GAMES = 20  # in T: the 20 newest games in play, and the 20 latest finished
 
 
 def iso(moment) -> str | None:
@@ -70,14 +71,17 @@ def pairing_json(p: TournamentPairing, users: dict[int, User], fens: dict[str, s
     }
 
 
-def shown_pairings(snap: Snapshot, round_number: int | None = None) -> list[TournamentPairing]:
+def shown_pairings(
+    snap: Snapshot, round_number: int | None = None, *, limit: int | None = None
+) -> list[TournamentPairing]:
     """A round's pairings (Swiss, round robin: the current round by default); for an arena, the games in
-    play and the latest finished ones."""
+    play (newest first) then the latest finished ones, at most `limit` of each (T carries a few: a large
+    arena's live boards are paged through the pairings route)."""
     t = snap.tournament
     if t.system == ARENA:
-        playing = [p for p in snap.pairings if p.status == PLAYING]
-        recent = [p for p in reversed(snap.pairings) if p.status == DONE][:RECENT_ARENA_GAMES]
-        return list(reversed(playing)) + recent
+        playing = [p for p in reversed(snap.pairings) if p.status == PLAYING][:limit]
+        recent = [p for p in reversed(snap.pairings) if p.status == DONE][: limit or RECENT_ARENA_GAMES]
+        return playing + recent
     return snap.round_pairings(round_number if round_number is not None else t.round)
 
 
@@ -130,6 +134,6 @@ def tournament_json(
     }
     if full:
         out["standings"] = [standing_json(s, users) for s in standings[:PAGE]]
-        out["pairings"] = [pairing_json(p, users, fens) for p in shown_pairings(snap)]
+        out["pairings"] = [pairing_json(p, users, fens) for p in shown_pairings(snap, limit=T_ARENA_GAMES)]
         out["podium"] = [standing_json(s, users) for s in standings[:3]] if t.status == FINISHED else []
     return out
