@@ -33,7 +33,7 @@ export class Games {
     this.tour = tour;
     if (this.round === null || this.round === tour.round) {
       this.round = null;
-      this.draw(tour.pairings || [], tour.round);
+      this.draw(tour.pairings || []);
     }
     this.drawRoundNav();
   }
@@ -48,7 +48,7 @@ export class Games {
     try {
       const data = await api("GET", `/api/tournaments/${this.id}/pairings?round=${round}`);
       this.round = data.round ?? round;
-      this.draw(data.pairings || [], this.round);
+      this.draw(data.pairings || []);
     } catch (e) {
       console.warn("pairings:", e);
     }
