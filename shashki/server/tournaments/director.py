@@ -212,9 +212,10 @@ class Director:
         )
         if not pairs:
             return
+        # The wave's number is written with each of its games (below), not in a transaction of its own: a
+        # pairing waits for no more writes than its game's. Two directors pairing the same wave would
+        # collide on the seats' primary key; the lease keeps them from trying.
         wave = t.round + 1
-        if not await self._set(snap, round=wave):
-            return  # another director paired this wave
         await self._together(self._arena_game(snap, wave, white, black) for white, black in pairs)
 
     async def _arena_game(self, snap: Snapshot, wave: int, white: int, black: int) -> None:
@@ -235,6 +236,9 @@ class Director:
             )
             s.add(pairing)
             await s.flush()
+            await s.execute(
+                update(Tournament).where(Tournament.id == t.id, Tournament.round < wave).values(round=wave)
+            )
             s.add_all(
                 [
                     TournamentSeat(tournament_id=t.id, round=wave, user_id=u, pairing_id=pairing.id)

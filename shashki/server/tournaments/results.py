@@ -94,9 +94,9 @@ class Results:
                         .values(paused=True)
                     )
             await s.commit()
+        self.feed.poke()  # the director may pair them again now; the cached figures follow
         await self.refresh_entries(tournament_id, [pairing.white_id, pairing.black_id or 0])
         self.feed.changed(tournament_id)
-        self.feed.poke()
         return True
 
     async def refresh_entries(self, tournament_id: str, user_ids: list[int]) -> None:
