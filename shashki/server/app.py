@@ -2,7 +2,7 @@
 
 >>> app = create_app(Settings(data_dir=Path("/tmp/shashki-doctest")))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/ws"))
-['/ws/analysis', '/ws/games/{game_id}', '/ws/lobby']
+['/ws/analysis', '/ws/games/{game_id}', '/ws/lobby', '/ws/tournaments/{tournament_id}']
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from shashki.server.http import (
     preferences,
     rematch,
     reviews,
+    tournaments,
     validation,
 )
 from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
@@ -56,6 +57,12 @@ from shashki.server.notifications import NotificationService
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
 from shashki.server.storage import Database
+from shashki.server.tournaments.director import Director
+from shashki.server.tournaments.lease import Lease
+from shashki.server.tournaments.live import TournamentFeed
+from shashki.server.tournaments.results import Results
+from shashki.server.tournaments.schedule import Schedule
+from shashki.server.tournaments.service import TournamentService
 
 log = logging.getLogger("shashki.server")
 
@@ -150,8 +157,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.analysis = AnalysisService(
             settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines
         )
+        # Tournaments: their service, the games store's listener that records results, and this
+        # process's director (it directs the tournaments whose lease it holds: tournaments/director.py).
+        feed = TournamentFeed(bus)
+        app.state.tournaments = TournamentService(
+            db,
+            game_service,
+            accounts_service,
+            app.state.ratings,
+            feed,
+            min_clock_ms=round(settings.min_clock_seconds * 1000),
+        )
+        tournament_results = Results(db, feed)
+        game_service.store.add_listener(tournament_results)
+        director = Director(
+            app.state.tournaments,
+            tournament_results,
+            Lease(db, seconds=settings.tournament_lease_seconds),
+            tick=settings.tournament_tick_seconds,
+            schedule=Schedule.from_setting(settings.tournament_schedule),
+        )
         resumed = await game_service.resume()
         await app.state.reviews.resume()
+        director.start()
         log.info("shashki server ready: %d live games resumed", resumed)
         sampler = Sampler(
             {
@@ -175,6 +203,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await sampler.close()
             await app.state.bots.jumps.close()
             await app.state.reviews.close()
+            await director.close()
+            await tournament_results.close()
+            await feed.close()
             await game_service.close()
             await app.state.explorer.close()
             await app.state.notifications.close()
@@ -202,7 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     routers = (
         accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer,
-        reviews, analysis,
+        reviews, analysis, tournaments,
     )
     for module in (*routers, notifications):
         app.include_router(module.router)
@@ -240,6 +271,7 @@ def document_websockets(app: FastAPI) -> None:
         "/ws/games/{game_id}": "One game, live: numbered states, move acks, resync; players act, all watch",
         "/ws/lobby": "The lobby, live: open seeks; for a logged-in player, challenges and games starting",
         "/ws/analysis": "The analysis board: the engine's lines for a position, deeper as they come",
+        "/ws/tournaments/{tournament_id}": "One tournament, live: its state after every change; pairings",
     }
     default_openapi = app.openapi
 
@@ -248,13 +280,16 @@ def document_websockets(app: FastAPI) -> None:
             return app.openapi_schema
         schema = default_openapi()
         for path, summary in sockets.items():
-            parameters = [{"name": "game_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+            names = [name for name in ("game_id", "tournament_id") if "{" + name + "}" in path]
+            parameters = [
+                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}} for name in names
+            ]
             schema["paths"][path] = {
                 "get": {
                     "tags": ["live"],
                     "summary": summary,
                     "description": analysis.__doc__ if path == "/ws/analysis" else live.__doc__,
-                    "parameters": parameters if "{game_id}" in path else [],
+                    "parameters": parameters,
                     "responses": {"101": {"description": "Switching to the WebSocket protocol"}},
                 }
             }

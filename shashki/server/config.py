@@ -103,6 +103,12 @@ class Settings(BaseSettings):
     # On SIGTERM: stop taking connections, close the sockets (clients reconnect elsewhere), and give the
     # requests under way this long to finish before the process ends.
     shutdown_seconds: int = 10
+    # Tournaments (issue 13): the ones the server creates itself (tournaments/schedule.py: e.g.
+    # "hourly arena russian-giveaway 3+2 45min; daily 18:00 swiss russian-giveaway 5+3 7rounds"), how often
+    # each process's director looks at them, and how long its lease of a tournament lasts unrenewed.
+    tournament_schedule: str = ""
+    tournament_tick_seconds: float = 1.0
+    tournament_lease_seconds: float = 10.0
     # Proxies, body sizes, sockets, computer games: shashki/server/public.py (SHASHKI_* variables).
     public: PublicSettings = Field(default_factory=PublicSettings.from_env)
 

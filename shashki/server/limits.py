@@ -211,4 +211,6 @@ def limit_table(settings) -> dict[str, Limit]:
         "analyses": settings.public.limit_analyses,
         "analyses_per_account": settings.public.limit_analyses_per_account,
         "pdn_imports": settings.public.limit_pdn_imports,
+        "tournaments": settings.public.limit_tournaments,
+        "tournament_actions": settings.public.limit_tournament_actions,
     }

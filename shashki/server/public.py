@@ -66,6 +66,9 @@ class PublicSettings(BaseSettings):
     limit_analyses: LimitSetting = Limit(120, 60.0)
     limit_analyses_per_account: LimitSetting = Limit(120, 60.0)
     limit_pdn_imports: LimitSetting = Limit(20, 60.0)
+    # Tournaments created per account, and joins, withdrawals and pauses per account (issue 13).
+    limit_tournaments: LimitSetting = Limit(10, 3600.0)
+    limit_tournament_actions: LimitSetting = Limit(30, 60.0)
 
     @classmethod
     def from_env(cls) -> PublicSettings:

@@ -13,7 +13,8 @@ import shashki.server.games.models
 import shashki.server.lobby.models
 import shashki.server.notifications.models
 import shashki.server.ratings.models
-import shashki.server.reviews.models  # noqa: F401  (each module adds its tables to Base.metadata)
+import shashki.server.reviews.models
+import shashki.server.tournaments.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base
 
 metadata: MetaData = Base.metadata

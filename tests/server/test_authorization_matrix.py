@@ -55,6 +55,7 @@ ANYONE = {"other": OWN, "spectator": OWN}
 PLAYERS = {"other": OWN, "spectator": 403}  # either player may; a spectator may not
 SEEK_CLOCKS = itertools.count(1)
 SEEK = {"time_control": {"minutes": 5, "increment": 0}}
+TOURNAMENT = {"name": "Matrix", "system": "arena", "clock": {"initial": 60, "increment": 0}, "minutes": 30}
 BOT = "the Bot API serves bot accounts: tests/server/test_bot_api.py plays through every route"
 
 MATRIX: dict[tuple[str, str], Row] = {
@@ -137,6 +138,18 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/notifications/{notification_id}/read"): Row(
         {"other": 404, "spectator": 404}, owner="black"
     ),
+    # Tournaments: white has joined the world's arena (it starts in two minutes); withdrawing and pausing
+    # act on the caller's own entry, so another's attempt finds none (409) and changes nothing.
+    ("POST", "/api/tournaments"): Row(ANYONE, body=TOURNAMENT),
+    ("POST", "/api/tournaments/{tournament_id}/join"): Row(ANYONE),
+    ("POST", "/api/tournaments/{tournament_id}/withdraw"): Row({"other": 409, "spectator": 409}),
+    ("POST", "/api/tournaments/{tournament_id}/pause"): Row({"other": 409, "spectator": 409}),
+    ("POST", "/api/tournaments/{tournament_id}/berserk"): Row(
+        {"other": 403, "spectator": 403},
+        body={"game": "{game}"},
+        owner_check=False,
+        notes="berserk is for an arena game of one's own: test_tournaments_arena.py",
+    ),
     ("POST", "/api/board/seek"): Row(
         ANYONE, owner_check=False, notes="a stream: test_bot_api.py's seek test holds it open"
     ),
@@ -197,6 +210,10 @@ class World:
         r = self.white.post("/api/challenges/open", {"color": "white"})
         assert r.status_code == 201, r.text
         self.link = r.json()["challenge"]["link"]
+        r = self.white.post("/api/tournaments", TOURNAMENT)
+        assert r.status_code == 201, r.text
+        self.tournament = r.json()["id"]
+        assert self.white.post(f"/api/tournaments/{self.tournament}/join").status_code == 200
         self.anonymous = httpx.Client(base_url=server.url, timeout=10)
         self.visitor = httpx.Client(base_url=server.url, timeout=10)
         r = self.visitor.post("/api/auth/anonymous")
@@ -230,6 +247,7 @@ class World:
             username=self.black.name,
             move="2218",
             accept="yes",
+            tournament_id=self.tournament,
         )
 
     def fingerprint(self) -> tuple:
@@ -247,6 +265,7 @@ class World:
             white.get("/api/account").json()["user"],
             self.black.http.get("/api/account").json()["user"],
             self.black.http.get("/api/notifications").json(),
+            httpx.get(f"{self.server.url}/api/tournaments/{self.tournament}/standings").json(),
         )
 
     def close(self) -> None:
@@ -260,7 +279,8 @@ def send(world: World, client: httpx.Client, method: str, path: str, row: Row) -
     options: dict = {}
     if row.body is not None:
         options["json"] = {
-            k: v.format(black=world.black.name) if isinstance(v, str) else v for k, v in row.body.items()
+            k: v.format(black=world.black.name, game=world.game) if isinstance(v, str) else v
+            for k, v in row.body.items()
         }
     elif row.data is not None:
         options["data"] = row.data

@@ -26,6 +26,7 @@ STATE_KEYS = {
     "id", "seq", "variant", "double_diagonal", "rated", "status", "white", "black", "ply", "side_to_move",
     "fen", "initial_fen", "moves", "legal_moves", "clocks", "draw_offer", "result", "winner", "reason",
     "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch", "correspondence",
+    "tournament",
 }  # fmt: skip
 
 

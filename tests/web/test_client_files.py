@@ -45,7 +45,18 @@ def scripts() -> dict[str, str]:
 # -- pages and files ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/game/abcd1234", "/@/somebody", "/rules", "/rules/russian-giveaway"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/game/abcd1234",
+        "/@/somebody",
+        "/rules",
+        "/rules/russian-giveaway",
+        "/tournaments",
+        "/tournament/ab12cd34",
+    ],
+)
 def test_every_page_address_answers_the_client_page(server, path):
     r = httpx.get(server.url + path)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")

@@ -320,6 +320,24 @@ class GameService:
     async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.claim_victory(user_id, game_id)
 
+    async def halve_clock(self, game_id: str, color: Color) -> dict[str, Any]:
+        """Halve `color`'s clock before that side's first move: an arena's berserk (lila `Berserk`;
+        the tournaments decide who may). The clocks do not run before `CLOCK_STARTS_AT_PLY`, so the
+        stored time is the whole of it."""
+        live = await self.store.live(game_id)
+        async with self.store.locked(live):
+            r = live.record
+            if not live.is_live:
+                raise Conflict("game_over", "The game is over.")
+            if r.ply > (0 if color is Color.WHITE else 1):
+                raise Conflict("already_moved", "Berserk is only possible before your first move.")
+            column = "white_ms" if color is Color.WHITE else "black_ms"
+            current = getattr(r, column)
+            if current is None:
+                raise Invalid("no_clock", "This game has no clock to halve.")
+            view = await self.store.commit(live, {column: current // 2})
+        return view.to_json()
+
     # -- presence (called by the live channel and the Bot API's game stream) ---------------------------
 
     async def player_joined(self, game_id: str, user_id: int) -> None:

@@ -48,6 +48,8 @@ EndHook = Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict
 PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
 AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
+# The tournament a game belongs to, asked when a game is loaded (the tournaments own that table).
+TournamentLookup = Callable[[AsyncSession, str], Awaitable[str | None]]
 # Seconds between the retries of a publish that failed after its commit (about 15 s in all, enough for a
 # Redis restart; beyond it the clients resync on their next state or reconnection).
 PUBLISH_RETRIES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -70,6 +72,7 @@ class GameStore:
         self.claim_after_ms = claim_after_ms
         self.computer_name = computer_name
         self.end_hooks: list[EndHook] = []
+        self.tournament_of: TournamentLookup | None = None  # set by the tournaments service
         self._players = players
         self._listeners: list[Listener] = []
         self._live: dict[str, LiveGame] = {}
@@ -150,6 +153,7 @@ class GameStore:
                     select(MoveRecord.notation).where(MoveRecord.game_id == game_id).order_by(MoveRecord.ply)
                 )
             )
+            tournament = await self.tournament_of(s, game_id) if self.tournament_of else None
         accounts = await self._players({i for i in (record.white_id, record.black_id) if i is not None})
 
         def player(user_id: int | None) -> Player:
@@ -162,6 +166,7 @@ class GameStore:
             rules=replay(record, moves),
             notations=moves,
             players={Color.WHITE: player(record.white_id), Color.BLACK: player(record.black_id)},
+            tournament=tournament,
         )
 
     async def refresh(self, live: LiveGame) -> None:
@@ -177,6 +182,7 @@ class GameStore:
         fresh = await self._load(live.id)
         live.record, live.rules = fresh.record, fresh.rules
         live.notations, live.players = fresh.notations, fresh.players
+        live.tournament = fresh.tournament
         live.stale = False
 
     @contextlib.asynccontextmanager

@@ -102,6 +102,7 @@ class GameView:
     rematch_offer: Color | None
     rematch_id: str | None
     correspondence: DaysView | None = None
+    tournament: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -133,6 +134,7 @@ class GameView:
             ),
             "rematch": {"offer": _name(self.rematch_offer), "game_id": self.rematch_id},
             "correspondence": None if self.correspondence is None else self.correspondence.as_dict(),
+            "tournament": self.tournament,
         }
 
 
@@ -186,4 +188,5 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         rematch_offer=r.rematch_offer,
         rematch_id=r.rematch_id,
         correspondence=days,
+        tournament=live.tournament,
     )

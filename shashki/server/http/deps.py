@@ -34,6 +34,7 @@ from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
 from shashki.server.storage import Database
+from shashki.server.tournaments.service import TournamentService
 
 
 def accounts_of(conn: HTTPConnection) -> AccountService:
@@ -97,6 +98,8 @@ def _explorer(conn: HTTPConnection) -> ExplorerService:
     return conn.app.state.explorer
 def _analysis(conn: HTTPConnection) -> AnalysisService:
     return conn.app.state.analysis
+def _tournaments(conn: HTTPConnection) -> TournamentService:
+    return conn.app.state.tournaments
 
 
 def _watching(conn: HTTPConnection) -> NowPlaying:
@@ -134,3 +137,4 @@ Reviews = Annotated[ReviewService, Depends(_reviews)]
 Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
 Preferences = Annotated[PreferenceService, Depends(_preferences)]
+Tournaments = Annotated[TournamentService, Depends(_tournaments)]

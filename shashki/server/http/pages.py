@@ -3,8 +3,8 @@
 The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes itself from the address:
 `/` the lobby, `/game/{id}` a game (played, watched or replayed), `/@/{username}` a player's profile,
 `/rules` and `/rules/{variant}` the rules pages, `/settings` the looks (theme, board, pieces),
-`/challenge/{link}` a challenge by link, `/analysis` the analysis board. Its files are served under
-`/static/`.
+`/challenge/{link}` a challenge by link, `/analysis` the analysis board, `/tournaments` the
+tournaments and `/tournament/{id}` one of them. Its files are served under `/static/`.
 
 Two small read-only answers exist for the client alone, so that it never computes rules itself:
 `/web/variants.json` describes each variant's board, notation and rule parameters (for drawing the board
@@ -27,7 +27,7 @@ from shashki.server.http.deps import Games
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PAGES = (
     "/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}", "/settings", "/challenge/{link}",
-    "/analysis",
+    "/analysis", "/tournaments", "/tournament/{tournament_id}",
 )
 # The files change with the server, not on their own: browsers revalidate (ETag) instead of guessing.
 NO_CACHE = {"Cache-Control": "no-cache"}

@@ -65,6 +65,11 @@ CHALLENGE_REF = Rule(re.compile(r"[A-Za-z0-9]{1,32}"), "a challenge number or a 
 GAME_ID = Rule(
     re.compile(r"[A-Za-z0-9]{1,32}"), "a game id", missing=("no_such_game", "There is no such game.")
 )
+TOURNAMENT_ID = Rule(
+    re.compile(r"[A-Za-z0-9]{1,32}"),
+    "a tournament id",
+    missing=("no_such_tournament", "There is no such tournament."),
+)
 USERNAME = Rule(
     re.compile(r"[A-Za-z0-9_-]{1,30}"), "a username", missing=("no_such_user", "There is no such player.")
 )
@@ -78,6 +83,7 @@ PATH_RULES: dict[str, Rule] = {
     "notification_id": INTEGER_ID,
     "challenge_id": CHALLENGE_REF,
     "game_id": GAME_ID,
+    "tournament_id": TOURNAMENT_ID,
     "username": USERNAME,
     "variant": NAME,
     "speed": NAME,
@@ -87,7 +93,13 @@ PATH_RULES: dict[str, Rule] = {
 ANY_PATH = Rule(re.compile(r"[^\x00-\x1f\x7f]{1,200}"), "at most 200 printable characters")
 
 # Integers in queries: bounded where the service multiplies or adds them (page * per_page is an SQL offset).
-QUERY_INTEGERS: dict[str, int] = {"page": 1_000_000, "per_page": 1000, "limit": 1000, "max": 1_000_000_000}
+QUERY_INTEGERS: dict[str, int] = {
+    "page": 1_000_000,
+    "per_page": 1000,
+    "limit": 1000,
+    "max": 1_000_000_000,
+    "round": 100_000,
+}
 MAX_QUERY_VALUE = 1000  # characters in any one query value
 MAX_QUERY_FIELDS = 50
 

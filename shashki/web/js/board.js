@@ -32,14 +32,16 @@ export class Board {
   /**
    * options: variant (key), orientation ("white" | "black"), interactive, coordinates,
    * onMove(notation, move), onHint(kind, data) — kind: null | "continue" | "landing" | "ambiguous",
-   * onPremove(path) — the premove entered so far (at least two squares), or [] when it is dropped.
+   * onPremove(path) — the premove entered so far (at least two squares), or [] when it is dropped;
+   * mini: a small picture of a position (a tournament's running games): no input, no square names.
    */
   constructor(options = {}) {
     this.options = options;
     this.geom = geometry(options.variant);
     this.orientation = options.orientation || "white";
-    this.interactive = !!options.interactive;
-    this.coordinates = options.coordinates !== false;
+    this.mini = !!options.mini;
+    this.interactive = !!options.interactive && !this.mini;
+    this.coordinates = options.coordinates !== false && !this.mini;
     this.pieces = new Map();
     this.legal = [];
     this.movable = false;
@@ -53,7 +55,7 @@ export class Board {
 
     // A picture for the eye; for assistive technology an interactive board is the grid of its squares.
     this.svg = s("svg", {
-      class: "board",
+      class: this.mini ? "board mini" : "board",
       viewBox: `0 0 ${this.size} ${this.size}`,
       role: this.interactive ? "group" : "img",
       "aria-label": t("play.board"),
@@ -66,10 +68,17 @@ export class Board {
       this.layers[name] = s("g", { class: `layer-${name}`, ...attrs });
       this.svg.append(this.layers[name]);
     }
-    this.el = h("div", { class: "board-wrap" }, this.svg);
+    this.el = h("div", { class: this.mini ? "board-wrap mini" : "board-wrap" }, this.svg);
     this.input = this.interactive ? new PathInput(this) : null;
     this.keys = this.interactive ? new BoardKeys(this) : null;
     this.drawSquares();
+  }
+
+  /** A small non-interactive picture of the position `fen` (see the `mini` option). */
+  static mini(variant, fen, orientation = "white") {
+    const board = new Board({ variant, orientation, mini: true });
+    board.set({ fen });
+    return board;
   }
 
   // -- what to show ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import { MoveBox } from "./game-move-box.js";
 import { Premoves } from "./game-premove.js";
 import { confirmOption } from "./game-confirm.js";
 import { CorrTime } from "./corr.js";
+import { TournamentBox } from "./game-tournament.js";
 import { variant } from "./geometry.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
@@ -66,6 +67,7 @@ export async function mount(container, { id }) {
   const clocks = new Clocks(ctx, { top: el.top, bottom: el.bottom });
   const corrTime = new CorrTime(); // a correspondence game's time to move (corr.js)
   const chat = new Chat(ctx, el.chat);
+  const tournament = new TournamentBox(ctx);
   const actions = new Actions(ctx, socket, { controls: el.controls, offer: el.offer }, {
     onFlip: () => {
       board.flip();
@@ -112,6 +114,7 @@ export async function mount(container, { id }) {
       actions.error,
       premoves.panel,
       el.controls,
+      tournament.el,
       el.info,
       el.review,
       el.chat
@@ -248,6 +251,7 @@ export async function mount(container, { id }) {
     actions.drawOffer();
     actions.drawControls();
     premoves.draw();
+    tournament.draw();
   }
 
   /** The result once the game is over (with the rating changes), else whose turn it is. */
@@ -295,6 +299,7 @@ export async function mount(container, { id }) {
     unmount() {
       socket.close();
       if (review) review.stop();
+      tournament.stop();
       clearInterval(ticker);
       corrTime.close();
       clearInterval(pinger);

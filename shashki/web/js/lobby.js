@@ -12,6 +12,7 @@ import { authCard } from "./lobby-auth.js";
 import { LobbyLists } from "./lobby-lists.js";
 import { createTabs, quickCard } from "./lobby-play.js";
 import { YourTurn } from "./lobby-turns.js";
+import { tournamentsCard } from "./lobby-tournaments.js";
 import { card, playerLabel } from "./widgets.js";
 
 export async function mount(container) {
@@ -25,6 +26,7 @@ export async function mount(container) {
   const tabs = createTabs({ anonymous });
   // The games waiting for the player's move (lobby-turns.js); an anonymous visitor plays no correspondence.
   const yourTurn = logged && !anonymous ? new YourTurn() : null;
+  const tournaments = tournamentsCard();
 
   container.append(
     h(
@@ -46,6 +48,7 @@ export async function mount(container) {
         lists.playingBox,
         card("open-seeks", t("lobby.seeks"), lists.seeksTable),
         lists.watchBox,
+        tournaments.el,
         card(
           "about",
           t("lobby.aboutTitle"),
@@ -118,6 +121,7 @@ export async function mount(container) {
     unmount() {
       unsubscribe();
       if (yourTurn) yourTurn.close();
+      tournaments.stop();
     },
   };
 }

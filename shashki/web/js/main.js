@@ -4,6 +4,7 @@
 // /settings  the looks (theme, board, pieces).
 // /challenge/{link}  a challenge by link ("play with a friend").
 // /analysis  the analysis board.
+// /tournaments  the tournaments · /tournament/{id}  one tournament.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
@@ -24,6 +25,8 @@ const ROUTES = [
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
   [/^\/settings\/?$/, () => import("./settings.js"), () => ({})],
   [/^\/analysis\/?$/, () => import("./analysis.js"), () => ({})],
+  [/^\/tournaments\/?$/, () => import("./tournaments.js"), () => ({})],
+  [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, () => import("./tournament.js"), (m) => ({ id: m[1] })],
 ];
 
 function notFound(view) {
@@ -40,6 +43,7 @@ function renderHeader() {
   const here = location.pathname;
   const link = (href, label, active) => h("a", { href, class: active ? "active" : "" }, label);
   fill(nav, link("/", t("nav.lobby"), here === "/"), link("/rules", t("nav.rules"), here.startsWith("/rules")));
+  nav.append(link("/tournaments", t("tournament.nav"), here.startsWith("/tournament")));
   nav.append(link("/analysis", t("analysis.nav"), here === "/analysis"));
   const anonymous = session.user && session.user.anonymous;
   if (session.user && !anonymous) {

@@ -1,0 +1,153 @@
+"""The tournaments as a listener of the games store: a tournament game that ends is recorded on its
+pairing (compare-and-set on the pairing's status, so two processes, or the listener and the director's
+reconciliation, record it once), the two players' cached figures are recomputed by the pure rules, and the
+director is woken to pair them again (arena) or to see whether the round is over.
+
+An aborted game (the first-move timer: a player did not start) counts for nobody in an arena, and the
+player who did not move is paused, as lila withdraws players who do not start their game; in a Swiss event
+or a round robin it is lost by that player (a forfeit, lichess Swiss), so that the round can end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from sqlalchemy import select, update
+
+from shashki.rules import Color
+from shashki.server.games.live import LiveGame
+from shashki.server.games.models import GameRecord, GameStatus
+from shashki.server.storage import Database, rows_changed
+from shashki.server.storage.base import utcnow
+from shashki.server.tournaments.live import TournamentFeed
+from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
+from shashki.server.tournaments.state import ABORTED, ARENA, DONE, PLAYING, Snapshot, load
+
+log = logging.getLogger(__name__)
+
+
+class Results:
+    def __init__(self, db: Database, feed: TournamentFeed) -> None:
+        self.db = db
+        self.feed = feed
+        self._tasks: set[asyncio.Task] = set()
+
+    def __call__(self, live: LiveGame) -> None:
+        """The store's listener: called after every committed change of every game."""
+        if live.tournament is None or live.record.status == GameStatus.STARTED:
+            return
+        task = asyncio.get_running_loop().create_task(self.record(live.tournament, live.record))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def record(self, tournament_id: str, record: GameRecord) -> bool:
+        """Record the end of `record` on its pairing; False if it was recorded already."""
+        try:
+            return await self._record(tournament_id, record)
+        except Exception:
+            log.exception("recording the result of game %s in tournament %s", record.id, tournament_id)
+            return False
+
+    async def _record(self, tournament_id: str, record: GameRecord) -> bool:
+        now = utcnow()
+        async with self.db.session() as s:
+            t = await s.get(Tournament, tournament_id)
+            pairing = await s.scalar(select(TournamentPairing).where(TournamentPairing.game_id == record.id))
+            if t is None or pairing is None or pairing.status != PLAYING:
+                return False
+            values: dict = {"finished_at": record.finished_at or now, "plies": record.ply}
+            absent = Color.WHITE if record.ply == 0 else Color.BLACK  # who did not make a first move
+            if record.status == GameStatus.ABORTED and t.system == ARENA:
+                values.update(status=ABORTED)
+            elif record.status == GameStatus.ABORTED:
+                values.update(
+                    status=DONE, winner=absent.other.value, result="1-0" if absent is Color.BLACK else "0-1"
+                )
+            else:
+                values.update(
+                    status=DONE,
+                    winner=None if record.winner is None else Color(record.winner).value,
+                    result=record.result,
+                )
+            done = await s.execute(
+                update(TournamentPairing)
+                .where(TournamentPairing.id == pairing.id, TournamentPairing.status == PLAYING)
+                .values(**values)
+            )
+            if rows_changed(done) != 1:
+                return False
+            if t.system == ARENA:
+                await s.execute(
+                    update(TournamentPlayer)
+                    .where(TournamentPlayer.tournament_id == t.id, TournamentPlayer.game_id == record.id)
+                    .values(game_id=None, waiting_since=now)
+                )
+                if record.status == GameStatus.ABORTED:
+                    await s.execute(
+                        update(TournamentPlayer)
+                        .where(
+                            TournamentPlayer.tournament_id == t.id,
+                            TournamentPlayer.user_id == record.player_id(absent),
+                        )
+                        .values(paused=True)
+                    )
+            await s.commit()
+        self.feed.poke()  # the director may pair them again now; the cached figures follow
+        await self.refresh_entries(tournament_id, [pairing.white_id, pairing.black_id or 0])
+        self.feed.changed(tournament_id)
+        return True
+
+    async def refresh_entries(self, tournament_id: str, user_ids: list[int]) -> None:
+        """The cached figures of these players (score, games, sheet, on fire, colours), from the rules."""
+        async with self.db.session() as s:
+            snap = await load(s, tournament_id)
+            if snap is None:
+                return
+            for user_id in user_ids:
+                entry = snap.player(user_id)
+                if entry is not None:
+                    await s.execute(
+                        update(TournamentPlayer)
+                        .where(TournamentPlayer.id == entry.id)
+                        .values(**figures(snap, user_id))
+                    )
+            await s.commit()
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):  # cancelled: the director reconciles later
+                await task
+
+
+def figures(snap: Snapshot, user_id: int) -> dict:
+    mine = [p for p in snap.finished_games() if user_id in (p.white_id, p.black_id)]
+    colors = "".join(
+        "w" if p.white_id == user_id else "b"
+        for p in snap.games()
+        if user_id in (p.white_id, p.black_id) and p.status != ABORTED
+    )
+    if snap.tournament.system == ARENA:
+        sheet = snap.sheet_of(user_id)
+        return {
+            "score": sheet.total,
+            "games": len(mine),
+            "fire": sheet.on_fire,
+            "colors": colors,
+            "sheet": " ".join(str(e.points) for e in sheet.entries),
+        }
+    half = 0
+    marks = []
+    for p in sorted(mine, key=lambda p: p.round):
+        if p.winner is None:
+            half, mark = half + 1, "½"
+        elif (p.winner == Color.WHITE.value) == (p.white_id == user_id):
+            half, mark = half + 2, "1"
+        else:
+            mark = "0"
+        marks.append(mark)
+    half += sum(b.half_points for b in snap.byes() if b.player == user_id)
+    return {"score": half, "games": len(mine), "colors": colors, "sheet": " ".join(marks)}

@@ -1,0 +1,402 @@
+"""The tournament service (issue 13): create, join, withdraw, pause, berserk, and the reads (list,
+standings, pairings, results, PDN). The pairing itself is the director's (`director.py`); the results
+come from the games store, whose listener this service is (`results.py`).
+
+It owns the tournaments' tables (`models.py`) and asks the other domains only through their public
+services: games are created by `GameService.create` with `GameTerms` (so rated tournament games are
+rated games like any other: the ratings' end hook moves them), players' names from the accounts, ratings
+from the ratings service. Every change is published on `tournament:<id>` (`live.py`).
+"""
+
+from __future__ import annotations
+
+import secrets
+import string
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import desc, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from shashki.rules import Color
+from shashki.server.accounts import AccountService
+from shashki.server.accounts.models import User
+from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
+from shashki.server.games.service import GameService
+from shashki.server.history.export import pdn
+from shashki.server.ratings import RatingService
+from shashki.server.ratings.speed import speed_of
+from shashki.server.storage import Database, rows_changed
+from shashki.server.storage.base import utcnow
+from shashki.server.tournaments.live import TournamentFeed
+from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
+from shashki.server.tournaments.state import (
+    ARENA,
+    CREATED,
+    FINISHED,
+    PLAYING,
+    ROUNDROBIN,
+    STARTED,
+    SWISS,
+    Snapshot,
+    load,
+)
+from shashki.server.tournaments.swiss import can_late_join, late_join_bye
+from shashki.server.tournaments.terms import TournamentTerms, password_digest, password_matches
+from shashki.server.tournaments.views import (
+    PAGE,
+    T_ARENA_GAMES,
+    me_json,
+    pairing_json,
+    shown_pairings,
+    standing_json,
+    tournament_json,
+)
+
+ID_ALPHABET = string.ascii_letters + string.digits
+FINISHED_LISTED = 20  # the contract: the last 20 finished ones
+
+
+class TournamentService:
+    def __init__(
+        self,
+        db: Database,
+        games: GameService,
+        accounts: AccountService,
+        ratings: RatingService,
+        feed: TournamentFeed,
+        *,
+        min_clock_ms: int = 15_000,
+    ) -> None:
+        self.db = db
+        self.games = games
+        self.accounts = accounts
+        self.ratings = ratings
+        self.feed = feed
+        self.min_clock_ms = min_clock_ms
+        # The games know their tournament through this lookup (the table is ours).
+        games.store.tournament_of = self.tournament_of
+        feed.build = self.published
+
+    # -- reading ---------------------------------------------------------------------------------------
+
+    async def tournament_of(self, s: AsyncSession, game_id: str) -> str | None:
+        return await s.scalar(
+            select(TournamentPairing.tournament_id).where(TournamentPairing.game_id == game_id)
+        )
+
+    async def snapshot(self, tournament_id: str) -> Snapshot:
+        async with self.db.session() as s:
+            snap = await load(s, tournament_id)
+        if snap is None:
+            raise NotFound("no_such_tournament", f"There is no tournament {tournament_id!r}.")
+        t = snap.tournament
+        if snap.players:
+            speed = speed_of(t.clock_initial_ms, t.clock_increment_ms)
+            found = await self.ratings.for_players([p.user_id for p in snap.players], t.variant, speed)
+            snap.ratings = {i: r["rating"] for i, r in found.items()}
+        return snap
+
+    async def _users(self, snap: Snapshot) -> dict[int, User]:
+        ids = {p.user_id for p in snap.players} | {
+            i for p in snap.pairings for i in (p.white_id, p.black_id) if i is not None
+        }
+        if snap.tournament.created_by is not None:
+            ids.add(snap.tournament.created_by)
+        return await self.accounts.users_by_id(ids)
+
+    async def _fens(self, pairings: list[TournamentPairing]) -> dict[str, str]:
+        """The positions of the games in play (a mini board each): from the live games' cache."""
+        fens = {}
+        for p in pairings:
+            if p.status == PLAYING and p.game_id:
+                try:
+                    fens[p.game_id] = (await self.games.live(p.game_id)).rules.position.fen()
+                except NotFound:
+                    continue
+        return fens
+
+    async def view(self, snap: Snapshot, viewer: int | None = None, *, full: bool = True) -> dict[str, Any]:
+        users = await self._users(snap)
+        standings = snap.standings() if full else []
+        fens = await self._fens(shown_pairings(snap, limit=T_ARENA_GAMES)) if full else {}
+        out = tournament_json(snap, users, standings, fens, full=full)
+        if viewer is not None:
+            out["me"] = me_json(snap.player(viewer))
+        return out
+
+    async def get(self, tournament_id: str, viewer: int | None = None) -> dict[str, Any]:
+        return await self.view(await self.snapshot(tournament_id), viewer)
+
+    async def entries(self, snap: Snapshot) -> dict[str, dict[str, Any]]:
+        """Every entrant's "me", keyed by user id (the socket of each picks its own)."""
+        return {str(p.user_id): me_json(p) for p in snap.players}
+
+    async def published(self, tournament_id: str) -> dict[str, Any]:
+        """What the tournament's channel carries after a change (`live.py`)."""
+        snap = await self.snapshot(tournament_id)
+        return {
+            "type": "tournament",
+            "tournament": await self.view(snap),
+            "entries": await self.entries(snap),
+        }
+
+    async def list(self, viewer: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {CREATED: [], STARTED: [], FINISHED: []}
+        async with self.db.session() as s:
+            ids = list(
+                await s.scalars(
+                    select(Tournament.id).where(Tournament.status != FINISHED).order_by(Tournament.starts_at)
+                )
+            )
+            ids += list(
+                await s.scalars(
+                    select(Tournament.id)
+                    .where(Tournament.status == FINISHED)
+                    .order_by(desc(Tournament.finished_at))
+                    .limit(FINISHED_LISTED)
+                )
+            )
+        for tournament_id in ids:
+            t = await self.view(await self.snapshot(tournament_id), viewer, full=False)
+            out[t["status"]].append(t)
+        return out
+
+    async def standings(self, tournament_id: str, page: int = 1) -> dict[str, Any]:
+        snap = await self.snapshot(tournament_id)
+        rows = snap.standings()
+        users = await self._users(snap)
+        pages = max(1, -(-len(rows) // PAGE))
+        page = min(max(page, 1), pages)
+        shown = rows[(page - 1) * PAGE : page * PAGE]
+        return {"page": page, "pages": pages, "players": [standing_json(s, users) for s in shown]}
+
+    async def results(self, tournament_id: str) -> dict[str, Any]:
+        snap = await self.snapshot(tournament_id)
+        users = await self._users(snap)
+        return {
+            "status": snap.tournament.status,
+            "players": [standing_json(s, users) for s in snap.standings()],
+        }
+
+    async def pairings(self, tournament_id: str, round_number: int | None = None) -> dict[str, Any]:
+        snap = await self.snapshot(tournament_id)
+        users = await self._users(snap)
+        shown = shown_pairings(snap, round_number)
+        fens = await self._fens(shown)
+        number = None if snap.tournament.system == ARENA else (round_number or snap.tournament.round)
+        return {"round": number, "pairings": [pairing_json(p, users, fens) for p in shown]}
+
+    async def pdn(self, tournament_id: str, *, site: str) -> str:
+        """Every game of the tournament in one PDN file, in the order they were paired (the export of
+        `history.export.pdn`, one game after another)."""
+        snap = await self.snapshot(tournament_id)
+        ids = [p.game_id for p in snap.games() if p.game_id]
+        moves = await self.games.queries.moves_of(ids)
+        users = await self._users(snap)
+        texts = []
+        for game_id in ids:
+            record = await self.games.queries.stored(game_id)
+            if record is not None:
+                texts.append(pdn(record, moves.get(game_id, []), users, site=f"{site}/game/{game_id}"))
+        return "\n".join(texts)
+
+    # -- creating and entering -------------------------------------------------------------------------
+
+    async def create(
+        self,
+        user: User | None,
+        terms: TournamentTerms,
+        *,
+        schedule_key: str | None = None,
+        now: datetime | None = None,
+    ) -> dict[str, Any]:
+        """A new tournament by `user` (None: the server's schedule)."""
+        now = now or utcnow()
+        terms = terms.checked(now, self.min_clock_ms)
+        assert terms.starts_at is not None
+        tournament_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
+        from datetime import timedelta
+
+        t = Tournament(
+            id=tournament_id,
+            name=terms.name,
+            system=terms.system,
+            variant=terms.variant,
+            clock_initial_ms=round(terms.initial_seconds * 1000),
+            clock_increment_ms=round(terms.increment_seconds * 1000),
+            rated=terms.rated,
+            status=CREATED,
+            starts_at=terms.starts_at,
+            ends_at=terms.starts_at + timedelta(minutes=terms.minutes) if terms.minutes else None,
+            minutes=terms.minutes,
+            rounds=terms.rounds,
+            double=terms.double,
+            round=0,
+            created_by=user.id if user else None,
+            password_hash=password_digest(tournament_id, terms.password) if terms.password else None,
+            min_rating=terms.min_rating,
+            min_games=terms.min_games,
+            max_players=terms.max_players,
+            schedule_key=schedule_key,
+            created_at=now,
+        )
+        async with self.db.session() as s:
+            s.add(t)
+            try:
+                await s.commit()
+            except IntegrityError:
+                raise Conflict("already_scheduled", "That scheduled tournament exists already.") from None
+        await self.feed.lobby()
+        return await self.get(tournament_id, user.id if user else None)
+
+    async def join(self, user: User, tournament_id: str, password: str | None = None) -> dict[str, Any]:
+        snap = await self.snapshot(tournament_id)
+        t = snap.tournament
+        if t.status == FINISHED:
+            raise Conflict("tournament_finished", "This tournament is over.")
+        if user.is_bot and t.system == ARENA:
+            raise Forbidden("bots_not_allowed", "Bots may join Swiss events and round robins, not arenas.")
+        if t.password_hash is not None and not password_matches(t.id, t.password_hash, password):
+            raise Forbidden("wrong_password", "This tournament is private: its password is needed.")
+        entry = snap.player(user.id)
+        now = utcnow()
+        if entry is not None:  # coming back: after a pause (arena), or undoing a withdrawal before the start
+            if entry.withdrawn and not (t.system == ARENA or t.status == CREATED):
+                raise Conflict("withdrawn", "You withdrew from this tournament: you cannot come back.")
+            async with self.db.session() as s:
+                await s.execute(
+                    update(TournamentPlayer)
+                    .where(TournamentPlayer.id == entry.id)
+                    .values(paused=False, withdrawn=False, waiting_since=entry.waiting_since or now)
+                )
+                await s.commit()
+            return await self._changed(t.id, user.id)
+        await self._check_conditions(snap, user)
+        rating = snap.ratings.get(user.id)
+        if rating is None:
+            found = await self.ratings.for_players(
+                [user.id], t.variant, speed_of(t.clock_initial_ms, t.clock_increment_ms)
+            )
+            rating = found[user.id]["rating"]
+        entry = TournamentPlayer(
+            tournament_id=t.id, user_id=user.id, rating=rating, joined_at=now, waiting_since=now
+        )
+        async with self.db.session() as s:
+            s.add(entry)
+            try:
+                await s.flush()
+                if t.system == SWISS and t.status == STARTED:
+                    bye = late_join_bye(user.id, t.round)
+                    if bye is not None:
+                        s.add(
+                            TournamentPairing(
+                                tournament_id=t.id,
+                                round=bye.round,
+                                white_id=user.id,
+                                bye=bye.kind.value,
+                                status="finished",
+                                created_at=now,
+                                finished_at=now,
+                            )
+                        )
+                await s.commit()
+            except IntegrityError:
+                await s.rollback()
+        return await self._changed(t.id, user.id)
+
+    async def _check_conditions(self, snap: Snapshot, user: User) -> None:
+        t = snap.tournament
+        if t.max_players is not None and sum(1 for p in snap.players if not p.withdrawn) >= t.max_players:
+            raise Conflict("tournament_full", f"This tournament is full ({t.max_players} players).")
+        if t.status == STARTED and t.system == ROUNDROBIN:
+            raise Conflict("already_started", "A round robin cannot be joined once it has started.")
+        if t.status == STARTED and t.system == SWISS and not can_late_join(t.round, t.rounds or 0):
+            raise Conflict("too_late", "More than half the rounds have started: it is too late to join.")
+        if t.min_rating is not None or t.min_games is not None:
+            speed = speed_of(t.clock_initial_ms, t.clock_increment_ms)
+            mine = (await self.ratings.for_players([user.id], t.variant, speed))[user.id]
+            if t.min_rating is not None and mine["rating"] < t.min_rating:
+                raise Forbidden(
+                    "condition_rating",
+                    f"This tournament needs a {t.variant} {speed} rating of "
+                    f"at least {t.min_rating} (yours: {mine['rating']}).",
+                )
+            if t.min_games is not None and mine["games"] < t.min_games:
+                raise Forbidden(
+                    "condition_games",
+                    f"This tournament needs {t.min_games} rated {t.variant} "
+                    f"{speed} games (you have played {mine['games']}).",
+                )
+
+    async def withdraw(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """Leave: Swiss and round robin, not paired in later rounds (the results stay); arena, not paired
+        again (the points stay; joining again comes back)."""
+        return await self._leave(user, tournament_id, paused=False)
+
+    async def pause(self, user: User, tournament_id: str) -> dict[str, Any]:
+        """Arena only: not paired again until the player joins again (lila `Pause`)."""
+        t = (await self.snapshot(tournament_id)).tournament
+        if t.system != ARENA:
+            raise Invalid("arena_only", "Only an arena can be paused; withdraw from a Swiss or round robin.")
+        return await self._leave(user, tournament_id, paused=True)
+
+    async def _leave(self, user: User, tournament_id: str, *, paused: bool) -> dict[str, Any]:
+        snap = await self.snapshot(tournament_id)
+        entry = snap.player(user.id)
+        if entry is None or entry.withdrawn:
+            raise Conflict("not_joined", "You are not playing in this tournament.")
+        if snap.tournament.status == FINISHED:
+            raise Conflict("tournament_finished", "This tournament is over.")
+        values: dict[str, Any] = {"paused": True} if paused else {"withdrawn": True, "paused": False}
+        if paused:
+            times = [*entry.pause_times.split(), f"{utcnow().timestamp():.3f}"]
+            values["pause_times"] = " ".join(times[-20:])
+        async with self.db.session() as s:
+            await s.execute(update(TournamentPlayer).where(TournamentPlayer.id == entry.id).values(**values))
+            await s.commit()
+        return await self._changed(tournament_id, user.id)
+
+    async def berserk(self, user: User, tournament_id: str, game_id: str) -> dict[str, Any]:
+        """Arena berserk (lila `Berserk`): halve your own clock before your first move, for one more point
+        if you win a game of at least 14 plies (`state.RULES`). The increment stays: a game has one
+        increment for both sides here."""
+        snap = await self.snapshot(tournament_id)
+        if snap.tournament.system != ARENA:
+            raise Invalid("arena_only", "Berserk belongs to arenas.")
+        pairing = next((p for p in snap.pairings if p.game_id == game_id), None)
+        if (
+            pairing is None
+            or pairing.status != PLAYING
+            or user.id not in (pairing.white_id, pairing.black_id)
+        ):
+            raise Forbidden(
+                "not_your_game", "Berserk is for your own game of this arena, while it is played."
+            )
+        color = Color.WHITE if user.id == pairing.white_id else Color.BLACK
+        if pairing.white_berserk if color is Color.WHITE else pairing.black_berserk:
+            return {"ok": True}
+        await self.games.halve_clock(game_id, color)  # refuses once the player has moved
+        column = "white_berserk" if color is Color.WHITE else "black_berserk"
+        async with self.db.session() as s:
+            await s.execute(
+                update(TournamentPairing).where(TournamentPairing.id == pairing.id).values({column: True})
+            )
+            await s.execute(
+                update(TournamentPlayer)
+                .where(TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.user_id == user.id)
+                .values(berserks=TournamentPlayer.berserks + 1)
+            )
+            await s.commit()
+        self.feed.changed(tournament_id)
+        return {"ok": True}
+
+    async def _changed(self, tournament_id: str, viewer: int | None) -> dict[str, Any]:
+        self.feed.changed(tournament_id)
+        self.feed.poke()
+        return await self.get(tournament_id, viewer)
+
+
+def rows(result) -> int:
+    return rows_changed(result)

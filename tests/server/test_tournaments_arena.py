@@ -1,0 +1,131 @@
+"""Arenas through the API (issue 13, point 1): players are paired as soon as they wait, re-paired as soon as
+their game ends, scored by the arena sheet (2 a win, streaks doubling after two wins, berserk), may pause and
+come back, and a game still running at the end counts."""
+
+from __future__ import annotations
+
+from . import tournament_support as ts
+from .helpers import eventually
+from .tournament_support import (
+    by_name,
+    create,
+    game,
+    join,
+    move_end_to_now,
+    my_game,
+    play_plies,
+    resign,
+    seats,
+    show,
+)
+
+people, tserver = ts.people, ts.tserver  # the fixtures
+
+
+def test_an_arena_pairs_its_players_and_pairs_them_again_when_their_game_ends(people):
+    a, b, c, d = people(4)
+    tid = create(a)["id"]
+    for p in (a, b, c, d):
+        join(p, tid)
+    first = {p.name: my_game(p, tid) for p in (a, b, c, d)}
+    assert len(set(first.values())) == 2  # two games, every player in one
+    assert game(a, first[a.name])["tournament"] == tid
+    t = show(a, tid)
+    assert t["status"] == "started" and t["players"] == 4
+    white_name, black_name = seats(t, first[a.name])
+    white, black = by_name([a, b, c, d], white_name), by_name([a, b, c, d], black_name)
+    resign(white, first[a.name])
+    # Both are paired again at once (with the two others when their game ends, or with each other: two
+    # waiting, the last opponent is refused, so they wait for the others).
+    others = [p for p in (a, b, c, d) if p not in (white, black)]
+    resign(others[0], first[others[0].name])
+    again = {p.name: my_game(p, tid, other_than=set(first.values())) for p in (a, b, c, d)}
+    assert len(set(again.values())) == 2
+    assert all(set(seats(show(a, tid), g)) != {white_name, black_name} for g in again.values())
+    standings = {s["user"]: s for s in show(a, tid)["standings"]}
+    assert standings[black_name]["score"] == 2 and standings[white_name]["score"] == 0
+    assert standings[black_name]["sheet"] == "2" and standings[black_name]["wins"] == 1
+
+
+def test_a_streak_doubles_the_points_after_two_wins_and_berserk_adds_one(people):
+    winner, loser = people(2)
+    tid = create(winner)["id"]
+    join(winner, tid)
+    join(loser, tid)
+    played: set[str] = set()
+    for _ in range(2):  # two wins: 2 + 2, then on fire
+        gid = my_game(winner, tid, other_than=played)
+        played.add(gid)
+        resign(loser, gid)
+    gid = my_game(winner, tid, other_than=played)
+    played.add(gid)
+    # Berserk before the first move halves the berserker's clock; the opponent's stays whole.
+    r = winner.post(f"/api/tournaments/{tid}/berserk", {"game": gid})
+    assert r.status_code == 200 and r.json() == {"ok": True}, r.text
+    clocks = game(winner, gid)["clocks"]
+    mine = "white_ms" if game(winner, gid)["white"]["username"] == winner.name else "black_ms"
+    theirs = "black_ms" if mine == "white_ms" else "white_ms"
+    assert clocks[mine] == 30_000 and clocks[theirs] == 60_000
+    # The opponent cannot berserk for you, nor in someone else's game.
+    assert loser.post(f"/api/tournaments/{tid}/berserk", {"game": "nosuchgm"}).status_code == 403
+    white, black = (winner, loser) if mine == "white_ms" else (loser, winner)
+    play_plies(white, black, gid, 14)  # berserk counts from 14 plies (7 moves)
+    resign(loser, gid)
+    row = eventually(lambda: show(winner, tid)["standings"][0], lambda s: s["games"] == 3)
+    assert row["user"] == winner.name
+    assert row["sheet"] == "2 2 5" and row["score"] == 9 and row["streak"] is True  # 4 on fire + 1 berserk
+    # After the first move, berserk is refused.
+    gid = my_game(winner, tid, other_than=played)
+    state = game(winner, gid)
+    mover = winner if state["white"]["username"] == winner.name else loser
+    mover.post(f"/api/games/{gid}/move", {"move": state["legal_moves"][0]["move"], "ply": 0})
+    if mover is winner:
+        assert winner.post(f"/api/tournaments/{tid}/berserk", {"game": gid}).status_code == 409
+
+
+def test_a_paused_player_is_not_paired_until_they_join_again(people):
+    a, b, c = people(3)
+    tid = create(a)["id"]
+    for p in (a, b, c):
+        join(p, tid)
+    gid = eventually(lambda: show(a, tid), lambda t: any(p["status"] == "started" for p in t["pairings"]))
+    running = next(p for p in gid["pairings"] if p["status"] == "started")
+    players = {p.name: p for p in (a, b, c)}
+    white, black = players[running["white"]], players[running["black"]]
+    idle = next(p for p in (a, b, c) if p not in (white, black))
+    r = black.post(f"/api/tournaments/{tid}/pause")
+    assert r.status_code == 200 and r.json()["me"]["paused"] is True
+    resign(white, running["game"])
+    # The paused player is not paired; the two others are.
+    assert my_game(white, tid, other_than={running["game"]}) == my_game(idle, tid)
+    assert show(black, tid)["me"]["game"] is None
+    standings = {s["user"]: s for s in show(a, tid)["standings"]}
+    assert standings[black.name]["paused"] is True and standings[black.name]["score"] == 2  # points stay
+    back = black.post(f"/api/tournaments/{tid}/join").json()
+    assert back["me"] == {"joined": True, "paused": False, "withdrawn": False, "game": None}
+
+
+def test_a_game_running_when_the_arena_ends_counts_and_then_the_arena_finishes(people, tserver):
+    a, b = people(2)
+    tid = create(a, rated=True)["id"]
+    join(a, tid)
+    join(b, tid)
+    gid = my_game(a, tid)
+    move_end_to_now(tserver, tid)
+    t = eventually(lambda: show(a, tid), lambda t: t["seconds_left"] == 0)
+    assert t["status"] == "started"  # a game still runs
+    white_name, _ = seats(t, gid)
+    loser = a if a.name == white_name else b
+    winner = b if loser is a else a
+    resign(loser, gid)
+    t = eventually(lambda: show(a, tid), lambda t: t["status"] == "finished")
+    assert t["status"] == "finished" and t["me"]["game"] is None
+    assert [s["user"] for s in t["podium"]] == [winner.name, loser.name]
+    assert t["podium"][0]["score"] == 2
+    # Nobody was paired after the end.
+    assert [p["game"] for p in t["pairings"]] == [gid]
+    # The game was rated, as any rated game: the ratings moved.
+    profile = winner.http.get(f"/api/users/{winner.name}").json()
+    assert any(r["games"] == 1 and r["rating"] > 1500 for r in profile["ratings"]), profile
+    pdn = a.http.get(f"/api/tournaments/{tid}/games.pdn")
+    assert pdn.status_code == 200 and pdn.text.count("[Event ") == 1 and gid in pdn.text
