@@ -34,6 +34,7 @@ from shashki.server.http import (
     pages,
     players,
     rematch,
+    social,
     validation,
 )
 from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
@@ -42,6 +43,7 @@ from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
 from shashki.server.ratings import RatingService
+from shashki.server.social import SocialService
 from shashki.server.storage import Database
 
 log = logging.getLogger("shashki.server")
@@ -96,6 +98,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             limits=app.state.limits,  # its "chat" limit: chat_lines per chat_window_seconds
         )
         app.state.rematch = RematchService(game_service, bus)
+        # Follows and blocks: the lobby refuses challenges and hides seeks across a block, the chat
+        # refuses lines, and the followers of a game's players are told it started.
+        app.state.social = SocialService(db, bus, game_service, accounts_service)
+        app.state.lobby.blocks = app.state.social
+        app.state.chat.blocks = app.state.social.blocks
+        game_service.store.add_listener(app.state.social.on_game_change)
         app.state.bots = BotApi(
             bus,
             game_service,
@@ -113,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await app.state.social.close()
             await game_service.close()
             await bus.close()
             await db.close()
@@ -135,7 +144,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
-    for module in (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta):
+    routers = (accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, social, meta)
+    for module in routers:
         app.include_router(module.router)
     pages.install(app)  # the browser client (shashki/web): its pages and static files
     document_websockets(app)

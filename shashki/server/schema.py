@@ -10,7 +10,8 @@ import shashki.server.accounts.models
 import shashki.server.chat.models
 import shashki.server.games.models
 import shashki.server.lobby.models
-import shashki.server.ratings.models  # noqa: F401  (each module adds its tables to Base.metadata)
+import shashki.server.ratings.models
+import shashki.server.social.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base
 
 metadata: MetaData = Base.metadata

@@ -99,6 +99,11 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/board/seek"): Row(
         ANYONE, owner_check=False, notes="a stream: test_bot_api.py's seek test holds it open"
     ),
+    # Following and blocking act for the caller alone: the name in the path is the other player's.
+    ("POST", "/api/rel/follow/{username}"): Row(ANYONE),
+    ("POST", "/api/rel/unfollow/{username}"): Row(ANYONE),
+    ("POST", "/api/rel/block/{username}"): Row(ANYONE),
+    ("POST", "/api/rel/unblock/{username}"): Row(ANYONE),
 }
 for _kind in ("bot", "board"):
     for _action in ("move/{move}", "draw/{accept}", "resign", "abort", "claim-victory", "chat"):

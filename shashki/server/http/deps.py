@@ -25,6 +25,7 @@ from shashki.server.limits import Limiter
 from shashki.server.lobby import LobbyService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
+from shashki.server.social import SocialService
 
 
 def accounts_of(conn: HTTPConnection) -> AccountService:
@@ -76,6 +77,10 @@ def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
+def _social(conn: HTTPConnection) -> SocialService:
+    return conn.app.state.social
+
+
 def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
@@ -93,3 +98,4 @@ Public = Annotated[PublicSettings, Depends(_public)]
 Limits = Annotated[Limiter, Depends(_limits)]
 Bots = Annotated[BotApi, Depends(_bots)]
 Watching = Annotated[NowPlaying, Depends(_watching)]
+Social = Annotated[SocialService, Depends(_social)]

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
 from shashki.server.games.terms import GameTerms
-from shashki.server.http.auth import player, reader
+from shashki.server.http.auth import optional_actor, player, reader
 from shashki.server.http.deps import Lobby
 from shashki.server.http.throttle import computer_game, per_account
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
@@ -65,9 +65,9 @@ class ComputerGameBody(BaseModel):
     time_control: TimeControlBody | None = None
 
 
-@router.get("/seeks", summary="Open seeks")
-async def list_seeks(lobby: Lobby) -> dict:
-    return {"seeks": await lobby.list_seeks()}
+@router.get("/seeks", summary="Open seeks (but those of players blocked either way)")
+async def list_seeks(lobby: Lobby, actor: Actor | None = Depends(optional_actor)) -> dict:
+    return {"seeks": await lobby.list_seeks(actor.id if actor else None)}
 
 
 @router.post(

@@ -2,7 +2,8 @@
 
 The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes itself from the address:
 `/` the lobby, `/game/{id}` a game (played, watched or replayed), `/@/{username}` a player's profile,
-`/rules` and `/rules/{variant}` the rules pages. Its files are served under `/static/`.
+`/rules` and `/rules/{variant}` the rules pages, `/tv` and `/tv/{variant}` the best game in play. Its
+files are served under `/static/`.
 
 Two small read-only answers exist for the client alone, so that it never computes rules itself:
 `/web/variants.json` describes each variant's board, notation and rule parameters (for drawing the board
@@ -23,7 +24,7 @@ from shashki.rules import VARIANTS, get_variant
 from shashki.server.http.deps import Games
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
-PAGES = ("/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}")
+PAGES = ("/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}", "/tv", "/tv/{variant}")
 # The files change with the server, not on their own: browsers revalidate (ETag) instead of guessing.
 NO_CACHE = {"Cache-Control": "no-cache"}
 

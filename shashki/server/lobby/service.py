@@ -24,10 +24,13 @@ from shashki.server.lobby.offers import (
     DECLINE_REASONS,
     MIN_CLOCK_SECONDS,
     QUICK_PAIRING,
+    Blocks,
     TimeControl,
     check_clock,
     check_color,
     colors_fit,
+    hidden_seekers,
+    refuse_blocked,
     seats,
 )
 from shashki.server.storage import Database, rows_changed
@@ -50,6 +53,8 @@ class LobbyService:
         self.bus = bus
         self.games = games
         self.accounts = accounts or games.accounts
+        # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
+        self.blocks: Blocks | None = None
 
     # -- seeks and quick pairing --------------------------------------------------------------------
 
@@ -76,12 +81,20 @@ class LobbyService:
             status="open",
             created_at=utcnow(),
         )
+        hidden = await hidden_seekers(self.blocks, user.id)
         async with self.db.session() as s:
             waiting = await s.scalars(
                 select(Seek).where(Seek.status == "open", Seek.user_id != user.id).order_by(Seek.id)
             )
             match = next(
-                (w for w in waiting if GameTerms.of(w) == terms and colors_fit(w.color, seek.color)), None
+                (
+                    w
+                    for w in waiting
+                    if GameTerms.of(w) == terms
+                    and colors_fit(w.color, seek.color)
+                    and w.user_id not in hidden  # no pairing across a block (social)
+                ),
+                None,
             )
             if match is None:
                 await s.execute(
@@ -103,6 +116,8 @@ class LobbyService:
             raise NotFound("no_such_seek", "That seek is no longer open.")
         if seek.user_id == user.id:
             raise Conflict("own_seek", "You cannot accept your own seek.")
+        if seek.user_id in await hidden_seekers(self.blocks, user.id):
+            raise NotFound("no_such_seek", "That seek is no longer open.")  # as if unseen: blocks are private
         return await self._accept(seek, user)
 
     async def _accept(self, seek: Seek, user: User) -> dict:
@@ -147,7 +162,9 @@ class LobbyService:
             raise NotFound("no_such_seek", "You have no such open seek.")
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
 
-    async def list_seeks(self) -> list[dict]:
+    async def list_seeks(self, viewer_id: int | None = None) -> list[dict]:
+        """The open seeks, oldest first; those of players blocked either way hidden from `viewer_id`."""
+        hidden = await hidden_seekers(self.blocks, viewer_id)
         async with self.db.session() as s:
             seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
         users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
@@ -155,7 +172,7 @@ class LobbyService:
         return [
             self._seek_row(seek, users[seek.user_id].username, users[seek.user_id].is_bot)
             for seek in seeks
-            if seek.user_id in users
+            if seek.user_id in users and seek.user_id not in hidden
         ]
 
     async def _seek_json(self, seek: Seek) -> dict:
@@ -200,6 +217,7 @@ class LobbyService:
             raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
         if dest.id == user.id:
             raise Invalid("self_challenge", "You cannot challenge yourself.")
+        await refuse_blocked(self.blocks, user, dest)
         async with self.db.session() as s:
             challenge = Challenge(
                 challenger_id=user.id,

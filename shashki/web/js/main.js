@@ -1,6 +1,7 @@
 // The client's entry: language, the server's lists and the session first, then the page the address names.
 //
-// Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules.
+// Pages: /  lobby · /game/{id}  a game · /@/{username}  a profile · /rules[/{variant}]  rules ·
+// /tv[/{variant}]  the best game in play.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
@@ -16,6 +17,8 @@ const ROUTES = [
   [/^\/@\/([^/]+)\/?$/, () => import("./profile.js"), (m) => ({ username: decodeURIComponent(m[1]) })],
   [/^\/rules\/?$/, () => import("./rules.js"), () => ({})],
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
+  [/^\/tv\/?$/, () => import("./tv.js"), () => ({})],
+  [/^\/tv\/([a-z-]+)\/?$/, () => import("./tv.js"), (m) => ({ variant: m[1] })],
 ];
 
 function notFound(view) {
@@ -32,6 +35,7 @@ function renderHeader() {
   const here = location.pathname;
   const link = (href, label, active) => h("a", { href, class: active ? "active" : "" }, label);
   fill(nav, link("/", t("nav.lobby"), here === "/"), link("/rules", t("nav.rules"), here.startsWith("/rules")));
+  nav.append(link("/tv", t("tv.nav"), here.startsWith("/tv"))); // TV (tv.js)
   if (session.user) {
     const mine = `/@/${encodeURIComponent(session.user.username)}`;
     nav.append(link(mine, t("nav.profile"), here === mine));
