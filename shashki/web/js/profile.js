@@ -23,7 +23,7 @@ function ratingCard(rating, history) {
     h(
       "small",
       { class: "muted figures" },
-      h("span", { class: "peak" }, t("profile.peak", { rating: peak })),
+      h("span", { class: "peak-rating" }, t("profile.peak", { rating: peak })),
       " · ",
       h("span", { class: "count" }, t("profile.gamesCount", { count: rating.games })),
       rating.provisional ? ` · ${t("profile.provisional")}` : ""
