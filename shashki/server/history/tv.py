@@ -17,7 +17,7 @@ from shashki.server.history.service import HistoryService
 from shashki.server.lidraughts import variant_key
 from shashki.server.ratings import RatingService
 
-POOL = 200  # the games in play looked at (the latest moves first)
+POOL = 100  # the games in play looked at (the latest moves first), each read from the games store
 
 
 def _human_ids(game: dict) -> list[int]:

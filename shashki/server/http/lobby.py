@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
+from shashki.server.errors import ServiceError
 from shashki.server.games.terms import GameTerms
 from shashki.server.http.auth import optional_actor, player, reader
 from shashki.server.http.deps import Lobby
@@ -65,8 +66,17 @@ class ComputerGameBody(BaseModel):
     time_control: TimeControlBody | None = None
 
 
+async def _viewer(request: Request) -> Actor | None:
+    """Who looks at the seeks, if known; a credential that fails to resolve sees them as a visitor does
+    (the list is public: it never answered 401)."""
+    try:
+        return await optional_actor(request)
+    except ServiceError:
+        return None
+
+
 @router.get("/seeks", summary="Open seeks (but those of players blocked either way)")
-async def list_seeks(lobby: Lobby, actor: Actor | None = Depends(optional_actor)) -> dict:
+async def list_seeks(lobby: Lobby, actor: Actor | None = Depends(_viewer)) -> dict:
     return {"seeks": await lobby.list_seeks(actor.id if actor else None)}
 
 

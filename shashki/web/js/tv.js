@@ -10,7 +10,7 @@ import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
 import { variantName } from "./widgets.js";
 
-const EVERY_MS = 5000;
+const EVERY_MS = 8000; // besides every change of the games in play the lobby socket reports
 
 function gameTitle(game) {
   const name = (p) => (p.level ? t("player.computer", { level: p.level }) : p.username);
