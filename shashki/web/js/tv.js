@@ -10,6 +10,7 @@ import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
 import { variantName } from "./widgets.js";
 
+const RESULT_MS = 3000;
 const EVERY_MS = 8000; // besides every change of the games in play the lobby socket reports
 
 function gameTitle(game) {
@@ -49,6 +50,15 @@ export async function mount(container, { variant }) {
     section.dataset.gameId = game.id;
   }
 
+  // The game on screen has ended: its result stays in view a moment before the next game comes on.
+  async function ended() {
+    if (!shown.endedAt) {
+      shown.endedAt = Date.now();
+      setTimeout(ask, RESULT_MS);
+    }
+    return Date.now() - shown.endedAt >= RESULT_MS;
+  }
+
   async function ask() {
     if (asking || closed) return;
     asking = true;
@@ -76,6 +86,7 @@ export async function mount(container, { variant }) {
       } else {
         game = all[0] && all[0].game;
       }
+      if (shown && (!game || game.id !== shown.id) && !(await ended())) return;
       await show(game || null);
     } catch (e) {
       fill(info, e.message);
