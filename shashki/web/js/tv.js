@@ -24,8 +24,8 @@ export async function mount(container, { variant }) {
   const screen = h("div", { class: "tv-screen", id: "tv-screen" });
   const section = h("section", { class: "tv", id: "tv" }, h("h1", {}, t("tv.title")), channels, info, screen);
   container.append(section);
-  let shown = null; // {id, page} of the game on screen
-  let chosen = variant || null; // /tv follows the best channel; /tv/{variant} that variant's
+  let shown = null; // {id, variant, page} of the game on screen
+  const chosen = variant || null; // /tv follows the best channel; /tv/{variant} that variant's
   let closed = false;
   let asking = false;
 
@@ -69,7 +69,7 @@ export async function mount(container, { variant }) {
         ...all.map((c) =>
           h(
             "a",
-            { href: `/tv/${c.variant}`, class: c.variant === (chosen || (all[0] && all[0].variant)) ? "active" : "", dataset: { variant: c.variant } },
+            { href: `/tv/${c.variant}`, class: c.variant === (chosen || (shown && shown.variant)) ? "active" : "", dataset: { variant: c.variant } },
             variantName(c.variant),
             h("small", {}, ` ${c.game.rating}`)
           )
