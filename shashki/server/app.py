@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.social = SocialService(db, bus, game_service, accounts_service)
         app.state.lobby.blocks = app.state.social
         app.state.chat.blocks = app.state.social.blocks
+        app.state.rematch.blocks = app.state.social.blocks
         game_service.store.add_listener(app.state.social.on_game_change)
         app.state.bots = BotApi(
             bus,

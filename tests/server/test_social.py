@@ -237,3 +237,14 @@ def test_tv_shows_the_best_rated_game_in_play_of_each_variant(players, server):
     assert channels[variant] == low["id"]
     weak.post(f"/api/games/{low['id']}/resign")
     assert httpx.get(f"{server.url}/api/tv/{variant}").json()["game"] is None
+
+
+def test_a_blocked_player_cannot_offer_the_blocker_a_rematch(players):
+    a, b = players(), players()
+    game = a.challenge(b)["id"]
+    a.post(f"/api/games/{game}/resign")
+    b.post(f"/api/rel/block/{a.name}")
+    r = a.post(f"/api/games/{game}/rematch")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "challenge_refused"
+    # The blocker may still offer one (and be refused nothing): blocking is theirs to lift.
+    assert b.post(f"/api/games/{game}/rematch").status_code == 200
