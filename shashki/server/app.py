@@ -44,6 +44,7 @@ from shashki.server.http import (
     preferences,
     rematch,
     reviews,
+    social,
     tournaments,
     validation,
 )
@@ -56,6 +57,7 @@ from shashki.server.metrics import Sampler
 from shashki.server.notifications import NotificationService
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
+from shashki.server.social import SocialService
 from shashki.server.storage import Database
 from shashki.server.tournaments.director import Director
 from shashki.server.tournaments.lease import Lease
@@ -141,6 +143,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.notifications = NotificationService(db, bus)
         game_service.store.add_listener(app.state.notifications.game_changed)
         app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
+        # Follows and blocks: the lobby refuses challenges and hides seeks across a block, the chat
+        # refuses lines, and the followers of a game's players are told it started.
+        app.state.social = SocialService(db, bus, game_service, accounts_service)
+        app.state.lobby.blocks = app.state.social
+        app.state.chat.blocks = app.state.social.blocks
+        app.state.rematch.blocks = app.state.social.blocks
+        game_service.store.add_listener(app.state.social.on_game_change)
         app.state.bots = BotApi(
             bus,
             game_service,
@@ -206,6 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await director.close()
             await tournament_results.close()
             await feed.close()
+            await app.state.social.close()
             await game_service.close()
             await app.state.explorer.close()
             await app.state.notifications.close()
@@ -232,8 +242,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # `exports` before the routers with /api/games/{id}/...: its /api/games/user/{name} must match first;
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     routers = (
-        accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, meta, ops, explorer,
-        reviews, analysis, tournaments,
+        accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, social, meta, ops,
+        explorer, reviews, analysis, tournaments,
     )
     for module in (*routers, notifications):
         app.include_router(module.router)

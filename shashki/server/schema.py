@@ -14,6 +14,7 @@ import shashki.server.lobby.models
 import shashki.server.notifications.models
 import shashki.server.ratings.models
 import shashki.server.reviews.models
+import shashki.server.social.models
 import shashki.server.tournaments.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base
 

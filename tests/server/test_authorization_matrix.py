@@ -159,6 +159,11 @@ MATRIX: dict[tuple[str, str], Row] = {
         ANYONE, anonymous=OWN, narrow=OWN, body={"variant": "russian", "lines": 1, "seconds": 0.2}
     ),
     ("POST", "/api/analysis/pdn"): Row(ANYONE, anonymous=OWN, narrow=OWN, body={"pdn": "1. c3-d4 *"}),
+    # Following and blocking act for the caller alone: the name in the path is the other player's.
+    ("POST", "/api/rel/follow/{username}"): Row(ANYONE),
+    ("POST", "/api/rel/unfollow/{username}"): Row(ANYONE),
+    ("POST", "/api/rel/block/{username}"): Row(ANYONE),
+    ("POST", "/api/rel/unblock/{username}"): Row(ANYONE),
 }
 for _kind in ("bot", "board"):
     for _action in ("move/{move}", "draw/{accept}", "resign", "abort", "claim-victory", "chat"):

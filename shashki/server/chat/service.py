@@ -82,6 +82,14 @@ class ChatService:
         # Whether a game came from a challenge link (the lobby's answer, wired in by the app); without
         # it, no game did.
         self.friends: Callable[[str], Awaitable[bool]] | None = None
+        # Whether the first account blocks the second (shashki.server.social), set by the app: a blocked
+        # player's lines reach the blocker in neither room, and the players' room refuses them.
+        self.blocks: Callable[[int, int], Awaitable[bool]] | None = None
+
+    async def _blocked_by(self, reader_id: int | None, author_id: int | None) -> bool:
+        if self.blocks is None or reader_id is None or author_id is None or reader_id == author_id:
+            return False
+        return await self.blocks(reader_id, author_id)
 
     async def _game(self, game_id: str) -> GameRecord:
         return await self.games.record(game_id)
@@ -118,6 +126,9 @@ class ChatService:
             raise Invalid("message_too_long", f"A chat line has at most {MAX_LENGTH} characters.")
         if room == "player" and color is None:
             raise Forbidden("players_only", "Only the two players write in the players' room.")
+        opponent = record.white_id if color is Color.BLACK else record.black_id
+        if room == "player" and await self._blocked_by(opponent, user.id):
+            raise Forbidden("chat_refused", "Your opponent does not accept chat messages from you.")
         if room == "spectator" and "close" in (await self._settings(game_id)).values():
             raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
         await self._refuse_strangers(user, record, room)
@@ -198,6 +209,7 @@ class ChatService:
                     .limit(HISTORY)
                 )
         rows.sort(key=lambda line: line.id)
+        rows = [line for line in rows if not await self._blocked_by(user_id, line.user_id)]
         authors = await self.accounts.users_by_id({line.user_id for line in rows})
         return {
             "lines": [self._line_json(line, authors[line.user_id]) for line in rows],
@@ -223,6 +235,9 @@ class ChatService:
                     await ready.wait()
                 async for event in events:
                     room = event.get("room")
+                    author = (event.get("user") or {}).get("id")
+                    if await self._blocked_by(user_id, author):
+                        continue
                     if room is None or await self.visible_to(game_id, user_id, color, room):
                         await send(event)
 

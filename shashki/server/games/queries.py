@@ -161,6 +161,26 @@ class GameQueries:
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
+    async def in_play_of_players(self, user_ids: set[int]) -> dict[int, list[str]]:
+        """The ids of the games each of these accounts plays now, newest first (none: not listed)."""
+        if not user_ids:
+            return {}
+        query = (
+            select(GameRecord.id, GameRecord.white_id, GameRecord.black_id)
+            .where(
+                GameRecord.status == GameStatus.STARTED,
+                or_(GameRecord.white_id.in_(user_ids), GameRecord.black_id.in_(user_ids)),
+            )
+            .order_by(GameRecord.created_at.desc(), GameRecord.id)
+        )
+        found: dict[int, list[str]] = {}
+        async with self.db.session() as s:
+            for game_id, white_id, black_id in await s.execute(query):
+                for seated in (white_id, black_id):
+                    if seated in user_ids:
+                        found.setdefault(seated, []).append(game_id)
+        return found
+
     async def page_of_player(self, games: PlayerGames, *, page: int, per_page: int) -> GamePage:
         """Page `page` (from 1) of the selected games, `per_page` each, newest first."""
         query = _selected(games)

@@ -12,6 +12,7 @@ and the Bot API's event stream pick it up.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shashki.rules import Color
@@ -31,6 +32,9 @@ class RematchService:
         self.games = games
         self.store = games.store
         self.bus = bus
+        # Whether the first account blocks the second (shashki.server.social), set by the app: a rematch
+        # is a challenge, and a blocked player's is refused as theirs would be in the lobby.
+        self.blocks: Callable[[int, int], Awaitable[bool]] | None = None
 
     async def _finished(self, user_id: int, game_id: str) -> tuple[LiveGame, Color]:
         live = await self.store.live(game_id)
@@ -57,6 +61,9 @@ class RematchService:
             opponent = color.other
             if live.is_computer(opponent) or live.record.rematch_offer is opponent:
                 return {"game": await self._start(live, user_id)}
+            opponent_id = live.record.player_id(opponent)
+            if self.blocks and opponent_id is not None and await self.blocks(opponent_id, user_id):
+                raise Forbidden("challenge_refused", "Your opponent does not accept challenges from you.")
             if live.record.rematch_offer is not color:
                 await self.store.commit(live, {"rematch_offer": color})
                 await self.bus.publish(

@@ -33,6 +33,7 @@ from shashki.server.notifications import NotificationService
 from shashki.server.public import PublicSettings
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
+from shashki.server.social import SocialService
 from shashki.server.storage import Database
 from shashki.server.tournaments.service import TournamentService
 
@@ -100,6 +101,8 @@ def _analysis(conn: HTTPConnection) -> AnalysisService:
     return conn.app.state.analysis
 def _tournaments(conn: HTTPConnection) -> TournamentService:
     return conn.app.state.tournaments
+def _social(conn: HTTPConnection) -> SocialService:
+    return conn.app.state.social
 
 
 def _watching(conn: HTTPConnection) -> NowPlaying:
@@ -138,3 +141,4 @@ Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
 Preferences = Annotated[PreferenceService, Depends(_preferences)]
 Tournaments = Annotated[TournamentService, Depends(_tournaments)]
+Social = Annotated[SocialService, Depends(_social)]

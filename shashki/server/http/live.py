@@ -39,7 +39,7 @@ from shashki.server.errors import ServiceError, Unauthorized
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
-from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Watching
+from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Social, Watching
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import receive_message
 
@@ -275,7 +275,13 @@ async def handle_game_message(message, act: Act) -> bool:
 
 @router.websocket("/ws/lobby")
 async def lobby_socket(
-    websocket: WebSocket, accounts: Accounts, lobby: Lobby, games: Games, bus: Bus, watching: Watching
+    websocket: WebSocket,
+    accounts: Accounts,
+    lobby: Lobby,
+    games: Games,
+    bus: Bus,
+    watching: Watching,
+    social: Social,
 ) -> None:
     accepted, actor = await _accept(websocket, accounts)
     if not accepted:
@@ -283,6 +289,7 @@ async def lobby_socket(
     send = Sender(websocket)
     number = 0
     numbering = asyncio.Lock()
+    viewer = actor.id if actor else None
 
     async def emit(event: dict) -> None:
         # Numbered and sent under one lock: several tasks emit (the lobby's and the player's channels, the
@@ -295,7 +302,7 @@ async def lobby_socket(
 
     async def snapshot() -> None:
         try:
-            await emit({"type": "seeks", "seeks": await lobby.list_seeks()})
+            await emit({"type": "seeks", "seeks": await lobby.list_seeks(viewer)})
             await emit(await watching.current())
             if actor is not None:
                 await emit({"type": "challenges", **await lobby.challenges(actor.user)})
@@ -312,11 +319,19 @@ async def lobby_socket(
         async for event in events:
             if event.get("type") in ("gameStart", "gameFinish"):
                 watching.nudge()
+            if event.get("type") == "relationsChanged":  # blocks changed: the seeks shown change
+                event = {"type": "seeks", "seeks": await lobby.list_seeks(viewer)}
+            elif event.get("type") == "seeks" and viewer is not None:
+                # The lobby's list is everyone's: the seeks of players blocked either way are left out.
+                hidden = await social.hidden_from(viewer)
+                event = {**event, "seeks": [s for s in event["seeks"] if s["user"]["id"] not in hidden]}
             await emit(event)
 
     try:
         async with contextlib.AsyncExitStack() as stack:
             await stack.enter_async_context(watching.listen(emit))
+            if viewer is not None:
+                stack.enter_context(social.online.connected(viewer))  # on the site now (social)
             channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
             tasks = []
             for channel in channels:

@@ -7,11 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Request
 from pydantic import BaseModel, Field
 
+from shashki.server.accounts import Actor
+from shashki.server.errors import ServiceError
 from shashki.server.games.terms import GameTerms
-from shashki.server.http.auth import Player, Visitor
+from shashki.server.http.auth import Player, Visitor, optional_actor
 from shashki.server.http.deps import Lobby
 from shashki.server.http.throttle import anonymous_game, computer_game, per_account
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
@@ -72,9 +74,18 @@ class ComputerGameBody(BaseModel):
     time_control: TimeControlBody | None = None
 
 
-@router.get("/seeks", summary="Open seeks")
-async def list_seeks(lobby: Lobby) -> dict:
-    return {"seeks": await lobby.list_seeks()}
+async def _viewer(request: Request) -> Actor | None:
+    """Who looks at the seeks, if known; a credential that fails to resolve sees them as a visitor does
+    (the list is public: it never answered 401)."""
+    try:
+        return await optional_actor(request)
+    except ServiceError:
+        return None
+
+
+@router.get("/seeks", summary="Open seeks (but those of players blocked either way)")
+async def list_seeks(lobby: Lobby, actor: Actor | None = Depends(_viewer)) -> dict:
+    return {"seeks": await lobby.list_seeks(actor.id if actor else None)}
 
 
 @router.post(

@@ -4,7 +4,8 @@ The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes it
 `/` the lobby, `/game/{id}` a game (played, watched or replayed), `/@/{username}` a player's profile,
 `/rules` and `/rules/{variant}` the rules pages, `/settings` the looks (theme, board, pieces),
 `/challenge/{link}` a challenge by link, `/analysis` the analysis board, `/tournaments` the
-tournaments and `/tournament/{id}` one of them. Its files are served under `/static/`.
+tournaments and `/tournament/{id}` one of them, `/tv` and `/tv/{variant}` the best game in play. Its
+files are served under `/static/`.
 
 Two small read-only answers exist for the client alone, so that it never computes rules itself:
 `/web/variants.json` describes each variant's board, notation and rule parameters (for drawing the board
@@ -27,7 +28,7 @@ from shashki.server.http.deps import Games
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PAGES = (
     "/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}", "/settings", "/challenge/{link}",
-    "/analysis", "/tournaments", "/tournament/{tournament_id}",
+    "/analysis", "/tournaments", "/tournament/{tournament_id}", "/tv", "/tv/{variant}",
 )
 # The files change with the server, not on their own: browsers revalidate (ETag) instead of guessing.
 NO_CACHE = {"Cache-Control": "no-cache"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query
 
-from shashki.server.history import GameFilter
+from shashki.server.history import GameFilter, tv
 from shashki.server.http.deps import History, Ratings
 from shashki.server.lidraughts import variant_key
 from shashki.server.ratings import SPEEDS
@@ -70,3 +70,18 @@ async def now_playing(
     history: History, variant: str | None = None, limit: int = Query(30, ge=1, le=100)
 ) -> dict:
     return {"games": await history.now_playing(variant=variant, limit=limit)}
+
+
+@router.get("/tv", summary="TV: the best-rated game in progress of each variant")
+async def tv_channels(history: History, ratings: Ratings) -> dict:
+    return {"channels": await tv.channels(history, ratings)}
+
+
+@router.get("/tv/{variant}", summary="TV: one variant's best-rated game in progress, kept until it ends")
+async def tv_channel(
+    variant: str,
+    history: History,
+    ratings: Ratings,
+    current: str | None = Query(None, description="The game shown now: kept while it is in play"),
+) -> dict:
+    return await tv.channel(history, ratings, variant, current)

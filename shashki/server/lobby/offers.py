@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Color
+from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid
 from shashki.server.games.terms import GameTerms
 
@@ -111,3 +113,27 @@ def seats(first_id: int | None, first_color: str, second_id: int | None) -> tupl
 
 def colors_fit(a: str, b: str) -> bool:
     return a == "random" or b == "random" or a != b
+
+
+class Blocks(Protocol):
+    """What the lobby asks of the players' blocks (`shashki.server.social`): a challenge across a block is
+    refused, and seeks across one are neither shown nor paired."""
+
+    async def refuse_challenge(self, challenger: User, dest: User) -> None:
+        """Raise Forbidden when a block stands between the challenger and the player challenged."""
+
+    async def hidden_from(self, user_id: int) -> set[int]:
+        """The accounts whose seeks `user_id` neither sees nor is paired with."""
+
+
+async def refuse_blocked(blocks: Blocks | None, challenger: User, dest: User) -> None:
+    """A challenge to a player who blocks the challenger (or whom the challenger blocks) is refused."""
+    if blocks is not None:
+        await blocks.refuse_challenge(challenger, dest)
+
+
+async def hidden_seekers(blocks: Blocks | None, user_id: int | None) -> set[int]:
+    """The seekers hidden from `user_id` (none for a visitor, or without blocks)."""
+    if blocks is None or user_id is None:
+        return set()
+    return await blocks.hidden_from(user_id)

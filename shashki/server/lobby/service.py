@@ -28,10 +28,13 @@ from shashki.server.lobby.offers import (
     DECLINE_REASONS,
     MIN_CLOCK_SECONDS,
     QUICK_PAIRING,
+    Blocks,
     TimeControl,
     check_clock,
     check_color,
     colors_fit,
+    hidden_seekers,
+    refuse_blocked,
     seats,
 )
 from shashki.server.storage import Database, rows_changed
@@ -61,6 +64,8 @@ class LobbyService:
         # Told of each challenge made, with the challenged account's id and the challenge as shown
         # (the notifications: `NotificationService.challenged`).
         self.challenge_hooks: list[ChallengeHook] = []
+        # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
+        self.blocks: Blocks | None = None
 
     # -- seeks and quick pairing --------------------------------------------------------------------
 
@@ -90,12 +95,20 @@ class LobbyService:
             status="open",
             created_at=utcnow(),
         )
+        hidden = await hidden_seekers(self.blocks, user.id)
         async with self.db.session() as s:
             waiting = await s.scalars(
                 select(Seek).where(Seek.status == "open", Seek.user_id != user.id).order_by(Seek.id)
             )
             match = next(
-                (w for w in waiting if GameTerms.of(w) == terms and colors_fit(w.color, seek.color)), None
+                (
+                    w
+                    for w in waiting
+                    if GameTerms.of(w) == terms
+                    and colors_fit(w.color, seek.color)
+                    and w.user_id not in hidden  # no pairing across a block (social)
+                ),
+                None,
             )
             if match is None:
                 await s.execute(
@@ -118,6 +131,8 @@ class LobbyService:
         if seek.user_id == user.id:
             raise Conflict("own_seek", "You cannot accept your own seek.")
         refuse_rated_anonymous(user, seek.rated)
+        if seek.user_id in await hidden_seekers(self.blocks, user.id):
+            raise NotFound("no_such_seek", "That seek is no longer open.")  # as if unseen: blocks are private
         return await self._accept(seek, user)
 
     async def _accept(self, seek: Seek, user: User) -> dict:
@@ -162,12 +177,18 @@ class LobbyService:
             raise NotFound("no_such_seek", "You have no such open seek.")
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
 
-    async def list_seeks(self) -> list[dict]:
+    async def list_seeks(self, viewer_id: int | None = None) -> list[dict]:
+        """The open seeks, oldest first; those of players blocked either way hidden from `viewer_id`."""
+        hidden = await hidden_seekers(self.blocks, viewer_id)
         async with self.db.session() as s:
             seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
         users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
         # A seek whose account is gone (deleted with it) is not listed.
-        return [self._seek_row(seek, users[seek.user_id]) for seek in seeks if seek.user_id in users]
+        return [
+            self._seek_row(seek, users[seek.user_id])
+            for seek in seeks
+            if seek.user_id in users and seek.user_id not in hidden
+        ]
 
     async def _seek_json(self, seek: Seek) -> dict:
         user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
@@ -219,6 +240,7 @@ class LobbyService:
             raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
         if dest.id == user.id:
             raise Invalid("self_challenge", "You cannot challenge yourself.")
+        await refuse_blocked(self.blocks, user, dest)
         async with self.db.session() as s:
             challenge = Challenge(
                 challenger_id=user.id,

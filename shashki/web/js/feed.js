@@ -71,6 +71,10 @@ function globalNotice(message) {
     if (!location.pathname.startsWith(`/game/${id}`)) navigate(`/game/${id}`);
     return;
   }
+  if (message.type === "followingStarted") {
+    toast(t("social.startedGame", { name: message.user.username }));
+    return;
+  }
   if (message.type === "challengeDeclined") {
     toast(t("lobby.declined", { reason: t(`decline.${message.reason}`) }), "error");
     return;

@@ -5,6 +5,7 @@
 // /challenge/{link}  a challenge by link ("play with a friend").
 // /analysis  the analysis board.
 // /tournaments  the tournaments · /tournament/{id}  one tournament.
+// /tv[/{variant}]  the best game in play.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
@@ -27,6 +28,8 @@ const ROUTES = [
   [/^\/analysis\/?$/, () => import("./analysis.js"), () => ({})],
   [/^\/tournaments\/?$/, () => import("./tournaments.js"), () => ({})],
   [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, () => import("./tournament.js"), (m) => ({ id: m[1] })],
+  [/^\/tv\/?$/, () => import("./tv.js"), () => ({})],
+  [/^\/tv\/([a-z-]+)\/?$/, () => import("./tv.js"), (m) => ({ variant: m[1] })],
 ];
 
 function notFound(view) {
@@ -43,6 +46,7 @@ function renderHeader() {
   const here = location.pathname;
   const link = (href, label, active) => h("a", { href, class: active ? "active" : "" }, label);
   fill(nav, link("/", t("nav.lobby"), here === "/"), link("/rules", t("nav.rules"), here.startsWith("/rules")));
+  nav.append(link("/tv", t("tv.nav"), here.startsWith("/tv"))); // TV (tv.js)
   nav.append(link("/tournaments", t("tournament.nav"), here.startsWith("/tournament")));
   nav.append(link("/analysis", t("analysis.nav"), here === "/analysis"));
   const anonymous = session.user && session.user.anonymous;
