@@ -4,10 +4,11 @@
   now (with a link to the game), and to be told on their lobby channel (`user:<id>`, the same socket that
   carries challenges) when one of them starts a game: `{"type": "followingStarted", ...}`.
 - **Block**: a blocked player cannot challenge the blocker (`LobbyService.challenge` asks
-  `refuse_challenge`; `RematchService.offer` asks `blocks`), cannot take their seeks or be paired with
-  them, cannot write in the players' chat of a game with them (`ChatService.post` asks `blocks`), and
-  neither sees the other's seeks in the lobby (`hidden_from`). Blocking is private: the list is shown to the blocker alone, the blocked player is not
-  told, and the refusal of a challenge says that the player does not accept challenges from them, not why.
+  `refuse_challenge`; `RematchService.offer` asks `blocks`), cannot take their seeks or be paired with them,
+  cannot write in the players' chat of a game with them (`ChatService.post` asks `blocks`), and neither sees
+  the other's seeks in the lobby (`hidden_from`). Blocking is private: the list is shown to the blocker
+  alone, the blocked player is not told, and the refusal of a challenge says that the player does not accept
+  challenges from them, not why.
 
 Blocking someone also ends following them (one cannot both follow and block a player); being blocked
 ends following the blocker, so that the blocked player is not told of the blocker's games.
