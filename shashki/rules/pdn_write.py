@@ -57,14 +57,18 @@ def normalize_result(text: str | None) -> str | None:
     return RESULTS.get(text.strip())
 
 
-def write_game(game: Game, tags: Mapping[str, str] | None = None) -> str:
+def write_game(
+    game: Game, tags: Mapping[str, str] | None = None, comments: Mapping[int, str] | None = None
+) -> str:
     """The game as PDN text: tags, then the numbered moves in the variant's notation, then the result.
 
     Tags come in the Seven Tag Roster order (Event, Site, Date, Round, White, Black, Result; "?" for
     those not given), then GameType, Variant, Options (when a rule option is on) and FEN (when the game
     did not start from the variant's start position), then any other tags given, in their order.
     The result is the game's outcome; for a game without one, a valid `Result` among `tags` (a result
-    decided off the board, say), else `*`. Movetext lines are at most 80 characters.
+    decided off the board, say), else `*`. Movetext lines are at most 80 characters (a comment, kept
+    whole, may run longer). `comments[ply]` is written in braces after that ply's move (the computer's
+    analysis, say); a move of the second player after a comment takes its number again (`12...`).
     """
     given = dict(tags or {})
     variant = game.variant
@@ -87,7 +91,7 @@ def write_game(game: Game, tags: Mapping[str, str] | None = None) -> str:
     for name, value in given.items():
         if name not in roster and name not in _SETUP_TAGS:
             out.append(_tag(name, value))
-    return "\n".join(out) + "\n\n" + "\n".join(_movetext(game, result)) + "\n"
+    return "\n".join(out) + "\n\n" + "\n".join(_movetext(game, result, comments or {})) + "\n"
 
 
 def _tag(name: str, value: object) -> str:
@@ -98,7 +102,7 @@ def _tag(name: str, value: object) -> str:
     return f'[{name} "{text}"]'
 
 
-def _movetext(game: Game, result: str) -> list[str]:
+def _movetext(game: Game, result: str, comments: Mapping[int, str]) -> list[str]:
     variant = game.variant
     offset = 0 if game.start.side_to_move is variant.first_player else 1
     units: list[str] = []
@@ -108,10 +112,12 @@ def _movetext(game: Game, result: str) -> list[str]:
         text = move.notation(variant)
         if at % 2 == 0:
             units.append(f"{number}. {text}")
-        elif ply == 0:
+        elif ply == 0 or (ply - 1) in comments:
             units.append(f"{number}... {text}")
         else:
             units.append(text)
+        if ply in comments:
+            units.append("{" + " ".join(comments[ply].replace("}", ")").split()) + "}")
     units.append(result)
     lines: list[str] = []
     current = ""

@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.explorer = ExplorerService(db)
         game_service.store.add_listener(app.state.explorer)
         app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
+        app.state.history.analysis_comments = app.state.reviews.comments  # the PDN carries the analysis
         history = app.state.history
         # The games being played now, pushed down this process's lobby sockets (http/now_playing.py).
         app.state.now_playing = NowPlaying(lambda: history.now_playing(limit=NOW_PLAYING))

@@ -8,6 +8,7 @@ import httpx
 import pytest
 from game_lines import GIVEAWAY_WIN_FOR_WHITE
 
+from shashki.rules.pdn import read_games
 from shashki.server.reviews.judge import CAP, chance, judge, move_accuracy, white_score
 
 from .helpers import Player, Server, eventually
@@ -56,6 +57,11 @@ def test_a_finished_game_is_analysed_once_and_shown_to_everyone(server, players)
     assert [m["move"] for m in done["moves"]] == GIVEAWAY_WIN_FOR_WHITE
     assert {m["mark"] for m in done["moves"]} <= {None, "inaccuracy", "mistake", "blunder"}
     assert all(0 <= done["accuracy"][side] <= 100 for side in ("white", "black"))
+    # The game's PDN carries the analysis as comments, and still reads back to the same game.
+    text = httpx.get(f"{server.url}/api/games/{gid}/pdn").text
+    assert text.count("[%eval ") == plies
+    (game,) = read_games(text)
+    assert game.replay().notations() == GIVEAWAY_WIN_FOR_WHITE
 
 
 def test_a_game_in_play_is_not_analysed_and_asking_needs_an_account(server, players):

@@ -10,6 +10,7 @@ Variant (and Options, FEN) from `write_game`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 
 from shashki.rules import Color
@@ -40,7 +41,14 @@ def time_control(record: GameRecord) -> str:
     return f"{record.clock_initial_ms // 1000}+{record.clock_increment_ms // 1000}"
 
 
-def pdn(record: GameRecord, notations: list[str], users: dict[int, User], *, site: str) -> str:
+def pdn(
+    record: GameRecord,
+    notations: list[str],
+    users: dict[int, User],
+    *,
+    site: str,
+    comments: Mapping[int, str] | None = None,
+) -> str:
     speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
     kind = "Rated" if record.rated else "Casual"
     speed = speed_title(speed)
@@ -65,7 +73,7 @@ def pdn(record: GameRecord, notations: list[str], users: dict[int, User], *, sit
         tags["Termination"] = "Unterminated"
     else:
         tags["Termination"] = TERMINATION.get(record.reason or "", "Normal")
-    return write_game(replay(record, notations), tags)
+    return write_game(replay(record, notations), tags, comments)
 
 
 def game_json(

@@ -8,7 +8,7 @@ tokens, sessions and pending challenges are its owner's alone and appear in no p
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import cast
 
@@ -83,6 +83,9 @@ class HistoryService:
         self.games = games
         self.ratings = ratings
         self.accounts = accounts or games.accounts
+        # The computer's analysis of a game as PDN comments by ply (reviews.ReviewService.comments), set
+        # by the app: a game's PDN carries its analysis once there is one.
+        self.analysis_comments: Callable[[str], Awaitable[dict[int, str] | None]] | None = None
 
     async def player(self, username: str) -> User:
         """The account of `username`, or NotFound."""
@@ -169,7 +172,8 @@ class HistoryService:
 
     async def pdn(self, game_id: str, *, site: str) -> str:
         record, moves, users = await self.one(game_id)
-        return pdn(record, moves, users, site=f"{site}/game/{record.id}")
+        comments = await self.analysis_comments(game_id) if self.analysis_comments else None
+        return pdn(record, moves, users, site=f"{site}/game/{record.id}", comments=comments)
 
     async def json(self, game_id: str) -> dict:
         record, moves, users = await self.one(game_id)

@@ -110,6 +110,22 @@ class ReviewService:
         except Exception:
             log.exception("rated game %s not queued for analysis", game_id)
 
+    async def comments(self, game_id: str) -> dict[int, str] | None:
+        """The finished analysis as PDN comments by ply: the evaluation after each move (lichess's
+        `[%eval]`, in men from White's side), and for a marked move its mark and the engine's move."""
+        review = await self.stored(game_id)
+        if review is None:
+            return None
+        notes: dict[int, str] = {}
+        for move in review["moves"]:
+            text = f"[%eval {move['eval'] / 100:+.2f}]"
+            if move["mark"]:
+                text += f" {move['mark'].capitalize()}."
+                if move["best"]:
+                    text += f" Best was {move['best']}."
+            notes[move["ply"]] = text
+        return notes
+
     # -- working ------------------------------------------------------------------------------------
 
     def _start(self, game_id: str) -> None:
