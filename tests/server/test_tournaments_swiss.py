@@ -52,6 +52,11 @@ def test_a_swiss_plays_its_rounds_with_one_bye_each_and_no_pair_twice(people):
         assert pair not in met
         met.add(pair)
         assert ts.game(a, games[0]["game"])["tournament"] == tid
+        # Each player's own "me" names the game they play now (none for the one with the bye).
+        for name, player in players.items():
+            mine = show(player, tid)["me"]["game"]
+            playing = name in (games[0]["white"], games[0]["black"])
+            assert mine == (games[0]["game"] if playing else None), (name, mine)
         finish(pairings, players)
     assert sorted(byes) == sorted(players)  # each had the bye once
     t = eventually(lambda: show(a, tid), lambda t: t["status"] == "finished")

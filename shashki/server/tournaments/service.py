@@ -123,7 +123,7 @@ class TournamentService:
         fens = await self._fens(shown_pairings(snap, limit=T_ARENA_GAMES)) if full else {}
         out = tournament_json(snap, users, standings, fens, full=full)
         if viewer is not None:
-            out["me"] = me_json(snap.player(viewer))
+            out["me"] = me_json(snap.player(viewer), snap)
         return out
 
     async def get(self, tournament_id: str, viewer: int | None = None) -> dict[str, Any]:
@@ -131,7 +131,7 @@ class TournamentService:
 
     async def entries(self, snap: Snapshot) -> dict[str, dict[str, Any]]:
         """Every entrant's "me", keyed by user id (the socket of each picks its own)."""
-        return {str(p.user_id): me_json(p) for p in snap.players}
+        return {str(p.user_id): me_json(p, snap) for p in snap.players}
 
     async def published(self, tournament_id: str) -> dict[str, Any]:
         """What the tournament's channel carries after a change (`live.py`)."""

@@ -85,14 +85,26 @@ def shown_pairings(
     return snap.round_pairings(round_number if round_number is not None else t.round)
 
 
-def me_json(entry: TournamentPlayer | None) -> dict[str, Any]:
+def me_json(entry: TournamentPlayer | None, snap: Snapshot | None = None) -> dict[str, Any]:
+    """The viewer's own place: joined, paused, withdrawn, and the game they play now — an arena keeps it
+    on the entry; in a Swiss or round robin it is the viewer's running pairing of the round."""
     if entry is None:
         return {"joined": False, "paused": False, "withdrawn": False, "game": None}
+    game = entry.game_id
+    if game is None and snap is not None:
+        game = next(
+            (
+                p.game_id
+                for p in snap.running()
+                if p.game_id is not None and entry.user_id in (p.white_id, p.black_id)
+            ),
+            None,
+        )
     return {
         "joined": not entry.withdrawn,
         "paused": entry.paused,
         "withdrawn": entry.withdrawn,
-        "game": entry.game_id,
+        "game": game,
     }
 
 
