@@ -154,11 +154,19 @@ MATRIX: dict[tuple[str, str], Row] = {
         ANYONE, owner_check=False, notes="a stream: test_bot_api.py's seek test holds it open"
     ),
     # The analysis board changes nothing stored and needs no account (tests/server/test_analysis.py).
-    ("POST", "/api/analysis/position"): Row(ANYONE, anonymous=OWN, narrow=OWN, body={"variant": "russian"}),
-    ("POST", "/api/analysis/lines"): Row(
-        ANYONE, anonymous=OWN, narrow=OWN, body={"variant": "russian", "lines": 1, "seconds": 0.2}
+    ("POST", "/api/analysis/position"): Row(
+        ANYONE, anonymous=OWN, narrow=OWN, visitor=OWN, body={"variant": "russian"}
     ),
-    ("POST", "/api/analysis/pdn"): Row(ANYONE, anonymous=OWN, narrow=OWN, body={"pdn": "1. c3-d4 *"}),
+    ("POST", "/api/analysis/lines"): Row(
+        ANYONE,
+        anonymous=OWN,
+        narrow=OWN,
+        visitor=OWN,
+        body={"variant": "russian", "lines": 1, "seconds": 0.2},
+    ),
+    ("POST", "/api/analysis/pdn"): Row(
+        ANYONE, anonymous=OWN, narrow=OWN, visitor=OWN, body={"pdn": "1. c3-d4 *"}
+    ),
     # Following and blocking act for the caller alone: the name in the path is the other player's.
     ("POST", "/api/rel/follow/{username}"): Row(ANYONE),
     ("POST", "/api/rel/unfollow/{username}"): Row(ANYONE),
