@@ -33,6 +33,15 @@ def scene(server):
         assert r.status_code == 200, r.text
     done = alice.challenge(bob)
     assert bob.post(f"/api/games/{done['id']}/resign").status_code == 200
+    # A tournament under way with both in it (standings, pairings, a mini board), and a challenge link.
+    arena = {
+        "name": "Axe arena", "system": "arena", "variant": "russian-giveaway", "minutes": 30,
+        "clock": {"initial": 60, "increment": 0}, "starts_at": None, "rated": False,
+    }
+    r = alice.post("/api/tournaments", arena)
+    assert r.status_code == 201, r.text
+    tournament = r.json()["id"]
+    link = bob.post("/api/challenges/open", {}).json()["challenge"]["link"]
     yield {
         "player": alice,
         "pages": {
@@ -43,6 +52,18 @@ def scene(server):
             "rules": "/rules",
             "poddavki rules": "/rules/russian-giveaway",
             "settings": "/settings",
+            "analysis board": "/analysis",
+            "tournaments": "/tournaments",
+            "tournament": f"/tournament/{tournament}",
+            "TV": "/tv",
+            "challenge link": f"/challenge/{link}",
+        },
+        "visitor pages": {
+            "login": "/#login",
+            "rules": "/rules/international",
+            "analysis board": "/analysis",
+            "tournaments": "/tournaments",
+            "TV": "/tv",
         },
     }
     alice.close()
@@ -59,7 +80,7 @@ def check_every_page(browser, server, scene, viewport, scheme) -> None:
             cookie = scene["player"].http.cookies.get("shashki_session")
             context.add_cookies([{"name": "shashki_session", "value": cookie, "url": server.url}])
         page = context.new_page()
-        pages = scene["pages"] if logged_in else {"login": "/#login", "rules": "/rules/international"}
+        pages = scene["pages"] if logged_in else scene["visitor pages"]
         for name, path in pages.items():
             page.goto(server.url + path)
             page.wait_for_selector("body[data-ready]")
