@@ -99,3 +99,22 @@ async def receive_message(websocket: WebSocket, send) -> dict:
             return parse(frame["text"])
         except ServiceError as error:
             await send(service_error_body(error) | {"type": "error"})
+
+
+async def answer_until_closed(websocket: WebSocket, send, resync) -> None:
+    """The read loop of a socket that only listens (the lobby, a tournament): `resync` sends the state
+    again, `ping` is answered `pong` (as on game sockets), any other message type with an error. Returns
+    when the client goes."""
+    try:
+        while True:
+            message = await receive_message(websocket, send)  # garbage frames get an error each
+            kind = message.get("type")
+            if kind == "resync":
+                await resync()
+            elif kind == "ping":
+                await send({"type": "pong", "id": message.get("id")})
+            else:
+                error = {"code": "bad_message", "message": f"Unknown message type {kind!r}."}
+                await send({"type": "error", "error": error})
+    except (WebSocketDisconnect, RuntimeError):
+        pass

@@ -41,7 +41,7 @@ from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
 from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Social, Watching
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
-from shashki.server.http.frames import receive_message
+from shashki.server.http.frames import answer_until_closed, receive_message
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -341,23 +341,7 @@ async def lobby_socket(
             await stack.enter_async_context(_ended_with_credential(websocket, send, actor, accounts))
             try:
                 await snapshot()
-                while True:
-                    message = await receive_message(websocket, send)  # garbage frames get an error each
-                    kind = message.get("type") if isinstance(message, dict) else None
-                    if kind == "resync":
-                        await snapshot()
-                    elif kind == "ping":
-                        await send({"type": "pong", "id": message.get("id")})  # as on game sockets
-                    else:
-                        await send(
-                            {
-                                "type": "error",
-                                "error": {
-                                    "code": "bad_message",
-                                    "message": f"Unknown message type {kind!r}.",
-                                },
-                            }
-                        )
+                await answer_until_closed(websocket, send, snapshot)
             except (WebSocketDisconnect, RuntimeError):
                 pass
             finally:

@@ -18,7 +18,7 @@ import json
 import logging
 from datetime import datetime
 
-from fastapi import APIRouter, Depends, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Query, Request, WebSocket
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
@@ -28,7 +28,7 @@ from shashki.server.http.auth import optional_actor, player
 from shashki.server.http.deps import Accounts, Bus, Tournaments
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.exports import site
-from shashki.server.http.frames import receive_message
+from shashki.server.http.frames import answer_until_closed
 from shashki.server.http.live import TRY_AGAIN_LATER, Sender, _accept, _close_with, _ended_with_credential
 from shashki.server.http.throttle import per_account
 from shashki.server.tournaments.terms import TournamentTerms
@@ -219,25 +219,7 @@ async def tournament_socket(
             await send_state()
             forwarder = asyncio.create_task(forward(events))
             try:
-                while True:
-                    message = await receive_message(websocket, send)
-                    kind = message.get("type") if isinstance(message, dict) else None
-                    if kind == "resync":
-                        await send_state()
-                    elif kind == "ping":
-                        await send({"type": "pong", "id": message.get("id")})
-                    else:
-                        await send(
-                            {
-                                "type": "error",
-                                "error": {
-                                    "code": "bad_message",
-                                    "message": f"Unknown message type {kind!r}.",
-                                },
-                            }
-                        )
-            except (WebSocketDisconnect, RuntimeError):
-                pass
+                await answer_until_closed(websocket, send, send_state)
             finally:
                 forwarder.cancel()
                 with contextlib.suppress(BaseException):
