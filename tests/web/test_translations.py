@@ -29,9 +29,17 @@ KEY = re.compile(r"[a-z][A-Za-z]*(?:\.[A-Za-z0-9_-]+)+")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 # (c) Keys whose Russian and Vietnamese texts may be the English one: nothing in them to translate.
-SAME_IN_EVERY_LANGUAGE: set[str] = set()  # ("{name}" and the like pass anyway: they have no words)
+# ("{name}" and the like pass anyway: they have no words.) The tie-breaks bear their inventors' names,
+# and their short forms are the ones tournament tables print everywhere.
+SAME_IN_EVERY_LANGUAGE: set[str] = {
+    "tournament.tiebreak.buchholz",
+    "tournament.tiebreak.sonneborn_berger",
+    "tournament.tiebreakShort.buchholz",
+    "tournament.tiebreakShort.buchholz_cut1",
+    "tournament.tiebreakShort.sonneborn_berger",
+}
 # (d) Words that are the same in every language: the site's name.
-NAMES = {"Shashki"}
+NAMES = {"Shashki", "FEN", "PDN"}  # and the draughts notations' names
 # (d) Texts written into the client on purpose, with why.
 WRITTEN_ON_PURPOSE = {
     (
@@ -237,9 +245,24 @@ def visits(server):
         assert player.post(f"/api/games/{live['id']}/move", {"move": move, "ply": ply}).status_code == 200
     done = alice.challenge(bob)
     assert bob.post(f"/api/games/{done['id']}/resign").status_code == 200
+    arena = {
+        "name": "Kubok 2026", "system": "arena", "variant": "russian-giveaway", "minutes": 30,
+        "clock": {"initial": 60, "increment": 0}, "starts_at": None, "rated": False,
+    }
+    r = alice.post("/api/tournaments", arena)
+    assert r.status_code == 201, r.text
+    tournament = r.json()["id"]
+    link = bob.post("/api/challenges/open", {}).json()["challenge"]["link"]
     yield {
         "player": alice,
-        "visitor": {"lobby and login": "/#login", "rules": "/rules", "settings": "/settings"},
+        "visitor": {
+            "lobby and login": "/#login",
+            "rules": "/rules",
+            "settings": "/settings",
+            "analysis board": "/analysis",
+            "tournaments": "/tournaments",
+            "TV": "/tv",
+        },
         "logged in": {
             "lobby": "/",
             "game in progress": f"/game/{live['id']}",
@@ -248,6 +271,10 @@ def visits(server):
             "poddavki rules": "/rules/russian-giveaway",
             "international rules": "/rules/international",
             "settings": "/settings",
+            "analysis board": "/analysis",
+            "tournaments": "/tournaments",
+            "tournament": f"/tournament/{tournament}",
+            "challenge link": f"/challenge/{link}",
         },
     }
     alice.close()

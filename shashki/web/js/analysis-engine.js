@@ -12,7 +12,10 @@ const SETTLE_MS = 200; // stepping through moves quickly asks only for the posit
 /** A score as a player reads it: material in pieces from White's point of view, or a proven win. */
 export function scoreText(score) {
   if (!score) return "";
-  if (score.kind === "win") return t(score.winner === "white" ? "analysis.whiteWinsIn" : "analysis.blackWinsIn", { n: score.moves });
+  if (score.kind === "win") {
+    const n = score.moves;
+    return score.winner === "white" ? t("analysis.whiteWinsIn", { n }) : t("analysis.blackWinsIn", { n });
+  }
   const value = score.value;
   return `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(2)}`;
 }

@@ -167,7 +167,7 @@ export async function mount(container) {
       const reason = `reason.${node.outcome.reason}`;
       parts.push(t("analysis.gameOver", { result: node.outcome.result }) + (has(reason) ? ` — ${t(reason)}` : ""));
     } else {
-      parts.push(t(node.side_to_move === "white" ? "analysis.whiteToMove" : "analysis.blackToMove"));
+      parts.push(node.side_to_move === "white" ? t("analysis.whiteToMove") : t("analysis.blackToMove"));
     }
     const tb = node.tablebase;
     if (tb) {
@@ -232,7 +232,8 @@ export async function mount(container) {
     if (!fen && !moves) return start(key);
     const tags = [`[Variant "${key}"]`];
     if (dd) tags.push('[Options "double-diagonal"]');
-    if (fen) tags.push(`[FEN "${fen.replace(/["\\]/g, "")}"]`);
+    const quotable = fen && fen.replace(/["\\]/g, ""); // a tag value holds no quote or backslash
+    if (fen) tags.push(`[FEN "${quotable}"]`);
     const data = await api("POST", "/api/analysis/pdn", { pdn: `${tags.join("\n")}\n\n${moves || ""} *\n` });
     const game = data.games[0];
     if (game.error) {
