@@ -225,6 +225,7 @@ def english_fragments(lang: str) -> list[tuple[str, str]]:
     return fragments
 
 
+# Names players chose (a tournament's) are marked translate="no" and are not the catalogue's to translate.
 SHOWN_TEXT = """() => {
   const texts = [document.title, document.body.innerText];
   for (const el of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]")) {
@@ -232,7 +233,11 @@ SHOWN_TEXT = """() => {
       if (el.hasAttribute(name) && el.getClientRects().length) texts.push(el.getAttribute(name));
     }
   }
-  return texts.join("\\n");
+  let shown = texts.join("\\n");
+  for (const el of document.querySelectorAll('[translate="no"]')) {
+    if (el.innerText.trim()) shown = shown.split(el.innerText.trim()).join(" ");
+  }
+  return shown;
 }"""
 
 
@@ -246,7 +251,7 @@ def visits(server):
     done = alice.challenge(bob)
     assert bob.post(f"/api/games/{done['id']}/resign").status_code == 200
     arena = {
-        "name": "Kubok 2026", "system": "arena", "variant": "russian-giveaway", "minutes": 30,
+        "name": "Arena Swiss", "system": "arena", "variant": "russian-giveaway", "minutes": 30,
         "clock": {"initial": 60, "increment": 0}, "starts_at": None, "rated": False,
     }
     r = alice.post("/api/tournaments", arena)

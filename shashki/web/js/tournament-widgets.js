@@ -87,7 +87,7 @@ export function tournamentItem(tour, clocks) {
     h(
       "a",
       { href: `/tournament/${tour.id}` },
-      h("strong", {}, padlock, tour.name),
+      h("strong", {}, padlock, h("span", { translate: "no" }, tour.name)), // a name its creator chose
       h("small", {}, ` ${termsText(tour)}`)
     ),
     h(

@@ -24,7 +24,7 @@ export async function mount(container, { id }) {
   let heard = false; // the socket has sent the tournament: newer than any answer to the first request
 
   const el = {
-    title: h("h1", { id: "tournament-name" }),
+    title: h("h1", { id: "tournament-name", translate: "no" }), // a name its creator chose
     terms: h("p", { class: "terms-line", id: "tournament-terms" }),
     countdown: h("p", { class: "countdown big", id: "tournament-countdown", "aria-live": "off" }),
     facts: h("p", { class: "muted", id: "tournament-facts" }),
