@@ -60,9 +60,16 @@ class ScriptedPlayer(threading.Thread):
     """
 
     def __init__(
-        self, server, tournament_id: str, strength: int, strengths: dict[int, int], stop: threading.Event
+        self,
+        server,
+        tournament_id: str,
+        strength: int,
+        strengths: dict[int, int],
+        stop: threading.Event,
+        pace: float = 0.0,
     ):
         super().__init__(daemon=True)
+        self.pace = pace  # seconds to think before each move: a round that lasts long enough to be watched
         self.player = Player(server)
         self.tid = tournament_id
         self.strength = strength
@@ -117,13 +124,16 @@ class ScriptedPlayer(threading.Thread):
                 http.post(f"/api/games/{game_id}/resign", json={})
             else:
                 move = game["legal_moves"][0]["move"]
+                time.sleep(self.pace)
                 http.post(f"/api/games/{game_id}/move", json={"move": move, "ply": game["ply"]})
 
 
-def scripted(server, tid: str, count: int) -> tuple[list[ScriptedPlayer], threading.Event]:
+def scripted(
+    server, tid: str, count: int, pace: float = 0.0
+) -> tuple[list[ScriptedPlayer], threading.Event]:
     stop = threading.Event()
     strengths: dict[int, int] = {}
-    players = [ScriptedPlayer(server, tid, strength, strengths, stop) for strength in range(count)]
+    players = [ScriptedPlayer(server, tid, strength, strengths, stop, pace) for strength in range(count)]
     return players, stop
 
 
@@ -339,8 +349,9 @@ def test_a_swiss_created_on_the_page_is_played_through_round_by_round_while_a_br
     expect(watcher.locator("#tournament-countdown")).to_contain_text("Starts in")
     watcher.evaluate(RECORD_COUNTDOWN)
 
-    # Five players: one of them has a bye each round.
-    players, stop = scripted(server, tid, 5)
+    # Five players: one of them has a bye each round. They take a second over each move, so that every
+    # round lasts several of the page's updates (sent at most once a second) even on an idle machine.
+    players, stop = scripted(server, tid, 5, pace=1.0)
     for p in players:
         p.enter()
         p.start()
