@@ -41,6 +41,7 @@ from shashki.engine.search import Limit, Line
 from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import get_variant
+from shashki.server.errors import log_failure
 
 log = logging.getLogger("shashki.jobs")
 
@@ -325,6 +326,6 @@ class Worker:
             self.done += 1
             log.info("job %s done (%s)", job_id, kind)
         except Exception:
-            log.exception("job %s failed; it stays pending for another try", entry_id)
+            log_failure(log, "job %s failed; it stays pending for another try", entry_id)
         finally:
             self._slots.release()

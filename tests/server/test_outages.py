@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -204,11 +205,26 @@ def private_redis():
             while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
                 time.sleep(0.05)
 
+    def start() -> None:
+        """Start it and wait until it answers: a daemonized redis-server returns before it listens."""
+        subprocess.run(command, check=True)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", int(port)), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+            time.sleep(0.05)
+
     def restart() -> None:
         stop()
-        subprocess.run(command, check=True)
+        start()
 
-    subprocess.run(command, check=True)
+    start()
     yield f"redis://127.0.0.1:{port}/0", restart
     stop()
     shutil.rmtree(folder, ignore_errors=True)

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color, Game, Position
+from shashki.server.errors import log_failure
 from shashki.server.explorer.models import ExplorerGame, ExplorerMove
 from shashki.server.storage import Database
 
@@ -147,7 +148,7 @@ class ExplorerService:
         try:
             await self.add(game)
         except Exception:
-            log.exception("game %s not added to the explorer", game.id)
+            log_failure(log, "game %s not added to the explorer", game.id)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import Color
+from shashki.server.errors import log_failure
 from shashki.server.games.actions import GameActions
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.computer import Opponent
@@ -107,7 +108,7 @@ class FlagTimer:
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the correspondence deadlines could not be read")
+                log_failure(log, "the correspondence deadlines could not be read")
             await asyncio.sleep(self.horizon_seconds / 2)
 
     @property
@@ -123,7 +124,7 @@ class FlagTimer:
         try:
             await self.actions.check_flag(game_id)
         except Exception:
-            log.exception("the flag check of game %s failed", game_id)
+            log_failure(log, "the flag check of game %s failed", game_id)
 
     def close(self) -> None:
         for timer in self._timers.values():
@@ -167,7 +168,7 @@ class FirstMoveTimer:
         try:
             await self.actions.abort_unstarted(game_id, self.first_move_ms)
         except Exception:
-            log.exception("the first-move timer of game %s failed", game_id)
+            log_failure(log, "the first-move timer of game %s failed", game_id)
 
     def close(self) -> None:
         for timer in self._timers.values():
@@ -227,4 +228,4 @@ class ComputerTurns:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the computer failed to move in game %s", live.id)
+            log_failure(log, "the computer failed to move in game %s", live.id)

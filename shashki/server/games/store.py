@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color, Outcome
-from shashki.server.errors import Conflict, NotFound
+from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
@@ -88,7 +88,7 @@ class GameStore:
             try:
                 listener(live)
             except Exception:
-                log.exception("a listener of game %s failed", live.id)
+                log_failure(log, "a listener of game %s failed", live.id)
 
     # -- reading ------------------------------------------------------------------------------------
 

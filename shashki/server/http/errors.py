@@ -8,11 +8,9 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from redis.exceptions import ConnectionError as RedisConnectionError
-from sqlalchemy.exc import InterfaceError, OperationalError
 from starlette.exceptions import HTTPException
 
-from shashki.server.errors import ServiceError
+from shashki.server.errors import UNAVAILABLE, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -36,10 +34,6 @@ HTTP_CODES = {
     429: "rate_limited",
     503: "unavailable",
 }
-
-
-# The database or Redis is unreachable (restarting, failing over): the request may succeed soon.
-UNAVAILABLE = (OperationalError, InterfaceError, RedisConnectionError, ConnectionError)
 
 
 def unavailable_body() -> dict:

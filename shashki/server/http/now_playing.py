@@ -14,6 +14,8 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from shashki.server.errors import log_failure
+
 log = logging.getLogger("shashki.server")
 
 LIMIT = 20  # as many games as the lobby lists
@@ -67,7 +69,7 @@ class NowPlaying:
             try:
                 games = await self.read()
             except Exception:  # the database may be closing with the server; the next round tries again
-                log.exception("now playing: could not read the games")
+                log_failure(log, "now playing: could not read the games")
                 continue
             if games == self.games:
                 continue

@@ -20,7 +20,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from shashki.rules import Color
-from shashki.server.errors import NotFound
+from shashki.server.errors import NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
 from shashki.server.notifications.models import Notification
@@ -139,7 +139,7 @@ class NotificationService:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the notifications of game %s failed", game_id)
+            log_failure(log, "the notifications of game %s failed", game_id)
 
     async def _read_turns(self, user_id: int, game_id: str) -> None:
         async with self.db.session() as s:

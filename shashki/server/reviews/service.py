@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from shashki.engine.search import Limit, Line
 from shashki.rules import Color, Game
-from shashki.server.errors import Conflict, NotFound
+from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.replay import replay
 from shashki.server.reviews.judge import CAP, judge, white_score
@@ -108,7 +108,7 @@ class ReviewService:
         try:
             await self.request(game_id, None)
         except Exception:
-            log.exception("rated game %s not queued for analysis", game_id)
+            log_failure(log, "rated game %s not queued for analysis", game_id)
 
     async def comments(self, game_id: str) -> dict[int, str] | None:
         """The finished analysis as PDN comments by ply: the evaluation after each move (lichess's
@@ -163,7 +163,7 @@ class ReviewService:
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("review of game %s failed", game_id)
+            log_failure(log, "review of game %s failed", game_id)
             with contextlib.suppress(Exception):
                 await self._set(game_id, status="failed")
 

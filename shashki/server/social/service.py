@@ -29,7 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
-from shashki.server.errors import Forbidden, Invalid, NotFound
+from shashki.server.errors import Forbidden, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
 from shashki.server.games.service import GameService
@@ -253,7 +253,7 @@ class SocialService:
                 }
                 await self.bus.publish(f"user:{follower}", event)
         except Exception:  # told or not, the game goes on
-            log.exception("could not tell the followers of game %s", record.id)
+            log_failure(log, "could not tell the followers of game %s", record.id)
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -34,7 +34,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from shashki.server.errors import Conflict, ServiceError
+from shashki.server.errors import Conflict, ServiceError, log_failure
 from shashki.server.games.models import GameStatus
 from shashki.server.games.terms import GameTerms
 from shashki.server.storage import rows_changed
@@ -103,7 +103,7 @@ class Director:
             try:
                 await self.run_once()
             except Exception:
-                log.exception("the tournament director's tick failed")
+                log_failure(log, "the tournament director's tick failed")
             await asyncio.sleep(min(BATCH_SECONDS, self.tick))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), self.tick)

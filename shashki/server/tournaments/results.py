@@ -17,6 +17,7 @@ import logging
 from sqlalchemy import select, update
 
 from shashki.rules import Color
+from shashki.server.errors import log_failure
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.storage import Database, rows_changed
@@ -47,7 +48,7 @@ class Results:
         try:
             return await self._record(tournament_id, record)
         except Exception:
-            log.exception("recording the result of game %s in tournament %s", record.id, tournament_id)
+            log_failure(log, "recording the result of game %s in tournament %s", record.id, tournament_id)
             return False
 
     async def _record(self, tournament_id: str, record: GameRecord) -> bool:
