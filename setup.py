@@ -17,6 +17,7 @@ COMPILED = [
     "shashki/engine/evaluation.py",
     "shashki/engine/transposition.py",
     "shashki/engine/alphabeta.py",
+    "shashki/engine/tbbuild.py",
 ]
 
 ext_modules = []

@@ -169,10 +169,13 @@ tablebase_app = typer.Typer(help="Endgame tables for Russian giveaway.", no_args
 
 @tablebase_app.command("build")
 def tablebase_build(
-    pieces: int = typer.Option(3, "--pieces", min=1, max=4, help="Build the tables up to this many pieces."),
+    pieces: int = typer.Option(5, "--pieces", min=1, max=5, help="Build the tables up to this many pieces."),
     rebuild: bool = typer.Option(False, "--rebuild", help="Build again tables already written or shipped."),
 ) -> None:
-    """Build the Russian giveaway endgame tables into the data directory ($SHASHKI_DATA/tablebases)."""
+    """Build the Russian giveaway endgame tables into $SHASHKI_TABLEBASE_DIR (else $SHASHKI_DATA/tablebases).
+
+    Up to 4 pieces they ship with the package; 5 pieces take about ? minutes and 0.9 GB of memory, and
+    a 412 MB file."""
     import time
 
     from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn

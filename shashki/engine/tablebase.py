@@ -1,24 +1,26 @@
 """Endgame tables for Russian giveaway: the exact result and distance of every position with few pieces.
 
-Retrograde analysis (`build`): every position with k pieces (men and kings, either colour, either side to
-move) is listed; positions where the side to move has no move are won for it (RULES.md §3). From there
-results run backwards, nearest first: a position with a move to a position lost for the opponent is won
-(in one ply more than the nearest such), a position all of whose moves reach positions won for the
-opponent is lost (in one ply more than the farthest). Captures lead to tables with fewer pieces, built
-first. What is never decided is a draw: neither side can force the end, the game goes round (threefold
-repetition).
+Retrograde analysis (`build`, compiled: `shashki.engine.tbbuild`): every position with k pieces (men and
+kings, either colour, either side to move) is listed; positions where the side to move has no move are won
+for it (RULES.md §3). From there results run backwards, nearest first: a position with a move to a position
+lost for the opponent is won (in one ply more than the nearest such), a position all of whose moves reach
+positions won for the opponent is lost (in one ply more than the farthest). Captures lead to tables with
+fewer pieces, built first. What is never decided is a draw: neither side can force the end, the game goes
+round (threefold repetition).
 
-Each table is a byte per position, indexed by the occupied squares (combinatorial number system), the
-kind of piece on each (white/black man/king) and the side to move:
+Each table is a byte per position (win/draw/loss and the distance in plies), indexed by the occupied
+squares (combinatorial number system), the kind of piece on each (white/black man/king) and the side to
+move:
 
     0   no such position (a man on its own promotion row)
     1   draw
     2d+2  won for the side to move in d plies    2d+3  lost for the side to move in d plies
 
-Tables are written to `<data directory>/tablebases/russian-giveaway-<k>.bin` (the data directory is
-`$SHASHKI_DATA`, else `./data`) by `shashki tablebase build --pieces N`. The tables up to 3 pieces ship
-with the package, lzma-compressed (`shashki/engine/tables/`, 84 KB for the 635,000 positions of 3
-pieces); `Tablebase.default()` loads those, plus any larger table found in the data directory.
+The tables up to 4 pieces ship with the package, lzma-compressed (`shashki/engine/tables/`: 2.6 MB for
+the 18.4 million entries of 4 pieces, 84 KB for 3). `shashki tablebase build --pieces 5` builds the
+5-piece table (412 million entries, a 412 MB file) into the tables directory: `$SHASHKI_TABLEBASE_DIR`,
+else `$SHASHKI_DATA/tablebases`, else `./data/tablebases`. `Tablebase.default()` loads the shipped tables
+plus any larger table found there (memory-mapped: shared between processes, read as probed).
 
 >>> table = Tablebase.load_or_build(2)
 >>> from shashki.rules import Position
@@ -28,12 +30,14 @@ pieces); `Tablebase.default()` loads those, plus any larger table found in the d
 
 from __future__ import annotations
 
+import lzma
+import mmap
 import os
-from array import array
 from collections.abc import Callable
 from math import comb
 from pathlib import Path
 
+from shashki.engine.tbbuild import Builder, Geometry
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant, get_variant
 
@@ -44,10 +48,14 @@ KINDS = 4  # 0 white man, 1 white king, 2 black man, 3 black king
 
 
 SHIPPED_DIR = Path(__file__).with_name("tables")
-SHIPPED_PIECES = 3
+SHIPPED_PIECES = 4
 
 
 def data_dir() -> Path:
+    """Where built tables are written and looked for: $SHASHKI_TABLEBASE_DIR, else the data directory's."""
+    explicit = os.environ.get("SHASHKI_TABLEBASE_DIR")
+    if explicit:
+        return Path(explicit)
     return Path(os.environ.get("SHASHKI_DATA") or "data") / "tablebases"
 
 
@@ -117,7 +125,7 @@ class _Indexer:
 class Tablebase:
     """Tables for 1 .. `pieces` pieces; `probe(position)` -> (result, plies) or None if not covered."""
 
-    def __init__(self, tables: list[bytes | bytearray], variant: Variant | None = None) -> None:
+    def __init__(self, tables: list[bytes | bytearray | mmap.mmap], variant: Variant | None = None) -> None:
         self.variant = variant or get_variant(VARIANT_KEY)
         self.tables = tables  # tables[k] for k pieces (tables[0] unused)
         self.pieces = len(tables) - 1
@@ -145,7 +153,7 @@ class Tablebase:
         are loaded instead of built again."""
         variant = get_variant(VARIANT_KEY)
         directory = directory or data_dir()
-        tables: list[bytes | bytearray] = [b""]
+        tables: list[bytes | bytearray | mmap.mmap] = [b""]
         for k in range(1, pieces + 1):
             path = directory / f"{VARIANT_KEY}-{k}.bin"
             known = _read(k, variant, directory) if reuse else None
@@ -164,7 +172,7 @@ class Tablebase:
     def load_or_build(cls, pieces: int = 3, directory: Path | None = None) -> Tablebase:
         """The tables up to `pieces`: shipped, found in the data directory, or built now."""
         variant = get_variant(VARIANT_KEY)
-        tables: list[bytes | bytearray] = [b""]
+        tables: list[bytes | bytearray | mmap.mmap] = [b""]
         for k in range(1, pieces + 1):
             table = _read(k, variant, directory)
             if table is None:
@@ -176,7 +184,7 @@ class Tablebase:
     def default(cls) -> Tablebase:
         """The shipped tables and every larger one already built in the data directory (never builds)."""
         variant = get_variant(VARIANT_KEY)
-        tables: list[bytes | bytearray] = [b""]
+        tables: list[bytes | bytearray | mmap.mmap] = [b""]
         k = 1
         while True:
             table = _read(k, variant, None)
@@ -187,15 +195,16 @@ class Tablebase:
         return cls(tables, variant)
 
 
-def _read(k: int, variant: Variant, directory: Path | None) -> bytes | None:
+def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap | None:
     size = _Indexer(variant, k).size
     path = (directory or data_dir()) / f"{VARIANT_KEY}-{k}.bin"
     if path.exists() and path.stat().st_size == size:
-        return path.read_bytes()
+        if k <= SHIPPED_PIECES:
+            return path.read_bytes()
+        with path.open("rb") as file:  # the mapping stays valid once the file is closed
+            return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
     shipped = SHIPPED_DIR / f"{VARIANT_KEY}-{k}.bin"
     if shipped.exists():
-        import lzma
-
         data = lzma.decompress(shipped.read_bytes())
         if len(data) == size:
             return data
@@ -228,90 +237,36 @@ def _encode(result: int, plies: int) -> int:
     return 2 * plies + 2 + (1 if result == LOSS_RESULT else 0)
 
 
-# Events of the retrograde pass, packed in one int: position index * 4 + what its child turned out to be.
-_TERMINAL, _CHILD_WON, _CHILD_LOST = 0, 1, 2
+def geometry(variant: Variant) -> Geometry:
+    """The board of the Russian family in square numbers (0..31), for the compiled builder."""
+    board = variant.board
+    square = {bit: board.number(bit) - 1 for bit in board.rows}
+    neighbours = [-1] * (4 * board.squares)
+    rays = [0] * (32 * board.squares)
+    lengths = [0] * (4 * board.squares)
+    white_promo = black_promo = 0
+    for s in range(board.squares):
+        bit = board.bit_of_number(s + 1)
+        for d, ray in enumerate(board.rays[bit]):
+            lengths[4 * s + d] = len(ray)
+            for j, b in enumerate(ray):
+                rays[(4 * s + d) * 8 + j] = square[b]
+            if ray:
+                neighbours[4 * s + d] = square[ray[0]]
+        if (board.white_promotion_row >> bit) & 1:
+            white_promo |= 1 << s
+        if (board.black_promotion_row >> bit) & 1:
+            black_promo |= 1 << s
+    return Geometry(neighbours, rays, lengths, white_promo, black_promo)
 
 
 def _build_table(smaller: Tablebase, k: int, progress: Callable[[int, int, int], None] | None) -> bytearray:
-    """Retrograde analysis of the k-piece table, the smaller tables known.
+    """Retrograde analysis of the k-piece table, the smaller tables known (`shashki.engine.tbbuild`)."""
+    variant = smaller.variant
+    builder = Builder(geometry(variant), k, variant.giveaway, [bytes(t) for t in smaller.tables])
 
-    Memory is kept to flat arrays (the 4-piece table has 18 million entries): the quiet moves between
-    positions of this table are gathered as (parent, child) pairs, then grouped by child (a counting
-    sort) so that a decided position finds the positions with a move to it.
-    """
-    indexer = _Indexer(smaller.variant, k)
-    size = indexer.size
-    table = bytearray(size)
-    unresolved = array("H", bytes(2 * size))  # moves not yet known to lead to a win for the opponent
-    edge_parent = array("l")
-    edge_child = array("l")
-    # buckets[d]: events for distance d (a child decided at distance d - 1, or a terminal at 0)
-    buckets: dict[int, array] = {}
+    def report(done: int, total: int) -> None:
+        if progress is not None:
+            progress(k, done, total)
 
-    def push(d: int, event: int) -> None:
-        bucket = buckets.get(d)
-        if bucket is None:
-            bucket = buckets[d] = array("q")
-        bucket.append(event)
-
-    for index in range(size):
-        if progress and index % 65536 == 0:
-            progress(k, index, size)
-        pos = indexer.position(index)
-        if pos is None:
-            continue
-        table[index] = DRAW_CODE  # until decided
-        moves = pos.legal_moves()
-        if not moves:
-            push(0, index * 4 + _TERMINAL)  # no move: won now (RULES.md §3)
-            continue
-        unresolved[index] = len(moves)
-        for move in moves:
-            child = pos.play(move)
-            if move.capture_mask:
-                # Fewer pieces (never none: the capturing piece remains): the smaller table knows it.
-                code = smaller.code(child)
-                assert code is not None  # a smaller table covers every position with fewer pieces
-                result, plies = _decode(code)
-                if result != DRAW_RESULT:  # a drawn child only stops this position from being lost
-                    push(plies + 1, index * 4 + (_CHILD_WON if result == WIN_RESULT else _CHILD_LOST))
-            else:
-                edge_parent.append(index)
-                edge_child.append(indexer.index(child))
-    # Group the quiet moves by child: parents[first[c]:first[c + 1]] move to c.
-    first = array("l", bytes(8 * (size + 1)))
-    for c in edge_child:
-        first[c + 1] += 1
-    for i in range(size):
-        first[i + 1] += first[i]
-    fill = array("l", first)
-    parents = array("l", bytes(8 * len(edge_child)))
-    for p, c in zip(edge_parent, edge_child, strict=True):
-        parents[fill[c]] = p
-        fill[c] += 1
-    del edge_parent, edge_child, fill
-
-    decided = bytearray(size)
-    d = 0
-    while buckets:
-        for event in buckets.pop(d, ()):
-            index, kind = divmod(event, 4)
-            if decided[index]:
-                continue
-            if kind != _CHILD_WON:  # no move at all, or a move to a position lost for the opponent
-                result = WIN_RESULT
-            else:
-                unresolved[index] -= 1
-                if unresolved[index]:
-                    continue
-                result = LOSS_RESULT  # every move leads to a win for the opponent, the last at d - 1
-            decided[index] = 1
-            table[index] = _encode(result, d)
-            kind = _CHILD_WON if result == WIN_RESULT else _CHILD_LOST
-            for parent in parents[first[index]:first[index + 1]]:
-                if not decided[parent]:
-                    push(d + 1, parent * 4 + kind)
-        d += 1
-    if progress:
-        progress(k, size, size)
-    return table
+    return builder.build(report)

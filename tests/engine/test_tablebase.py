@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from shashki.engine import Engine, Limit
 from shashki.engine.search import Searcher
 from shashki.engine.tablebase import Tablebase, _Indexer, default_tablebase
@@ -102,8 +100,3 @@ def test_with_the_tables_the_engine_wins_every_won_ending_it_is_given():
         assert game.outcome is not None and game.outcome.winner is winner, pos.fen()
         assert game.ply <= table.probe(pos)[1]  # never slower than the tables' distance
         played += 1
-
-
-@pytest.mark.slow
-def test_three_piece_tables_build_from_scratch_as_shipped(tmp_path):
-    assert Tablebase.build(3, directory=tmp_path, reuse=False).tables[3] == default_tablebase().tables[3]
