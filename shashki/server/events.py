@@ -26,6 +26,43 @@ from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
 
+try:  # orjson serialises a game's state several times faster than the standard library (issue 11)
+    import orjson
+except ImportError:  # pragma: no cover - a dependency; the standard library does the same, slower
+    orjson = None  # type: ignore[assignment]
+
+
+def dumps(message: Any) -> str:
+    """A message as JSON text (orjson when it can; the standard library for what orjson refuses, such
+    as keys that are not strings)."""
+    if orjson is not None:
+        try:
+            return orjson.dumps(message).decode()
+        except TypeError:
+            pass
+    return json.dumps(message)
+
+
+def loads(text: str | bytes) -> Any:
+    return orjson.loads(text) if orjson is not None else json.loads(text)
+
+
+class Encoded(dict):
+    """An event with its JSON text, made once however many sockets send it on (`text`): a game's state
+    goes to both players and every spectator (issue 11: it was serialised once per socket). Treat it as
+    read-only: the text does not follow changes."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, event: dict, text: str | None = None) -> None:
+        super().__init__(event)
+        self.text = dumps(event) if text is None else text
+
+
+def text_of(message: dict) -> str:
+    """The JSON text of a message: an `Encoded` event's own, else made now."""
+    return message.text if isinstance(message, Encoded) else dumps(message)
+
 
 class Subscription:
     """Events of one channel, in order, for one listener."""
@@ -130,7 +167,7 @@ class RedisBus:
         self.reconnections = 0
 
     async def publish(self, channel: str, event: dict) -> None:
-        await self._redis.publish(self._prefix + channel, json.dumps(event))
+        await self._redis.publish(self._prefix + channel, text_of(event))
 
     @property
     def channels(self) -> int:
@@ -249,7 +286,8 @@ class RedisBus:
             channel = message["channel"].decode()[len(self._prefix) :]
             listeners = self._listeners.get(channel)
             if listeners:
-                event = json.loads(message["data"])
+                data = message["data"]
+                event = Encoded(loads(data), data.decode() if isinstance(data, bytes) else data)
                 for subscription in list(listeners):
                     subscription.put(event)
 

@@ -17,10 +17,9 @@ from shashki.server import metrics
 from shashki.server.errors import Conflict, Forbidden, Invalid
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.live import LiveGame
-from shashki.server.games.models import MoveRecord
 from shashki.server.games.presence import Presence
 from shashki.server.games.store import GameStore
-from shashki.server.games.view import GameView
+from shashki.server.games.view import GameView, move_named
 from shashki.server.storage.base import utcnow
 
 
@@ -81,6 +80,10 @@ class GameActions:
             white_ms, black_ms = clock.after_move(
                 now, increment_ms=r.clock_increment_ms, lag_ms=lag_ms, max_lag_ms=self.max_lag_ms
             )
+        if isinstance(move, str):
+            # The exact notation of a legal move resolves from the position's cached moves (games/view.py);
+            # anything else goes to the rules' parser, which reads liberal notation and explains refusals.
+            move = move_named(live.rules.position, move.strip()) or move
         try:
             played = live.rules.play(move)
         except IllegalMove as e:
@@ -99,13 +102,13 @@ class GameActions:
         # end of the game.
         if r.draw_offer is color.other or (r.draw_offer is not None and live.rules.outcome is not None):
             changes["draw_offer"] = None
-        row = MoveRecord(
-            game_id=r.id,
-            ply=r.ply,
-            notation=notation,
-            played_at=now,
-            clock_ms=(white_ms if color is Color.WHITE else black_ms) if clock is not None else None,
-        )
+        row = {  # the columns of its row in `moves` (games/models.py MoveRecord)
+            "game_id": r.id,
+            "ply": r.ply,
+            "notation": notation,
+            "played_at": now,
+            "clock_ms": (white_ms if color is Color.WHITE else black_ms) if clock is not None else None,
+        }
         live.notations.append(notation)
         try:
             view = await self.store.commit(live, changes, row, outcome=live.rules.outcome)

@@ -23,20 +23,23 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
 
 from shashki.rules import Color, Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
-from shashki.server.events import EventBus
+from shashki.server.events import Encoded, EventBus
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
 from shashki.server.games.presence import Presence
 from shashki.server.games.replay import replay
+from shashki.server.games.statements import change, version_of
 from shashki.server.games.view import GameView, build_view
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Refused
 
 log = logging.getLogger(__name__)
 
@@ -175,8 +178,7 @@ class GameStore:
         With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
         written the game since this one cached it; one indexed read of its version tells.
         """
-        async with self.db.session() as s:
-            version = await s.scalar(select(GameRecord.version).where(GameRecord.id == live.id))
+        version = await self.db.direct.scalar(version_of(live.id))
         if version is None or (version == live.record.version and not live.stale):
             return
         fresh = await self._load(live.id)
@@ -326,12 +328,13 @@ class GameStore:
         self,
         live: LiveGame,
         changes: dict[str, Any],
-        move: MoveRecord | None = None,
+        move: dict[str, Any] | None = None,
         *,
         outcome: Outcome | None = None,
     ) -> GameView:
-        """Write `changes` (and the move; and the end of the game when `outcome` is given) if nobody
-        changed the game since it was read; then publish its new state and tell the listeners.
+        """Write `changes` (and the move's row, the columns of `moves`; and the end of the game when
+        `outcome` is given) if nobody changed the game since it was read; then publish its new state and
+        tell the listeners.
 
         Call under the game's lock (`locked`). Returns the state published. If another writer got there
         first, the cached copy is dropped and Conflict says so.
@@ -347,38 +350,28 @@ class GameStore:
             if clock is not None and "turn_started_at" not in changes:
                 # Freeze the clocks where they stood when the game ended.
                 changes["white_ms"], changes["black_ms"] = clock.at(at)
-        async with self.db.session() as s:
-            try:
-                done = await s.execute(
-                    update(GameRecord)
-                    .where(GameRecord.id == r.id, GameRecord.version == r.version)
-                    .values(**changes)
-                )
-                if done.rowcount != 1:  # type: ignore[attr-defined]
-                    raise IntegrityError("version", None, Exception("stale version"))
-                if move is not None:
-                    s.add(move)
-                if ending and outcome is not None:
-                    # The ratings move in the same transaction that records the end.
-                    for hook in self.end_hooks:
-                        extra = await hook(s, r, outcome, changes["finished_at"])
-                        if extra:
-                            await s.execute(update(GameRecord).where(GameRecord.id == r.id).values(**extra))
-                            changes.update(extra)
-                await s.commit()
-            except IntegrityError:
-                await s.rollback()
-                # Another writer (another process) got there first: our copy is stale.
-                self.forget(r.id)
-                raise Conflict(
-                    "ply_already_played", "The game changed before this was applied; ask for its state."
-                ) from None
+        try:
+            if ending and outcome is not None and self.end_hooks:
+                await self._commit_end(r, changes, move, outcome)
+            else:
+                # The per-move path: two Core statements in one transaction (storage/direct.py).
+                await self.db.direct.write(*change(r.id, r.version, changes, move))
+        except (IntegrityError, Refused):
+            # Another writer (another process) got there first: our copy is stale.
+            self.forget(r.id)
+            raise Conflict(
+                "ply_already_played", "The game changed before this was applied; ask for its state."
+            ) from None
         for name, value in changes.items():
-            setattr(r, name, value)
+            # The cached record mirrors what is committed: no change history for a session to flush.
+            set_committed_value(r, name, value)
         if outcome is not None and live.rules.outcome is None:
             live.rules.finish(outcome)  # an end decided off the board
         view = self.view(live)
-        await self.publish(f"game:{r.id}", {"type": "state", "seq": r.version, "game": view.to_json()})
+        # Serialised once here, sent as such by every socket of the game (events.Encoded).
+        await self.publish(
+            f"game:{r.id}", Encoded({"type": "state", "seq": r.version, "game": view.to_json()})
+        )
         if ending:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:
@@ -388,3 +381,25 @@ class GameStore:
             del self._live[live.id]
         self.notify(live)
         return view
+
+    async def _commit_end(
+        self, r: GameRecord, changes: dict[str, Any], move: dict[str, Any] | None, outcome: Outcome
+    ) -> None:
+        """The end of a game with its end hooks (the ratings move in the same transaction), in a session:
+        the hooks read and write other domains' tables. `changes` gains the hooks' columns."""
+        async with self.db.session() as s:
+            done = await s.execute(
+                update(GameRecord)
+                .where(GameRecord.id == r.id, GameRecord.version == r.version)
+                .values(**changes)
+            )
+            if rows_changed(done) != 1:
+                raise Refused("the game changed")
+            if move is not None:
+                await s.execute(insert(MoveRecord).values(**move))
+            for hook in self.end_hooks:
+                extra = await hook(s, r, outcome, changes["finished_at"])
+                if extra:
+                    await s.execute(update(GameRecord).where(GameRecord.id == r.id).values(**extra))
+                    changes.update(extra)
+            await s.commit()

@@ -5,11 +5,11 @@ whole state, legal moves included, so that a client never computes rules itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from shashki.rules import Color, Position
+from shashki.rules import Color, Move, Position
 from shashki.rules.notation import square_label
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameStatus
@@ -29,15 +29,44 @@ class LegalMove:
 
 def legal_moves_of(position: Position) -> tuple[LegalMove, ...]:
     """The legal moves of `position` as clients receive them (the game state, the analysis board)."""
-    variant = position.variant
-    return tuple(
-        LegalMove(
-            m.notation(variant),
-            tuple(square_label(variant, b) for b in m.path),
-            tuple(square_label(variant, b) for b in m.captured),
+    return _legal(position)[0]
+
+
+def move_named(position: Position, text: str) -> Move | None:
+    """The legal move of `position` whose notation is exactly `text` (what the board and the Bot API send),
+    found in the cache below; None for anything else, which the rules' parser then reads (liberal
+    notation, and the reason of a refusal)."""
+    return _legal(position)[2].get(text)
+
+
+# The legal moves of the positions seen lately, with their JSON and their notations: a position's moves
+# depend on the position alone (its pieces, the side to move, the variant's rules: `Position.__eq__`), so
+# every state of it — each move's, each socket's first, each resync — and the move played from it reuse
+# them (issue 11). Bounded: emptied when full, refilled by the positions in play.
+_Legal = tuple[tuple[LegalMove, ...], list[dict[str, Any]], dict[str, Move]]
+_LEGAL_CACHE: dict[Position, _Legal] = {}
+LEGAL_CACHE_SIZE = 20_000
+
+
+def _legal(position: Position) -> _Legal:
+    found = _LEGAL_CACHE.get(position)
+    if found is None:
+        variant = position.variant
+        rules_moves = position.legal_moves()
+        moves = tuple(
+            LegalMove(
+                m.notation(variant),
+                tuple(square_label(variant, b) for b in m.path),
+                tuple(square_label(variant, b) for b in m.captured),
+            )
+            for m in rules_moves
         )
-        for m in position.legal_moves()
-    )
+        named = {lm.move: m for lm, m in zip(moves, rules_moves, strict=True)}
+        found = moves, [m.as_dict() for m in moves], named
+        if len(_LEGAL_CACHE) >= LEGAL_CACHE_SIZE:
+            _LEGAL_CACHE.clear()
+        _LEGAL_CACHE[position] = found
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +132,22 @@ class GameView:
     rematch_id: str | None
     correspondence: DaysView | None = None
     tournament: str | None = None
+    # The legal moves' JSON, shared by every state of the position (`_legal`); computed when not given.
+    legal_json: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    # The JSON, made once: the store publishes it and the mover's answer reads it (`to_json`).
+    _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
+        """The state as every client reads it; made once per view (do not change what it returns)."""
+        if self._json is None:
+            object.__setattr__(self, "_json", self._make_json())
+        assert self._json is not None
+        return self._json
+
+    def _make_json(self) -> dict[str, Any]:
+        legal = self.legal_json
+        if legal is None:
+            legal = [m.as_dict() for m in self.legal_moves]
         return {
             "id": self.id,
             "seq": self.seq,
@@ -119,7 +162,7 @@ class GameView:
             "fen": self.fen,
             "initial_fen": self.initial_fen,
             "moves": list(self.moves),
-            "legal_moves": [m.as_dict() for m in self.legal_moves],
+            "legal_moves": legal,
             "clocks": None if self.clocks is None else self.clocks.as_dict(),
             "draw_offer": _name(self.draw_offer),
             "result": self.result,
@@ -159,7 +202,7 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         deadline = live.deadline()
         remaining = None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
         days = DaysView(r.days_per_move, deadline, remaining)
-    legal = legal_moves_of(position) if live.is_live else ()
+    legal, legal_json, _ = _legal(position) if live.is_live else ((), [], {})
     return GameView(
         id=r.id,
         seq=r.version,
@@ -175,6 +218,7 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         initial_fen=r.initial_fen,
         moves=tuple(live.notations),
         legal_moves=legal,
+        legal_json=legal_json,
         clocks=clocks,
         draw_offer=r.draw_offer,
         result=r.result,

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import ServiceError, Unauthorized
+from shashki.server.events import text_of
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
@@ -80,8 +80,9 @@ class Sender:
         self.lock = asyncio.Lock()
 
     async def __call__(self, message: dict) -> None:
+        text = text_of(message)  # a published state's text is made once for all its sockets
         async with self.lock:
-            await self.websocket.send_text(json.dumps(message))
+            await self.websocket.send_text(text)
 
 
 @router.websocket("/ws/games/{game_id}")

@@ -17,6 +17,7 @@ from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session
 
+from shashki.server.storage.direct import Direct
 from shashki.server.storage.writer import WriteLock, serialised_session_class
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -57,6 +58,8 @@ class Database:
         self.session = async_sessionmaker(
             self.engine, expire_on_commit=False, class_=AsyncSession, sync_session_class=sync_class
         )
+        # Core statements in one transaction, without a session: the per-move path (storage/direct.py).
+        self.direct = Direct(self)
 
     async def open(self) -> Database:
         if self.is_sqlite:
@@ -75,6 +78,7 @@ class Database:
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:
+        self.direct.close()
         await self.engine.dispose()
 
 

@@ -40,6 +40,11 @@ class WriteLock:
     def locked(self) -> bool:
         return self._lock.locked()
 
+    @property
+    def depth(self) -> int:
+        """How many times its holder has taken it (1: just now, by a writer not already writing)."""
+        return self._depth
+
     async def acquire(self) -> None:
         task = asyncio.current_task()
         if task is not None and self._owner is task:

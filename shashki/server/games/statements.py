@@ -1,0 +1,29 @@
+"""The statements of the per-move path, as `storage.direct` runs them (no ORM session): the
+compare-and-set of a game's change with its move's row, and the read of a game's version that tells
+whether another process changed it (`GameStore`)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from sqlalchemy import Table
+
+from shashki.server.games.models import GameRecord, MoveRecord
+from shashki.server.storage.direct import Insert, Read, Update
+
+GAMES = cast(Table, GameRecord.__table__)
+MOVES = cast(Table, MoveRecord.__table__)
+
+
+def change(game_id: str, version: int, changes: dict[str, Any], move: dict[str, Any] | None) -> list:
+    """One change: the compare-and-set on the version the game was read at (`Refused` if another writer
+    got there first), then the move's row (unique per game and ply: of two writers of the same ply one
+    fails there, its transaction rolled back)."""
+    ops: list[Update | Insert] = [Update(GAMES, changes, {"id": game_id, "version": version})]
+    if move is not None:
+        ops.append(Insert(MOVES, move))
+    return ops
+
+
+def version_of(game_id: str) -> Read:
+    return Read(GAMES, "version", {"id": game_id})

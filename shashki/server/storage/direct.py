@@ -1,0 +1,263 @@
+"""Statements on the hot path of a move, without the ORM: `Direct.write(Update(...), Insert(...))` runs
+them in one transaction, `Direct.scalar` reads one value.
+
+A move is a compare-and-set UPDATE of its game and an INSERT of its row, in one transaction (issue 11:
+the ORM's sessions, flushes and cache keys were 64% of a move's CPU). The statements are described as
+data (`Update`, `Insert`, `Read`: a table, the columns) and turned into SQL once per shape.
+
+On SQLite they run on one connection of the stdlib driver, synchronously in the event loop, under the
+process's write lock (`storage.writer`): SQLite has one writer at a time anyway
+(https://www.sqlite.org/lockingv3.html), and a move's UPDATE, INSERT and COMMIT take tens of microseconds,
+less than one hop to a driver thread and back. Through aiosqlite each statement was such a hop, and the
+write lock was held across all of them, so under load every writer waited for the event loop's latency
+several times over (the 250 moves/s ceiling of issue 11). The SQL is made once per shape, and values are
+converted by the columns' own types (`TypeEngine.bind_processor`), as SQLAlchemy would. That connection
+waits for nobody's lock (busy timeout 0): in-process writers hold the write lock for as long as they
+write, so SQLite's lock is free once the write lock is ours — unless the same task already writes in a
+session of its own, or another process holds it; then the work goes the ordinary way, through the async
+engine, which waits its busy timeout in its thread (and fails as `unavailable` beyond it). Durability is
+SQLite's with `synchronous=NORMAL` in WAL mode, as for every other write of the server: committed before
+the caller goes on (and so before any acknowledgement).
+
+On PostgreSQL (or any other database) the same statements run as SQLAlchemy Core, built once per shape
+(then answered from SQLAlchemy's compiled cache), on one connection of the async engine, no session.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Table, and_, bindparam, insert, select, update
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+
+class Refused(Exception):
+    """An `Update` changed another number of rows than it expected: its compare-and-set lost."""
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """UPDATE `table` SET `values` WHERE each column of `where` equals its value; `expect` rows changed
+    (Refused otherwise, and the whole transaction rolled back)."""
+
+    table: Table
+    values: dict[str, Any]
+    where: dict[str, Any]
+    expect: int | None = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    table: Table
+    row: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Read:
+    """SELECT `column` FROM `table` WHERE each column of `where` equals its value (the first row's)."""
+
+    table: Table
+    column: str
+    where: dict[str, Any]
+
+
+_DIALECT = sqlite_dialect.dialect()
+
+
+class _Sql:
+    """One statement's SQL for the stdlib driver and the conversions of its parameters, in order."""
+
+    __slots__ = ("text", "keys", "convert")
+
+    def __init__(self, text: str, table: Table, keys: tuple[str, ...]) -> None:
+        self.text = text
+        self.keys = keys
+        self.convert = tuple(
+            table.c[key].type.dialect_impl(_DIALECT).bind_processor(_DIALECT) for key in keys
+        )
+
+    def parameters(self, values: dict[str, Any], where: dict[str, Any] | None = None) -> list[Any]:
+        """The values in order (every one set), then the values compared (a None is `IS NULL` in the SQL)."""
+        merged = list(values.values())
+        if where:
+            merged += [v for v in where.values() if v is not None]
+        return [value if f is None else f(value) for f, value in zip(self.convert, merged, strict=True)]
+
+
+def _where_shape(where: dict[str, Any]) -> tuple[tuple[str, bool], ...]:
+    """The columns compared, each with whether it is compared to NULL (`IS NULL`, not `= ?`)."""
+    return tuple((k, v is None) for k, v in where.items())
+
+
+class Direct:
+    """The statements of the per-move path, on the cheapest connection the database offers."""
+
+    def __init__(self, db: Any) -> None:
+        self._db = db  # storage.Database (not imported: it imports this module)
+        self._raw: sqlite3.Connection | None = None
+        self._sql: dict[tuple, _Sql] = {}
+        self._core: dict[tuple, Any] = {}
+        self._results: dict[tuple[str, str], Any] = {}
+        self.fallbacks = 0  # SQLite transactions that went through the async engine instead
+
+    # -- SQLite ---------------------------------------------------------------------------------------
+
+    def _sqlite(self) -> sqlite3.Connection | None:
+        """The synchronous SQLite connection, opened at first use (None on other databases)."""
+        if not self._db.is_sqlite:
+            return None
+        if self._raw is None:
+            path = self._db.engine.url.database
+            raw = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
+            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=0", "synchronous=NORMAL"):
+                raw.execute(f"PRAGMA {pragma}")  # those of the server's other connections (storage/)
+            self._raw = raw
+        return self._raw
+
+    def _statement(self, op: Update | Insert | Read) -> _Sql:
+        table = op.table
+        if isinstance(op, Insert):
+            shape: tuple = ("i", table.name, tuple(op.row))
+        else:
+            where = _where_shape(op.where)
+            shape = (
+                ("u", table.name, tuple(op.values), where)
+                if isinstance(op, Update)
+                else ("r", table.name, op.column, where)
+            )
+        found = self._sql.get(shape)
+        if found is None:
+            if isinstance(op, Insert):
+                names = ", ".join(f'"{k}"' for k in op.row)
+                marks = ", ".join("?" for _ in op.row)
+                found = _Sql(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', table, shape[2])
+            else:
+                test = " AND ".join(f'"{k}" IS NULL' if null else f'"{k}" = ?' for k, null in shape[-1])
+                compared = tuple(k for k, null in shape[-1] if not null)
+                if isinstance(op, Update):
+                    sets = ", ".join(f'"{k}" = ?' for k in op.values)
+                    text = f'UPDATE "{table.name}" SET {sets} WHERE {test}'
+                    found = _Sql(text, table, shape[2] + compared)
+                else:
+                    text = f'SELECT "{op.column}" FROM "{table.name}" WHERE {test} LIMIT 1'
+                    found = _Sql(text, table, compared)
+            self._sql[shape] = found
+        return found
+
+    def _run_sqlite(self, raw: sqlite3.Connection, ops: tuple[Update | Insert, ...]) -> None:
+        raw.execute("BEGIN")
+        try:
+            for op in ops:
+                sql = self._statement(op)
+                if isinstance(op, Update):
+                    done = raw.execute(sql.text, sql.parameters(op.values, op.where))
+                    if op.expect is not None and done.rowcount != op.expect:
+                        raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}")
+                else:
+                    raw.execute(sql.text, sql.parameters(op.row))
+            raw.execute("COMMIT")
+        except BaseException:
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
+            raise
+
+    # -- the async engine (PostgreSQL; SQLite's fallback) --------------------------------------------
+
+    def _core_statement(self, op: Update | Insert | Read) -> Any:
+        if isinstance(op, Insert):
+            shape: tuple = ("i", op.table.name)
+        elif isinstance(op, Update):
+            shape = ("u", op.table.name, _where_shape(op.where))
+        else:
+            shape = ("r", op.table.name, op.column, _where_shape(op.where))
+        found = self._core.get(shape)
+        if found is None:
+            if isinstance(op, Insert):
+                found = insert(op.table)
+            else:
+                test = and_(
+                    *(
+                        op.table.c[k].is_(None) if null else op.table.c[k] == bindparam(f"w_{k}")
+                        for k, null in _where_shape(op.where)
+                    )
+                )
+                found = (
+                    # SET takes the columns given at execution (SQLAlchemy derives it from the parameters).
+                    update(op.table).where(test)
+                    if isinstance(op, Update)
+                    else select(op.table.c[op.column]).where(test).limit(1)
+                )
+            self._core[shape] = found
+        return found
+
+    async def _run_core(self, conn: AsyncConnection, ops: tuple[Update | Insert, ...]) -> None:
+        for op in ops:
+            statement = self._core_statement(op)
+            if isinstance(op, Update):
+                where = {f"w_{k}": v for k, v in op.where.items() if v is not None}
+                done = await conn.execute(statement, {**op.values, **where})
+                if op.expect is not None and done.rowcount != op.expect:
+                    raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}")
+            else:
+                await conn.execute(statement, op.row)
+
+    # -- the interface -------------------------------------------------------------------------------
+
+    async def write(self, *ops: Update | Insert) -> None:
+        """Run `ops` in one transaction, committed when this returns. Refused (an `Update`'s row count),
+        IntegrityError (a unique key) or OperationalError (the database away) roll all of them back."""
+        raw = self._sqlite()
+        if raw is None:
+            async with self._db.engine.begin() as conn:
+                await self._run_core(conn, ops)
+            return
+        lock = self._db.write_lock
+        await lock.acquire()
+        try:
+            if lock.depth == 1:
+                try:
+                    self._run_sqlite(raw, ops)
+                    return
+                except sqlite3.IntegrityError as error:
+                    raise IntegrityError(str(error), None, error) from None
+                except sqlite3.OperationalError as error:
+                    if "locked" not in str(error) and "busy" not in str(error):
+                        raise OperationalError(str(error), None, error) from None
+            # The same task writes in a session of its own, or another process holds SQLite's lock.
+            self.fallbacks += 1
+            async with self._db.engine.begin() as conn:
+                await self._run_core(conn, ops)
+        finally:
+            lock.release()
+
+    async def scalar(self, read: Read) -> Any:
+        """The value read, None when no row matches (a read never waits for the writer in WAL mode:
+        https://www.sqlite.org/wal.html)."""
+        raw = self._sqlite()
+        if raw is None:
+            where = {f"w_{k}": v for k, v in read.where.items() if v is not None}
+            async with self._db.engine.connect() as conn:
+                return (await conn.execute(self._core_statement(read), where)).scalar()
+        sql = self._statement(read)
+        try:
+            row = raw.execute(sql.text, sql.parameters({}, read.where)).fetchone()
+        except sqlite3.OperationalError as error:
+            raise OperationalError(str(error), None, error) from None
+        if row is None or row[0] is None:
+            return None
+        key = (read.table.name, read.column)
+        if key not in self._results:
+            self._results[key] = (
+                read.table.c[read.column].type.dialect_impl(_DIALECT).result_processor(_DIALECT, None)
+            )
+        convert = self._results[key]
+        return row[0] if convert is None else convert(row[0])
+
+    def close(self) -> None:
+        if self._raw is not None:
+            self._raw.close()
+            self._raw = None
