@@ -49,6 +49,7 @@ export class ExplorerPanel {
     this.request = 0;
     this.timer = null;
     this.toggleButton = null;
+    this.key = null; // the position shown: variant, option, FEN
     this.head = h("div", { class: "row explorer-head" });
     this.body = h("div", { id: "explorer-body" });
     this.el = h("section", { class: "card analysis-explorer", id: "explorer", "aria-labelledby": "explorer-title" }, this.head, this.body);
@@ -57,6 +58,9 @@ export class ExplorerPanel {
 
   /** Explore this position (when the panel is shown). */
   show(position) {
+    const key = `${position.variant}|${position.doubleDiagonal ? 1 : 0}|${position.fen}`;
+    if (key === this.key && this.on && !this.error) return; // the same position drawn again (a promotion)
+    this.key = key;
     this.position = position;
     this.games = null;
     this.book = null;
@@ -70,6 +74,7 @@ export class ExplorerPanel {
   toggle() {
     this.on = !this.on;
     localStorage.setItem(STORED, this.on ? "on" : "off");
+    this.key = null;
     if (this.on && this.position) this.show(this.position);
     else this.draw();
   }
