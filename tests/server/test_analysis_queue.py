@@ -74,11 +74,12 @@ def test_the_boards_lines_are_thought_on_a_worker_deeper_in_steps():
                 while not await engine.workers_alive():
                     await asyncio.sleep(0.05)
             reports = [r async for r in service.lines(game, 2, 3.0)]
-            return reports, engine.fallbacks, worker.done
+            fallbacks = engine.fallbacks
         finally:
             stop.set()
-            await task
+            await task  # the worker's last job is counted once it has stopped
             await service.close()
+        return reports, fallbacks, worker.done
 
     reports, fallbacks, done = asyncio.run(main())
     depths = [r["depth"] for r in reports]
