@@ -55,6 +55,7 @@ def _register_engine_commands() -> None:
     app.command("hub")(engine_cli.hub)
     app.command("dxp")(engine_cli.dxp)
     app.add_typer(engine_cli.tablebase_app, name="tablebase")
+    app.add_typer(engine_cli.engine_app, name="engine")
 
 
 _register_engine_commands()

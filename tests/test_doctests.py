@@ -25,6 +25,7 @@ MODULES = [
     "shashki.engine.timeman",
     "shashki.engine.hub",
     "shashki.engine.letters",
+    "shashki.engine.book",
     "shashki.server.lidraughts",
     "shashki.server.games.terms",
     "shashki.server.limits",

@@ -1,6 +1,7 @@
 """The engine's commands for the `shashki` command line: `play`, `analyse`, `hub` and `dxp`.
 
-They are plain typer command functions (and a `tablebase` sub-app); `shashki/cli.py` registers them:
+They are plain typer command functions (and the `tablebase` and `engine` sub-apps; `engine book build`
+writes an opening book, shashki/engine/book_build.py); `shashki/cli.py` registers them:
 
     from shashki.engine import cli as engine_cli
     app.command("play")(engine_cli.play)
@@ -8,6 +9,7 @@ They are plain typer command functions (and a `tablebase` sub-app); `shashki/cli
     app.command("hub")(engine_cli.hub)
     app.command("dxp")(engine_cli.dxp)
     app.add_typer(engine_cli.tablebase_app, name="tablebase")
+    app.add_typer(engine_cli.engine_app, name="engine")
 
 Mistakes in how they are called raise `CliError` (one `error:` line, exit code 2).
 """
@@ -195,4 +197,54 @@ def tablebase_build(
         table = Tablebase.build(pieces, progress=progress, reuse=not rebuild)
     size = sum(len(t) for t in table.tables)
     typer.echo(f"tables up to {pieces} pieces in {data_dir()}: {size:,} entries of one byte, "
+               f"{time.perf_counter() - start:.1f} s")
+
+
+engine_app = typer.Typer(help="The engine's data: opening books.", no_args_is_help=True,
+                         rich_markup_mode=None)
+book_app = typer.Typer(help="Opening books built from the engine's self-play.", no_args_is_help=True,
+                       rich_markup_mode=None)
+engine_app.add_typer(book_app, name="book")
+
+
+@book_app.command("build")
+def book_build(
+    variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY", help=VARIANT_HELP),
+    seed: int = typer.Option(1, "--seed", help="The self-play's random seed (same seed, same book)."),
+    plies: int = typer.Option(10, "--plies", min=1, max=40, help="Plies of each opening in the book."),
+    games: int = typer.Option(200, "--games", min=1, max=100_000, help="Self-play openings to play."),
+    depth: int = typer.Option(5, "--depth", min=1, max=20, help="Search depth that scores each move."),
+    margin: int | None = typer.Option(None, "--margin", min=0,
+                                      help="Keep moves this close to the best (1/100 man; default: "
+                                      "200 in giveaway, 12 otherwise)."),
+    most: int = typer.Option(4, "--most", min=1, max=20, help="At most this many moves a position."),
+    output: str | None = typer.Option(None, "--output", metavar="FILE",
+                                      help="Where to write (default: the package's book of the variant)."),
+) -> None:
+    """Build a variant's opening book from the engine's self-play (reproducible from --seed)."""
+    import time
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from shashki.engine.book import book_path
+    from shashki.engine.book_build import build
+
+    v = variant_of(variant)
+    if v.double_diagonal:
+        raise CliError("books cover the plain rule sets, not the double-diagonal option")
+    path = Path(output) if output else book_path(v)
+    start = time.perf_counter()
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[positions]} positions"), TimeElapsedColumn()) as bar:
+        task = bar.add_task(f"{v.key}: self-play", total=games, positions=0)
+
+        def progress(done: int, total: int, positions: int) -> None:
+            bar.update(task, completed=done, positions=positions)
+
+        book = build(v, seed=seed, plies=plies, games=games, depth=depth, margin=margin, most=most,
+                     progress=progress)
+    size = book.save(path)
+    moves = sum(len(m) for m in book.entries.values())
+    typer.echo(f"{path}: {len(book):,} positions, {moves:,} moves, {size:,} bytes, "
                f"{time.perf_counter() - start:.1f} s")

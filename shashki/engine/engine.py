@@ -30,6 +30,7 @@ class PlayResult:
     nodes: int
     seconds: float = 0.0
     level: int | None = None
+    book: bool = False  # the move came from the opening book, not a search
 
     def notation(self, variant) -> str | None:
         return self.move.notation(variant) if self.move is not None else None
@@ -52,12 +53,20 @@ class Engine:
     `seed` makes a weakened level's choices reproducible. `weights`: the evaluation's weights
     (`shashki.engine.evaluation`; default the shipped ones). Without a limit, `play` searches 6 plies
     (a level without a limit of its own: 1 second).
+
+    `book`: play the opening from the variant's book (`shashki.engine.book`) in the level's way
+    ("weighted" or "best", `levels.Level.book`); None (the default) follows the level, and an engine
+    without a level (analysis, the Hub protocol, tests) searches every move; "off" never uses it.
     """
 
-    def __init__(self, level: int | None = None, seed: int | None = None, weights=None) -> None:
+    def __init__(self, level: int | None = None, seed: int | None = None, weights=None,
+                 book: str | None = None) -> None:
         self.level = level_setting(level) if level is not None else None
         self.random = random.Random(seed)
         self.searcher = Searcher(weights=weights)
+        self.book_mode = book if book is not None else (self.level.book if self.level else None)
+        if self.book_mode == "off":
+            self.book_mode = None
 
     def analyse(
         self, position_or_game: Position | Game, limit: Limit, history: Iterable[int] = ()
@@ -105,6 +114,14 @@ class Engine:
         if not moves:
             return PlayResult(None, 0, 0, (), 0)
         lvl = self.level
+        if self.book_mode is not None and len(moves) > 1:
+            from shashki.engine.book import book_for
+
+            book = book_for(position.variant)
+            chosen = book.choose(position, self.book_mode, self.random) if book is not None else None
+            if chosen is not None:
+                return PlayResult(chosen.move, chosen.score, 0, (chosen.move,), 0,
+                                  level=lvl.level if lvl else None, book=True)
         if lvl is not None:
             limit = _level_limit(lvl, limit)
             if lvl.blunder and self.random.random() < lvl.blunder:

@@ -120,6 +120,11 @@ class AsyncEngine:
     async def lines(self, position_or_game: Position | Game, limit: Limit, count: int) -> list[Line]:
         """The best `count` moves with their lines (multi-PV, `Engine.lines`), best first."""
         position, history = split_game(position_or_game)
+        return await self.lines_from(position, history, limit, count)
+
+    async def lines_from(self, position: Position, history: list[int], limit: Limit, count: int
+                         ) -> list[Line]:
+        """`lines` given the position and the hashes of the game's earlier positions (a queued job)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, _lines, position, history, limit, count)
 

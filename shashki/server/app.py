@@ -165,7 +165,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             redis_url=settings.redis_url,
         )
         app.state.analysis = AnalysisService(
-            settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines
+            settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines,
+            # the board's lines on the workers' queue when there is one (below a game's move)
+            queue_url=settings.redis_url if settings.engine_queue == "auto" else None,
         )
         # Tournaments: their service, the games store's listener that records results, and this
         # process's director (it directs the tournaments whose lease it holds: tournaments/director.py).

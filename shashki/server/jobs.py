@@ -4,8 +4,10 @@ Without Redis the server runs the engine in its own process pool (`shashki.engin
 `REDIS_URL` it puts each job on a Redis stream instead, and `shashki worker` processes on any machine
 take them (a consumer group: each job goes to one worker):
 
-- **priorities**: one stream per priority (`PLAY` for a game's move, `ANALYSIS` after it); a worker
-  always takes from the most urgent stream that has a job;
+- **priorities**: one stream per priority (`PLAY` for a game's move, `ANALYSIS` after it: a game's
+  review and the analysis board's lines); a worker always takes from the most urgent stream that has a job;
+- **kinds**: "play" (a move), "analyse" (every iteration's line), "lines" (the best `count` moves with
+  their lines, multi-PV: the analysis board, server/analysis/lines.py);
 - **nothing lost**: a job stays in the group's pending list until its worker acknowledges it with its
   result; a worker that dies leaves it there, and another worker claims it once it has been idle
   `claim_after` seconds (XAUTOCLAIM), so it is run again;
@@ -54,10 +56,12 @@ GROUP = "workers"
 
 
 def encode_job(
-    kind: str, position: Position, history: list[int], limit: Limit | None, level: int | None
+    kind: str, position: Position, history: list[int], limit: Limit | None, level: int | None,
+    count: int | None = None,
 ) -> dict:
     variant = position.variant
-    return {
+    extra = {"count": count} if count is not None else {}
+    return extra | {
         "kind": kind,
         "variant": variant.key,
         "double_diagonal": variant.double_diagonal,
@@ -159,6 +163,21 @@ class QueuedEngine:
         result = await self._submit(job, position, priority, key, self._deadline(limit))
         if result is None:
             return await self._local_engine().analyse(position_or_game, limit)
+        assert isinstance(result, list)
+        return result
+
+    async def lines(self, position_or_game: Position | Game, limit: Limit, count: int, *,
+                    priority: int = ANALYSIS, answer_seconds: float | None = None) -> list[Line]:
+        """The best `count` moves with their lines (multi-PV; `AsyncEngine.lines`), on a worker at
+        `priority` (below a game's move by default), or here when no worker answers within the search's
+        time and `answer_seconds` (default the engine's): a person at the board is waiting."""
+        position, history = split_game(position_or_game)
+        job = encode_job("lines", position, history, limit, None, count)
+        wait = answer_seconds if answer_seconds is not None else self.answer_seconds
+        deadline = (limit.time or 0.0) * count + wait  # each of the `count` root searches has the time
+        result = await self._submit(job, position, priority, None, deadline)
+        if result is None:
+            return await self._local_engine().lines(position_or_game, limit, count)
         assert isinstance(result, list)
         return result
 
@@ -314,6 +333,11 @@ class Worker:
             kind, position, history, limit, level = decode_job(job)
             if kind == "play":
                 result: PlayResult | list[Line] = await self.engine.play_from(position, history, limit, level)
+            elif kind == "lines":
+                if limit is None:
+                    raise ValueError("lines need a limit")
+                count = max(1, min(int(job.get("count", 1)), 20))
+                result = await self.engine.lines_from(position, history, limit, count)
             else:
                 if limit is None:
                     raise ValueError("an analysis needs a limit")

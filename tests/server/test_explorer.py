@@ -97,3 +97,22 @@ def test_the_explorer_refuses_a_bad_position_or_move_saying_which(server):
     assert "Move 3 (a1-b2)" in wrong.json()["error"]["message"]
     assert httpx.get(url, params={"fen": "W:Wzz"}).status_code == 400
     assert httpx.get(url, params={"variant": "no-such-game"}).status_code == 400
+
+
+def test_the_engine_book_answers_its_moves_for_the_start_and_nothing_out_of_it(server):
+    url = f"{server.url}/api/explorer/book"
+    start = httpx.get(url, params={"variant": "russian-giveaway"}).json()
+    assert start["book"] is True and start["moves"]
+    legal = {m.notation(Game("russian-giveaway").variant) for m in Game("russian-giveaway").legal_moves()}
+    assert {m["move"] for m in start["moves"]} <= legal
+    assert abs(sum(m["share"] for m in start["moves"]) - 100) <= len(start["moves"])  # rounded percents
+    first = start["moves"][0]
+    assert first["path"][0] == first["move"][:2] and first["score"]["kind"] in ("pieces", "win")
+    after = httpx.get(url, params={"variant": "russian-giveaway", "moves": first["move"]}).json()
+    assert after["fen"] != start["fen"] and after["moves"]  # the book goes on after its own move
+    lonely = httpx.get(url, params={"variant": "russian-giveaway", "fen": "W:WK32:BK15"}).json()
+    assert lonely["moves"] == []
+    no_book = httpx.get(url, params={"variant": "russian-giveaway", "double_diagonal": "true"}).json()
+    assert (no_book["book"], no_book["moves"]) == (False, [])
+    wrong = httpx.get(url, params={"variant": "russian", "moves": "a1-b2"})
+    assert wrong.status_code == 400 and "Move 1 (a1-b2)" in wrong.json()["error"]["message"]

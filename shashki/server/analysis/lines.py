@@ -1,10 +1,12 @@
 """The engine's lines for a position, deeper and deeper within a time budget (the analysis board).
 
-The search runs in the engine's process pool (`shashki.engine.AsyncEngine`), never on the event loop.
-To report progressively, the budget is spent in steps: depth 1, then 2, ... each step asking the pool
-for the best `count` moves with their lines at that depth (`Engine.lines`, the simple multi-PV), within a
-short time (`STEP_SECONDS`). The worker keeps its engine, and so its transposition table, between steps,
-so each step costs little more than its last iteration.
+The search runs in the engine's process pool (`shashki.engine.AsyncEngine`), or as jobs on the
+`shashki worker` queue when Redis is configured (`shashki.server.jobs.QueuedEngine.lines`, below a game's
+move), never on the event loop. To report progressively, the budget is spent in steps: depth 1, then
+2, ... each step asking for the best `count` moves with their lines at that depth (`Engine.lines`, the
+simple multi-PV), within a short time (`STEP_SECONDS`). A process keeps its engine, and so its
+transposition table, between steps, so a step that lands where the last one ran costs little more than
+its last iteration (on the queue, steps may land on different workers: each then searches afresh).
 
 Scores are turned into what a player reads: material in pieces from White's point of view, or "win in n"
 (moves of the winner) when the search proves the end of the game within its horizon.
@@ -21,6 +23,7 @@ from shashki.rules.notation import square_label
 
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine, Line
+    from shashki.server.jobs import QueuedEngine
 
 MAX_DEPTH = 40  # plies; far beyond what a few seconds reach, a guard for tiny endgames
 STEP_SECONDS = 1.0  # the longest one request keeps a worker before the next report or a stop
@@ -61,7 +64,9 @@ def line_json(line: Line, position: Position) -> dict[str, Any]:
     }
 
 
-async def stream_lines(engine: AsyncEngine, game: Game, count: int, seconds: float) -> AsyncIterator[dict]:
+async def stream_lines(
+    engine: AsyncEngine | QueuedEngine, game: Game, count: int, seconds: float
+) -> AsyncIterator[dict]:
     """One report per completed depth: `{"depth", "lines": [...], "seconds", "done"}`, best line first,
     until the budget is spent, the result is proven, or the depth guard is reached.
 

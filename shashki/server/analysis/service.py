@@ -1,8 +1,11 @@
 """The analysis board's service: positions set up and described, the engine's lines streamed, PDN imported.
 
 It owns its engine processes (`AsyncEngine`, started on first use, `workers` of them) apart from the
-computer opponent's, so that people analysing never slow the games being played. It keeps no tables:
-the board's positions and trees live in the client and its address.
+computer opponent's, so that people analysing never slow the games being played. With Redis
+(`queue_url`: the app's `REDIS_URL` when the engine queue is on) the lines are jobs on the `shashki
+worker` queue instead (`jobs.QueuedEngine`, at the `ANALYSIS` priority, below a game's move), its own
+processes standing in when no worker answers. It keeps no tables: the board's positions and trees live
+in the client and its address.
 """
 
 from __future__ import annotations
@@ -19,21 +22,33 @@ from shashki.server.errors import Invalid
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
     from shashki.rules import Game
+    from shashki.server.jobs import QueuedEngine
+
+# A person waits at the board: a queued step not answered this long after its search time runs here.
+QUEUE_ANSWER_SECONDS = 5.0
 
 
 class AnalysisService:
-    def __init__(self, workers: int = 1, max_seconds: float = 10.0, max_lines: int = 5) -> None:
+    def __init__(self, workers: int = 1, max_seconds: float = 10.0, max_lines: int = 5,
+                 queue_url: str | None = None) -> None:
         self.workers = workers
         self.max_seconds = max_seconds
         self.max_lines = max_lines
-        self._engine: AsyncEngine | None = None
+        self.queue_url = queue_url
+        self._engine: AsyncEngine | QueuedEngine | None = None
 
     @property
-    def engine(self) -> AsyncEngine:
+    def engine(self) -> AsyncEngine | QueuedEngine:
         if self._engine is None:
             from shashki.engine import AsyncEngine
 
-            self._engine = AsyncEngine(workers=self.workers)
+            local = AsyncEngine(workers=self.workers)
+            if self.queue_url:
+                from shashki.server.jobs import QueuedEngine
+
+                self._engine = QueuedEngine(self.queue_url, local, answer_seconds=QUEUE_ANSWER_SECONDS)
+            else:
+                self._engine = local
         return self._engine
 
     def game(self, variant: str | None, fen: str | None, moves: list[str], double_diagonal: bool = False

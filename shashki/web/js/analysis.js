@@ -1,6 +1,7 @@
 // The analysis board (/analysis): set up any position (analysis-editor.js), play moves on it into a tree
 // with variations (analysis-tree.js), see the engine's lines live (analysis-engine.js), import PDN
-// (analysis-pdn.js). No account is needed. The position and the tree are kept in the address
+// (analysis-pdn.js), explore the opening (analysis-explorer.js: the server's games and the engine's book
+// from the position shown). No account is needed. The position and the tree are kept in the address
 // (?variant=…&fen=…&pdn=…&at=…), so that a copied link opens the same board: the page sends the movetext
 // to the server's PDN reader to rebuild the tree. Every position, legal move and outcome is the server's.
 
@@ -8,6 +9,7 @@ import { api } from "./api.js";
 import { Board } from "./board.js";
 import { h, toast } from "./dom.js";
 import { EnginePanel } from "./analysis-engine.js";
+import { ExplorerPanel } from "./analysis-explorer.js";
 import { Editor } from "./analysis-editor.js";
 import { PdnImport } from "./analysis-pdn.js";
 import {
@@ -68,6 +70,7 @@ export async function mount(container) {
     },
   });
   const pdn = new PdnImport({ onOpen: (game) => openGame(game) });
+  const explorer = new ExplorerPanel({ onPlay: (move) => play(move) });
 
   // -- the tree and the board ------------------------------------------------------------------------
 
@@ -158,6 +161,7 @@ export async function mount(container) {
     drawTree_();
     drawTools();
     engine.show({ variant: state.variant, start: state.root.fen, moves: movesTo(node), doubleDiagonal: state.dd });
+    explorer.show({ variant: state.variant, fen: node.fen, doubleDiagonal: state.dd });
     saveAddress();
   }
 
@@ -281,6 +285,7 @@ export async function mount(container) {
       editor.el,
       engine.el,
       h("section", { class: "card analysis-moves" }, el.tools, el.tree),
+      explorer.el,
       pdn.el
     )
   );
@@ -308,6 +313,7 @@ export async function mount(container) {
     unmount() {
       closed = true;
       engine.close();
+      explorer.close();
       document.removeEventListener("keydown", onKey);
     },
   };
