@@ -11,6 +11,8 @@ construction; `--own-table` measures that too). A position is converted when sha
 table's distance plus `--margin` plies; repetition (a draw) or a longer game is not converted.
 
 Prints, per position: its FEN, the table's distance, the plies shashki used; then the count converted.
+First it times a table probe (what the search does at every node with few pieces): the compiled probe
+(`shashki.engine.tbprobe`) against the Python index it replaced (`tablebase._Indexer.index`), same run.
 The 5-piece table must have been built (`shashki tablebase build --pieces 5`, found in
 $SHASHKI_TABLEBASE_DIR); without it 5 pieces are skipped with a note.
 """
@@ -74,6 +76,26 @@ def convert(pos: Position, table: Tablebase, engine: Engine, depth: int, cap: in
     return None
 
 
+def probe_speed(table: Tablebase, pieces: int, count: int = 20_000, rounds: int = 5) -> None:
+    """Microseconds per probe: compiled, and the uncompiled index it replaced, on the same positions;
+    the two interleaved over `rounds` rounds and the fastest round of each kept (the machine's load
+    varies from moment to moment)."""
+    indexer = _Indexer(VARIANT, pieces)
+    positions = [p for p in (indexer.position(i) for i in range(0, indexer.size, indexer.size // count)) if p]
+    fast = slow = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        compiled = [table.code(p) for p in positions]
+        fast = min(fast, time.perf_counter() - start)
+        start = time.perf_counter()
+        reference = [table.tables[pieces][indexer.index(p)] for p in positions]
+        slow = min(slow, time.perf_counter() - start)
+        assert compiled == reference
+    n = len(positions)
+    print(f"probe, {pieces} pieces, {n:,} positions, best of {rounds}: compiled {1e6 * fast / n:.2f} µs, "
+          f"Python index {1e6 * slow / n:.2f} µs ({slow / fast:.1f}×)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Won poddavki endings converted against perfect defence.")
     parser.add_argument("--pieces", default="4,5", help="piece counts (default 4,5)")
@@ -87,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
     args = parser.parse_args(argv)
     table = default_tablebase()
+    probe_speed(table, min(table.pieces, 4))
     failed = False
     for pieces in (int(x) for x in args.pieces.split(",")):
         if table.pieces < pieces:

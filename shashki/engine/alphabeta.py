@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from shashki.engine.evaluation import Evaluator, popcount
+from shashki.engine.tbprobe import Probe
 from shashki.engine.transposition import (
     EXACT,
     LOWER,
@@ -88,6 +89,7 @@ class Core:
         self.giveaway = False
         self.reductions = True  # late-move reductions (Searcher.reductions)
         self.tablebase: Any = None  # shashki.engine.tablebase.Tablebase
+        self.probe: Probe | None = None  # its compiled look-up (Tablebase.prober)
         self.tb_pieces = 0
         # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
         # below `span`.
@@ -164,9 +166,10 @@ class Core:
             if path[i] == key:
                 return DRAW
             i -= 2
-        if self.tb_pieces and popcount(pos.white | pos.black) <= self.tb_pieces:
-            code: int | None = self.tablebase.code(pos)
-            if code is not None and code:
+        probe = self.probe
+        if probe is not None and popcount(pos.white | pos.black) <= self.tb_pieces:
+            code = probe.code(pos.white, pos.black, pos.kings, pos.white_to_move)
+            if code > 0:
                 if code == 1:
                     return DRAW
                 plies = (code - 2) >> 1

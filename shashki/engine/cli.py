@@ -176,8 +176,8 @@ def tablebase_build(
 ) -> None:
     """Build the Russian giveaway endgame tables into $SHASHKI_TABLEBASE_DIR (else $SHASHKI_DATA/tablebases).
 
-    Up to 4 pieces they ship with the package; 5 pieces take about ? minutes and 0.9 GB of memory, and
-    a 412 MB file."""
+    Up to 4 pieces they ship with the package (4 pieces rebuild in about 16 s of CPU); 5 pieces are 412
+    million positions, a 412 MB file, built in about 6 minutes of CPU with 0.67 GB of memory."""
     import time
 
     from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn

@@ -244,11 +244,12 @@ class Searcher:
         core.giveaway = variant.giveaway
         core.reductions = self.reductions
         core.tablebase = None
+        core.probe = None
         core.tb_pieces = 0
         if self.use_tablebase and variant.key == "russian-giveaway" and not variant.double_diagonal:
             # (the double-diagonal draw is a convention the tables do not know: RULES.md §3)
             tb = self.tablebase if self.tablebase is not None else default_tablebase()
-            core.tablebase, core.tb_pieces = tb, tb.pieces
+            core.tablebase, core.probe, core.tb_pieces = tb, tb.prober, tb.pieces
         core.new_search(set(history))
         return core
 

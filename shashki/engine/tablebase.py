@@ -38,6 +38,7 @@ from math import comb
 from pathlib import Path
 
 from shashki.engine.tbbuild import Builder, Geometry
+from shashki.engine.tbprobe import Probe
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant, get_variant
 
@@ -130,12 +131,15 @@ class Tablebase:
         self.tables = tables  # tables[k] for k pieces (tables[0] unused)
         self.pieces = len(tables) - 1
         self.indexers = [_Indexer(self.variant, k) for k in range(len(tables))]
+        board = self.variant.board
+        squares = [-1] * (max(board.rows) + 1)
+        for bit in board.rows:
+            squares[bit] = board.number(bit) - 1
+        self.prober = Probe(list(tables), squares)  # the same index, compiled (the search's probe)
 
     def code(self, pos: Position) -> int | None:
-        k = (pos.white | pos.black).bit_count()
-        if k == 0 or k > self.pieces:
-            return None
-        return self.tables[k][self.indexers[k].index(pos)]
+        code = self.prober.code(pos.white, pos.black, pos.kings, pos.white_to_move)
+        return None if code < 0 else code
 
     def probe(self, pos: Position) -> tuple[int, int] | None:
         """(1 won / 0 draw / -1 lost for the side to move, plies to the end), or None if not covered."""

@@ -96,6 +96,11 @@ def test_three_piece_table_built_now_is_the_one_the_old_builder_shipped(tmp_path
     assert Tablebase.build(3, directory=tmp_path, reuse=False).tables[3] == default_tablebase().tables[3]
 
 
+@pytest.mark.slow
+def test_four_piece_table_builds_from_scratch_as_shipped(tmp_path):
+    assert Tablebase.build(4, directory=tmp_path, reuse=False).tables[4] == default_tablebase().tables[4]
+
+
 def expected_code(table: Tablebase, pos: Position) -> int:
     """The entry a position must have, from its children's entries (what won/lost in d plies means)."""
     moves = pos.legal_moves()
@@ -213,3 +218,13 @@ def test_won_four_piece_endings_are_converted_against_a_table_perfect_defender()
         if converted == 3:
             break
     assert converted == 3
+
+
+def test_compiled_probe_reads_the_entry_the_indexer_names():
+    table = default_tablebase()
+    for k in (1, 2, 3, 4):
+        indexer = _Indexer(VARIANT, k)
+        for pos in random_positions(k, 300, seed=k):
+            assert table.code(pos) == table.tables[k][indexer.index(pos)], pos.fen()
+    crowded = Position.from_fen("W:W21,22,23,24,25:B5,6,7", "russian-giveaway")
+    assert table.code(crowded) is None and table.probe(crowded) is None  # more pieces than any table
