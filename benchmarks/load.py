@@ -681,6 +681,9 @@ class LoadRun:
             "errors": dict(stats.errors),
             "error_count": sum(stats.errors.values()),
             "server_cpu_cores": round(cpu_server / window, 2),
+            # What a move costs the server, whatever else shares the machine (moves acknowledged in the
+            # window; game starts and ends included): the figure to compare across runs on a busy machine.
+            "server_cpu_ms_per_move": round(1000 * cpu_server / max(stats.moves_acked, 1), 3),
             "server_peak_rss_mb": round(sum(s.peak_rss for s in servers) / 2**20, 1),
             "client_cpu_cores": round(cpu_client / window, 2),
         }
@@ -1017,6 +1020,7 @@ def report(options, results: list[dict], console) -> None:
         "games started/ended",
         "errors",
         "server CPU",
+        "CPU ms/move",
         "server RSS MB",
         "client CPU",
     ):
@@ -1024,7 +1028,7 @@ def report(options, results: list[dict], console) -> None:
     base = next((r for r in results if r["kind"] == "baseline" and "moves_per_second" in r), None)
     for r in results:
         if "moves_per_second" not in r:
-            table.add_row(r["label"], "-", "-", "-", "-", "-", "-", r.get("error", "failed"), "-", "-", "-")
+            table.add_row(r["label"], *["-"] * 6, r.get("error", "failed"), *["-"] * 4)
             continue
         ratio = (
             f"{r['moves_per_second'] / base['moves_per_second']:.2f}"
@@ -1044,6 +1048,7 @@ def report(options, results: list[dict], console) -> None:
             f"{r['games_started']}/{r['games_finished']}",
             errors,
             f"{r['server_cpu_cores'] * 100:.0f}%",
+            fmt(r.get("server_cpu_ms_per_move"), 2),
             fmt(r["server_peak_rss_mb"]),
             f"{r['client_cpu_cores'] * 100:.0f}%",
         )

@@ -161,8 +161,12 @@ class GameOwners:
             if owner is not None or not await self.claim(game_id):
                 continue
             try:
-                self.store.forget(game_id)  # read afresh: the last owner wrote what we hold
                 live = await self.store.live(game_id)
+                # Brought up to date under its lock (the last owner may have written since we cached it):
+                # not dropped from the cache, which would turn a change committing now on this very copy
+                # into a state without legal moves (seen under load on PostgreSQL + Redis).
+                async with self.store.locked(live):
+                    pass
             except NotFound:
                 continue
             log.info("took over game %s (its owner's lease lapsed)", game_id)

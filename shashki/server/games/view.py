@@ -42,8 +42,8 @@ def move_named(position: Position, text: str) -> Move | None:
 # The legal moves of the positions seen lately, with their JSON and their notations: a position's moves
 # depend on the position alone (its pieces, the side to move, the variant's rules: `Position.__eq__`), so
 # every state of it — each move's, each socket's first, each resync — and the move played from it reuse
-# them (issue 11). Bounded: emptied when full, refilled by the positions in play.
-_Legal = tuple[tuple[LegalMove, ...], list[dict[str, Any]], dict[str, Move]]
+# them (issue 11); so does its FEN. Bounded: emptied when full, refilled by the positions in play.
+_Legal = tuple[tuple[LegalMove, ...], list[dict[str, Any]], dict[str, Move], str]  # ... and its FEN
 _LEGAL_CACHE: dict[Position, _Legal] = {}
 LEGAL_CACHE_SIZE = 20_000
 
@@ -62,7 +62,7 @@ def _legal(position: Position) -> _Legal:
             for m in rules_moves
         )
         named = {lm.move: m for lm, m in zip(moves, rules_moves, strict=True)}
-        found = moves, [m.as_dict() for m in moves], named
+        found = moves, [m.as_dict() for m in moves], named, position.fen()
         if len(_LEGAL_CACHE) >= LEGAL_CACHE_SIZE:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[position] = found
@@ -202,7 +202,9 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         deadline = live.deadline()
         remaining = None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
         days = DaysView(r.days_per_move, deadline, remaining)
-    legal, legal_json, _ = _legal(position) if live.is_live else ((), [], {})
+    legal, legal_json, _, fen = _legal(position)
+    if not live.is_live:
+        legal, legal_json = (), []
     return GameView(
         id=r.id,
         seq=r.version,
@@ -214,7 +216,7 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         black=live.players[Color.BLACK],
         ply=r.ply,
         side_to_move=to_move,
-        fen=position.fen(),
+        fen=fen,
         initial_fen=r.initial_fen,
         moves=tuple(live.notations),
         legal_moves=legal,

@@ -25,6 +25,9 @@ On PostgreSQL (or any other database) the same statements run as SQLAlchemy Core
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
@@ -65,7 +68,11 @@ class Read:
     where: dict[str, Any]
 
 
+log = logging.getLogger(__name__)
 _DIALECT = sqlite_dialect.dialect()
+# Commits on the direct SQLite connection between two checkpoints of the WAL (SQLite's own default
+# checkpoints at 1,000 pages; a move writes a few).
+CHECKPOINT_EVERY = 300
 
 
 class _Sql:
@@ -103,6 +110,8 @@ class Direct:
         self._core: dict[tuple, Any] = {}
         self._results: dict[tuple[str, str], Any] = {}
         self.fallbacks = 0  # SQLite transactions that went through the async engine instead
+        self._commits = 0
+        self._checkpoint: asyncio.Future | None = None
 
     # -- SQLite ---------------------------------------------------------------------------------------
 
@@ -115,6 +124,9 @@ class Direct:
             raw = sqlite3.connect(path, timeout=0, isolation_level=None, check_same_thread=False)
             for pragma in ("journal_mode=WAL", "foreign_keys=ON", "busy_timeout=0", "synchronous=NORMAL"):
                 raw.execute(f"PRAGMA {pragma}")  # those of the server's other connections (storage/)
+            # No checkpoint on this connection's commits: one copies the WAL into the database and syncs
+            # it, which would stall the event loop; `_commit` has one made in a thread instead.
+            raw.execute("PRAGMA wal_autocheckpoint=0")
             self._raw = raw
         return self._raw
 
@@ -160,10 +172,30 @@ class Direct:
                 else:
                     raw.execute(sql.text, sql.parameters(op.row))
             raw.execute("COMMIT")
+            self._committed()
         except BaseException:
             if raw.in_transaction:
                 raw.execute("ROLLBACK")
             raise
+
+    def _committed(self) -> None:
+        """Every `CHECKPOINT_EVERY` commits, a checkpoint of the WAL (https://www.sqlite.org/wal.html,
+        "Checkpointing") on a connection of its own in a thread, off the event loop. PASSIVE: it copies
+        what no reader still needs and never holds writers back."""
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY or (self._checkpoint is not None and not self._checkpoint.done()):
+            return
+        path = self._db.engine.url.database
+
+        def checkpoint() -> None:
+            try:
+                with contextlib.closing(sqlite3.connect(path, timeout=5)) as conn:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            except sqlite3.Error as error:  # the next one catches up; the server's other connections too
+                log.warning("WAL checkpoint failed: %s", error)
+
+        with contextlib.suppress(RuntimeError):  # no running loop: the next commit in one does it
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(None, checkpoint)
 
     # -- the async engine (PostgreSQL; SQLite's fallback) --------------------------------------------
 
