@@ -266,7 +266,7 @@ export async function mount(container, params = {}) {
           try {
             const moves = solved ? line : await solutionFrom(puzzle, line, expected, before);
             if (closed || state.puzzle !== puzzle) return;
-            setStatus(solved ? "solved" : "wrong", t("puzzle.solutionShown"));
+            setStatus("review", t("puzzle.solutionShown"));
             await solution.show(moves);
           } catch (e) {
             toast(e.message, "error");
