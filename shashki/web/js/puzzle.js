@@ -170,14 +170,13 @@ export async function mount(container, params = {}) {
   }
 
   function yourTurn() {
-    el.status.className = "puzzle-status";
-    el.status.dataset.state = "turn";
-    el.status.textContent = t(`puzzle.yourTurn.${state.puzzle.solver}`);
+    setStatus("turn", t(`puzzle.yourTurn.${state.puzzle.solver}`));
   }
 
   function setStatus(kind, text) {
     el.status.className = `puzzle-status ${kind}`;
     el.status.dataset.state = kind;
+    el.status.dataset.ply = String(state.attempt ? state.attempt.line.length : 0); // the moves played so far
     el.status.textContent = text;
   }
 
@@ -201,7 +200,7 @@ export async function mount(container, params = {}) {
       await wait(REPLY_DELAY_MS); // the solver's move stays on the board a moment before the reply
       if (closed || attempt !== state.attempt) return;
       drawPosition(data.position, data.reply ? path(data.reply) : []);
-      setStatus("correct", `${t("puzzle.replied", { move: data.reply || "" })} ${t(`puzzle.yourTurn.${puzzle.solver}`)}`);
+      setStatus("turn", `${t("puzzle.replied", { move: data.reply || "" })} ${t(`puzzle.yourTurn.${puzzle.solver}`)}`);
     } else if (data.result === "wrong") {
       // Back to the position before the mistake: the wrong move in red, the right one in green.
       const arrows = [{ path: path(move), color: "red" }];
