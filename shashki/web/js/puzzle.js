@@ -143,9 +143,12 @@ export async function mount(container, params = {}) {
     state.attempt = new Attempt(puzzle);
     const address = `/puzzles/${puzzle.id}`;
     if (location.pathname !== address) history[push ? "pushState" : "replaceState"]({}, "", address);
-    if (puzzle.variant !== state.variant) {
+    if (variant(puzzle.variant).key !== state.variant) {
+      // A puzzle of another variant (a shared link): its themes and the player's rating in it.
       state.variant = variant(puzzle.variant).key;
-      el.variant.value = state.variant;
+      state.theme = "any";
+      loadChoices();
+      loadMine();
     }
     board = new Board({
       variant: puzzle.variant,
