@@ -127,6 +127,12 @@ def test_a_wrong_move_shows_the_right_one_and_retry_starts_again(pages, server, 
     assert 200 < width <= PHONE["width"]
     page.screenshot(path=str(artifacts / "puzzle-wrong-phone.png"))
 
+    # The solution from there, as far as the server gives it without recording another attempt.
+    page.click("#puzzle-view-solution")
+    page.wait_for_selector("#puzzle-solution li.ply.current")
+    shown = [m.get_attribute("data-move") for m in page.locator("#puzzle-solution li.ply").all()]
+    assert shown[0] == solution[0] and shown == solution[: len(shown)]
+
     page.click("#puzzle-retry")
     page.wait_for_selector('#puzzle-status[data-state="turn"][data-ply="0"]')
     assert "not rated" in page.locator("#puzzle-about").inner_text()

@@ -35,8 +35,9 @@ export class SolutionView {
     return !this.el.hidden;
   }
 
-  /** Show the solution `moves` (from the puzzle's start) and the board after its last move. */
-  async show(moves) {
+  /** Show the solution `moves` (from the puzzle's start; `complete` false: only its beginning) and the
+   * board after its last move. */
+  async show(moves, complete = true) {
     this.moves = moves;
     this.positions = new Map();
     const puzzle = this.getPuzzle();
@@ -56,6 +57,7 @@ export class SolutionView {
         )
       )
     );
+    if (!complete) this.list.append(h("li", { class: "more", id: "puzzle-solution-more" }, "…"));
     this.list.setAttribute("aria-label", t("puzzle.solution"));
     this.el.hidden = false;
     await this.go(moves.length);
@@ -83,7 +85,7 @@ export class SolutionView {
     const board = this.getBoard();
     if (this.ply !== ply || !board) return;
     board.set({ fen: position.fen, lastMove: position.last_move || [], legal: [], movable: false, arrows: [], marks: {} });
-    for (const li of this.list.children) li.classList.toggle("current", Number(li.dataset.ply) === ply);
+    for (const li of this.list.querySelectorAll("li.ply")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
     for (const button of this.nav.children) {
       const back = button.dataset.nav === "first" || button.dataset.nav === "prev";
       button.disabled = back ? ply === 0 : ply === this.moves.length;

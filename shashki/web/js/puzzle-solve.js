@@ -3,11 +3,9 @@
 // "correct" (with the opponent's reply and the position after it), "wrong" (with the move that was right)
 // or "solved". A wrong move or the last right move ends the attempt; the server rates only the first one.
 //
-// "View the solution" is the same judge asked again: from where the attempt went wrong, the move it named
-// is sent, then for each position after a reply a legal move, and the right one when it was not. So the
-// page shows the line the server holds without a second source of truth.
+// "View the solution" (`solutionFrom`) shows the line as far as the server gives it.
 
-import { api, ensureSession, session } from "./api.js";
+import { api, endpoint, ensureSession, session } from "./api.js";
 
 /** POST to the puzzles API; a server that wants a session for it gets an anonymous one, once. */
 export async function post(path, body) {
@@ -52,30 +50,24 @@ export class Attempt {
 }
 
 /**
- * The whole solution line from the puzzle's start: `line` right so far (ending with a reply, or empty),
- * `expected` the right move at its end when known. Each step asks the server (at most two requests).
+ * The solution line from the puzzle's start, after an attempt went wrong: `line` right so far (ending with
+ * a reply, or empty), `expected` the right move the server named. {moves, complete}.
+ *
+ * A server that offers the solution itself (GET /api/puzzles/{id}/solution, after an attempt) gives it
+ * whole. Otherwise the page asks only what leaves no trace: the right move is sent (a right move that is
+ * not the last is judged "correct" and answered with the reply, and recorded nowhere); guessing the moves
+ * after it would record failed attempts in a member's history, so the line stops there (`complete` false).
  */
-export async function solutionFrom(puzzle, line, expected, position) {
-  const id = puzzle.id;
-  const solution = [...line];
-  let next = expected;
-  let legal = position.legal_moves;
-  for (let guard = 0; guard < 200; guard++) {
-    const move = next || (legal[0] && legal[0].move);
-    if (!move) break;
-    const data = await post(`/api/puzzles/${id}/move`, { line: [...solution, move] });
-    if (data.result === "wrong") {
-      if (!data.expected || data.expected === move) break;
-      next = data.expected;
-      continue;
-    }
-    solution.push(move);
-    if (data.result === "solved") break;
-    if (data.reply) solution.push(data.reply);
-    legal = data.position.legal_moves;
-    next = null;
+export async function solutionFrom(puzzle, line, expected) {
+  if (await endpoint("GET", "/api/puzzles/{puzzle_id}/solution")) {
+    const data = await api("GET", `/api/puzzles/${puzzle.id}/solution`);
+    return { moves: data.solution, complete: true };
   }
-  return solution;
+  const moves = [...line, expected];
+  if (moves.length >= 2 * puzzle.length - 1) return { moves, complete: true }; // the last move
+  const data = await post(`/api/puzzles/${puzzle.id}/move`, { line: moves });
+  if (data.result === "correct" && data.reply) moves.push(data.reply);
+  return { moves, complete: data.result === "solved" };
 }
 
 /** The positions along `moves` from the puzzle's start, from the analysis board's API (each with last_move). */

@@ -211,7 +211,7 @@ export async function mount(container, params = {}) {
       const marks = Object.fromEntries((data.expected ? path(data.expected) : []).map((label) => [label, "expected"]));
       drawPosition(before, [], { arrows, marks });
       setStatus("wrong", t("puzzle.wrong", { move, expected: data.expected || "?" }));
-      ended(data, { solved: false, before, expected: data.expected });
+      ended(data, { solved: false, expected: data.expected });
     } else {
       drawPosition(data.position, path(move));
       setStatus("solved", t("puzzle.solved"));
@@ -219,7 +219,7 @@ export async function mount(container, params = {}) {
     }
   }
 
-  function ended(data, { solved, before, expected }) {
+  function ended(data, { solved, expected }) {
     const puzzle = state.puzzle;
     const rating = data.rating;
     const parts = [];
@@ -266,10 +266,10 @@ export async function mount(container, params = {}) {
         onClick: async () => {
           viewSolution.disabled = true;
           try {
-            const moves = solved ? line : await solutionFrom(puzzle, line, expected, before);
+            const { moves, complete } = solved ? { moves: line, complete: true } : await solutionFrom(puzzle, line, expected);
             if (closed || state.puzzle !== puzzle) return;
-            setStatus("review", t("puzzle.solutionShown"));
-            await solution.show(moves);
+            setStatus("review", t(complete ? "puzzle.solutionShown" : "puzzle.solutionPartial"));
+            await solution.show(moves, complete);
           } catch (e) {
             toast(e.message, "error");
             viewSolution.disabled = false;
