@@ -13,14 +13,15 @@ function when(at) {
 }
 
 function attemptRow(a) {
-  const delta = a.delta === null || a.delta === undefined ? null : signed(a.delta);
+  // Only a member's first attempt at a puzzle is rated (the server's `rated`); a retry moves nothing.
+  const delta = a.rated === false || a.delta === null || a.delta === undefined ? null : signed(a.delta);
   return h(
     "li",
     { class: `puzzle-attempt ${a.solved ? "solved" : "failed"}`, dataset: { puzzle: String(a.puzzle) } },
     h("a", { href: `/puzzles/${a.puzzle}` }, t("puzzle.number", { id: a.puzzle })),
     h("span", { class: "outcome" }, t(a.solved ? "puzzle.attemptSolved" : "puzzle.attemptFailed")),
     delta ? h("span", { class: "delta" }, delta) : h("span", { class: "delta muted" }, t("puzzle.unratedShort")),
-    a.rating_after !== null && a.rating_after !== undefined ? h("span", { class: "muted" }, String(Math.round(a.rating_after))) : null,
+    delta && a.rating_after !== null && a.rating_after !== undefined ? h("span", { class: "muted" }, String(Math.round(a.rating_after))) : null,
     h("small", { class: "muted" }, [variantName(a.variant), (a.themes || []).map(themeName).join(", "), when(a.at)].filter(Boolean).join(" · "))
   );
 }
