@@ -149,3 +149,25 @@ def test_the_daily_puzzle_on_the_home_page_leads_to_the_puzzle(pages, server):
     page.wait_for_url(re.compile(rf"/puzzles/{daily['id']}$"))
     assert puzzle_shown(page) == str(daily["id"])
     assert page.locator("#nav a.active").get_attribute("href") == "/puzzles"
+
+
+def test_the_trainer_after_a_wrong_move_is_all_in_russian(pages, server):
+    from .test_translations import SHOWN_TEXT, english_fragments
+
+    puzzle = httpx.get(f"{server.url}/api/puzzles/daily", params={"variant": VARIANT}).json()["puzzle"]
+    solution = solution_of(server, puzzle["id"])
+    wrong = [m["move"] for m in puzzle["position"]["legal_moves"] if m["move"] != solution[0]]
+    page = pages(f"/puzzles/{puzzle['id']}", language="ru")
+    puzzle_shown(page)
+    if wrong:
+        enter(page, wrong[0])
+        page.wait_for_selector('#puzzle-status[data-state="wrong"]')
+    else:  # a forced first move: the attempt ends solved instead
+        solve(page, solution)
+    page.click("#puzzle-view-solution")
+    page.wait_for_selector("#puzzle-solution li.ply.current")
+    text = page.evaluate(SHOWN_TEXT)
+    english = [f"{key}: {fragment!r}" for key, fragment in english_fragments("ru")
+               if re.search(rf"(?<![\w]){re.escape(fragment)}(?![\w])", text)]
+    assert not english, "\n".join(english)
+    assert "Задача не решена" in text or "Задача решена" in text  # the result card, in Russian
