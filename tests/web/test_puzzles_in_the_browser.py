@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import time
 
 import httpx
 import pytest
@@ -20,12 +21,20 @@ from .helpers import PHONE, assert_accessible, click_square, squares_of
 VARIANT = "russian-giveaway"
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def puzzles_served(server):
     """The trainer's server side is another branch's (shashki/server/puzzles): until it is merged there is
-    nothing to solve, and these tests say so instead of failing."""
+    nothing to solve, and these tests say so instead of failing. The server loads its starter set in the
+    background when it starts: wait until it has puzzles of the variant."""
     if "/api/puzzles/{puzzle_id}/move" not in httpx.get(f"{server.url}/openapi.json").json()["paths"]:
         pytest.skip("this server has no puzzles API (shashki/server/puzzles not merged)")
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        themes = httpx.get(f"{server.url}/api/puzzles/themes", params={"variant": VARIANT}).json()
+        if any(v["key"] == VARIANT and v["count"] > 0 for v in themes["variants"]):
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"the server has no {VARIANT} puzzles two minutes after starting")
 
 
 def solution_of(server, puzzle_id) -> list[str]:
