@@ -84,7 +84,7 @@ def test_a_puzzle_the_tables_cover_is_verified_by_them():
     check_puzzle(puzzle.to_json(), every_move=True)
 
 
-@pytest.mark.parametrize("variant", ["russian-giveaway", "russian"])
+@pytest.mark.parametrize("variant", ["russian-giveaway", "russian", "international", "brazilian"])
 def test_a_sample_of_the_starter_set_is_legal_unique_and_agrees_with_the_tables(variant):
     puzzles = starter(variant)
     assert puzzles, f"the starter set has {variant} puzzles"
@@ -148,17 +148,17 @@ def test_a_game_of_the_server_is_searched_by_its_moves_and_names_itself_the_sour
     assert game_puzzles("russian-giveaway", "bad", None, ["c3-d4", "c3-d4"], FAST) == []
 
 
-def test_the_command_writes_the_same_puzzles_for_the_same_seed_and_counts_them(tmp_path):
+def test_the_command_writes_the_same_puzzles_for_the_same_seed_with_any_workers_and_counts_them(tmp_path):
     shashki = Path(sys.executable).parent / "shashki"
     outputs = []
-    for name in ("a.jsonl", "b.jsonl.gz"):
+    for name, workers in (("a.jsonl", "1"), ("b.jsonl.gz", "2")):
         done = subprocess.run([str(shashki), "puzzles", "generate", "--count", "3", "--seed", "5", "--screen",
-                               "3", "--verify", "6", "--out", str(tmp_path / name)],
+                               "3", "--verify", "6", "--workers", workers, "--out", str(tmp_path / name)],
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert "puzzles/minute" in done.stderr
         outputs.append(list(read_puzzles(tmp_path / name)))
-    assert len(outputs[0]) == 3 and outputs[0] == outputs[1]
+    assert len(outputs[0]) == 3 and outputs[0] == outputs[1]  # the same whatever the worker processes
     stats = subprocess.run([str(shashki), "puzzles", "stats", str(tmp_path / "a.jsonl")],
                            capture_output=True, text=True, timeout=60)
     assert stats.returncode == 0 and "russian-giveaway: 3 puzzles" in stats.stdout
