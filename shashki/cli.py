@@ -33,6 +33,7 @@ from shashki.clitools import FEN_HELP, VARIANT_HELP, CliError, board_text, posit
 from shashki.rules.errors import FenError, PdnError
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DEFAULT_VARIANT_KEY, Variant
+from shashki.server.puzzles.cli import puzzles_app
 
 app = typer.Typer(
     name="shashki",
@@ -59,6 +60,7 @@ def _register_engine_commands() -> None:
 
 
 _register_engine_commands()
+app.add_typer(puzzles_app, name="puzzles")  # shashki/server/puzzles/cli.py
 
 
 # Click's exception classes, found through typer (which may bundle its own copy of click).

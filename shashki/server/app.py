@@ -42,6 +42,7 @@ from shashki.server.http import (
     pages,
     players,
     preferences,
+    puzzles,
     rematch,
     reviews,
     social,
@@ -55,6 +56,7 @@ from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
 from shashki.server.metrics import Sampler
 from shashki.server.notifications import NotificationService
+from shashki.server.puzzles.service import PuzzleService
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
 from shashki.server.social import SocialService
@@ -125,6 +127,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The opening explorer counts each game as it finishes (a listener of the games store).
         app.state.explorer = ExplorerService(db)
         game_service.store.add_listener(app.state.explorer)
+        # Puzzles: the shipped starter set is loaded into an empty table in the background.
+        app.state.puzzles = PuzzleService(db)
+        app.state.puzzles.start()
         app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
         app.state.history.analysis_comments = app.state.reviews.comments  # the PDN carries the analysis
         history = app.state.history
@@ -221,6 +226,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.social.close()
             await game_service.close()
             await app.state.explorer.close()
+            await app.state.puzzles.close()
             await app.state.notifications.close()
             await app.state.analysis.close()
             await bus.close()
@@ -246,7 +252,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     routers = (
         accounts, lobby, exports, games, live, lidraughts_routes, players, chat, rematch, social, meta, ops,
-        explorer, reviews, analysis, tournaments,
+        explorer, reviews, analysis, tournaments, puzzles,
     )
     for module in (*routers, notifications):
         app.include_router(module.router)

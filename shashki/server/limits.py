@@ -213,4 +213,5 @@ def limit_table(settings) -> dict[str, Limit]:
         "pdn_imports": settings.public.limit_pdn_imports,
         "tournaments": settings.public.limit_tournaments,
         "tournament_actions": settings.public.limit_tournament_actions,
+        "puzzle_moves": settings.public.limit_puzzle_moves,  # per address: the puzzle trainer's moves
     }

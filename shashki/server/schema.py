@@ -12,6 +12,7 @@ import shashki.server.explorer.models
 import shashki.server.games.models
 import shashki.server.lobby.models
 import shashki.server.notifications.models
+import shashki.server.puzzles.models
 import shashki.server.ratings.models
 import shashki.server.reviews.models
 import shashki.server.social.models

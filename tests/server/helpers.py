@@ -28,6 +28,7 @@ FAST = {
     # One shared server serves every test from 127.0.0.1: limits per address and socket set wide.
     "SHASHKI_SOCKETS_PER_ADDRESS": "1000",
     "SHASHKI_LIMIT_SOCKET_MESSAGES": "1000/1",
+    "SHASHKI_LIMIT_PUZZLE_MOVES": "10000/1",
     "SHASHKI_LIMIT_ANONYMOUS_SESSIONS": "10000/1",
     "SHASHKI_LIMIT_ANONYMOUS_GAMES": "10000/1",
     # Flag tests play 0.6 s clocks (0.01 minutes); the minimum stays above 1 ms to be tested here too.

@@ -57,6 +57,8 @@ def scene(server):
             "tournament": f"/tournament/{tournament}",
             "TV": "/tv",
             "challenge link": f"/challenge/{link}",
+            "puzzles": "/puzzles",
+            "puzzle history": "/puzzles/history",
         },
         "visitor pages": {
             "login": "/#login",
@@ -64,6 +66,8 @@ def scene(server):
             "analysis board": "/analysis",
             "tournaments": "/tournaments",
             "TV": "/tv",
+            "puzzles": "/puzzles",
+            "puzzle history": "/puzzles/history",
         },
     }
     alice.close()

@@ -267,6 +267,7 @@ def visits(server):
             "analysis board": "/analysis",
             "tournaments": "/tournaments",
             "TV": "/tv",
+            "puzzles": "/puzzles",
         },
         "logged in": {
             "lobby": "/",
@@ -280,6 +281,8 @@ def visits(server):
             "tournaments": "/tournaments",
             "tournament": f"/tournament/{tournament}",
             "challenge link": f"/challenge/{link}",
+            "puzzles": "/puzzles",
+            "puzzle history": "/puzzles/history",
         },
     }
     alice.close()

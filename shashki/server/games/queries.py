@@ -255,3 +255,24 @@ class GameQueries:
         query = query.order_by(GameRecord.turn_started_at.desc()).limit(limit)
         async with self.db.session() as s:
             return list(await s.scalars(query))
+
+    async def finished_between_people(self, variant: str, *, after: str = "", limit: int = 200
+                                      ) -> list[tuple[str, str | None, list[str]]]:
+        """Finished games of one variant (its plain rules) between two people, by id after `after`:
+        (id, initial FEN or None for the variant's start, moves) — the puzzles' human games."""
+        query = (
+            select(GameRecord.id, GameRecord.initial_fen)
+            .where(
+                GameRecord.variant == variant,
+                GameRecord.status == GameStatus.FINISHED,
+                GameRecord.computer_level.is_(None),
+                GameRecord.double_diagonal.is_(False),
+                GameRecord.id > after,
+            )
+            .order_by(GameRecord.id)
+            .limit(limit)
+        )
+        async with self.db.session() as s:
+            rows = (await s.execute(query)).all()
+        moves = await self.moves_of([row.id for row in rows])
+        return [(row.id, row.initial_fen, moves[row.id]) for row in rows]

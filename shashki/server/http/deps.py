@@ -31,6 +31,7 @@ from shashki.server.limits import Limiter
 from shashki.server.lobby import LobbyService
 from shashki.server.notifications import NotificationService
 from shashki.server.public import PublicSettings
+from shashki.server.puzzles.service import PuzzleService
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
 from shashki.server.social import SocialService
@@ -105,6 +106,10 @@ def _social(conn: HTTPConnection) -> SocialService:
     return conn.app.state.social
 
 
+def _puzzles(conn: HTTPConnection) -> PuzzleService:
+    return conn.app.state.puzzles
+
+
 def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
@@ -142,3 +147,4 @@ Draining = Annotated[bool, Depends(_draining)]
 Preferences = Annotated[PreferenceService, Depends(_preferences)]
 Tournaments = Annotated[TournamentService, Depends(_tournaments)]
 Social = Annotated[SocialService, Depends(_social)]
+Puzzles = Annotated[PuzzleService, Depends(_puzzles)]

@@ -3,7 +3,8 @@
 The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes itself from the address:
 `/` the lobby, `/game/{id}` a game (played, watched or replayed), `/@/{username}` a player's profile,
 `/rules` and `/rules/{variant}` the rules pages, `/settings` the looks (theme, board, pieces),
-`/challenge/{link}` a challenge by link, `/analysis` the analysis board, `/tournaments` the
+`/challenge/{link}` a challenge by link, `/analysis` the analysis board, `/puzzles`, `/puzzles/{id}` and
+`/puzzles/history` the puzzle trainer and the player's attempts, `/tournaments` the
 tournaments and `/tournament/{id}` one of them, `/tv` and `/tv/{variant}` the best game in play. Its
 files are served under `/static/`.
 
@@ -29,6 +30,7 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PAGES = (
     "/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}", "/settings", "/challenge/{link}",
     "/analysis", "/tournaments", "/tournament/{tournament_id}", "/tv", "/tv/{variant}",
+    "/puzzles", "/puzzles/{puzzle_id}",  # the puzzle trainer and /puzzles/history (web/js/puzzle*.js)
 )
 # The files change with the server, not on their own: browsers revalidate (ETag) instead of guessing.
 NO_CACHE = {"Cache-Control": "no-cache"}

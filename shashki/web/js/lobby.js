@@ -13,6 +13,7 @@ import { LobbyLists } from "./lobby-lists.js";
 import { createTabs, quickCard } from "./lobby-play.js";
 import { YourTurn } from "./lobby-turns.js";
 import { tournamentsCard } from "./lobby-tournaments.js";
+import { dailyPuzzleCard } from "./puzzle-daily.js";
 import { card, playerLabel } from "./widgets.js";
 
 export async function mount(container) {
@@ -48,6 +49,7 @@ export async function mount(container) {
         lists.playingBox,
         card("open-seeks", t("lobby.seeks"), lists.seeksTable),
         lists.watchBox,
+        dailyPuzzleCard().el,
         tournaments.el,
         card(
           "about",

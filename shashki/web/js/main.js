@@ -4,6 +4,7 @@
 // /settings  the looks (theme, board, pieces).
 // /challenge/{link}  a challenge by link ("play with a friend").
 // /analysis  the analysis board.
+// /puzzles[/{id}]  the puzzle trainer · /puzzles/history  the player's attempts.
 // /tournaments  the tournaments · /tournament/{id}  one tournament.
 // /tv[/{variant}]  the best game in play.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
@@ -26,6 +27,8 @@ const ROUTES = [
   [/^\/rules\/([a-z-]+)\/?$/, () => import("./rules.js"), (m) => ({ variant: m[1] })],
   [/^\/settings\/?$/, () => import("./settings.js"), () => ({})],
   [/^\/analysis\/?$/, () => import("./analysis.js"), () => ({})],
+  [/^\/puzzles\/history\/?$/, () => import("./puzzle-history.js"), () => ({})],
+  [/^\/puzzles(?:\/([A-Za-z0-9_-]+))?\/?$/, () => import("./puzzle.js"), (m) => ({ id: m[1] })],
   [/^\/tournaments\/?$/, () => import("./tournaments.js"), () => ({})],
   [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, () => import("./tournament.js"), (m) => ({ id: m[1] })],
   [/^\/tv\/?$/, () => import("./tv.js"), () => ({})],
@@ -49,6 +52,7 @@ function renderHeader() {
   nav.append(link("/tv", t("tv.nav"), here.startsWith("/tv"))); // TV (tv.js)
   nav.append(link("/tournaments", t("tournament.nav"), here.startsWith("/tournament")));
   nav.append(link("/analysis", t("analysis.nav"), here === "/analysis"));
+  nav.append(link("/puzzles", t("puzzle.nav"), here.startsWith("/puzzles")));
   const anonymous = session.user && session.user.anonymous;
   if (session.user && !anonymous) {
     const mine = `/@/${encodeURIComponent(session.user.username)}`;

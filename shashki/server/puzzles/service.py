@@ -1,0 +1,323 @@
+"""The puzzles domain (issue 14, point 3): the puzzles, a player's next puzzle, attempts and their
+ratings, the daily puzzle, a member's history.
+
+- **Next puzzle**: a puzzle of the variant (and theme) rated within `WINDOW` of the player's puzzle
+  rating (1500 for visitors), at random; when there is none, one of the `NEAR` nearest. Never one the
+  member has attempted.
+- **Attempts**: a wrong move or the solution's last move ends an attempt. A member's attempts are
+  stored; only the first attempt at a puzzle is rated (both the player's and the puzzle's Glicko-2
+  ratings move: `rating.rate_attempt`); visitors without an account solve unrated and nothing of theirs
+  is stored but the puzzle's count of plays.
+- **Daily puzzle** (`daily`): one per variant per UTC day, chosen once and stored, never one that was
+  daily before: among the variant's puzzles with at least two solver moves, rated between
+  `DAILY_RATINGS`, preferring those played at least `DAILY_MIN_PLAYS` times; the choice among them is
+  the smallest SHA-256 of (day, id): deterministic, and different from day to day.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable
+from datetime import date
+from typing import Any
+
+from sqlalchemy import exists, func, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from shashki.rules import Position, UnknownVariant, get_variant
+from shashki.server.accounts import Actor
+from shashki.server.analysis.board import position_json
+from shashki.server.errors import Invalid, NotFound
+from shashki.server.puzzles.models import PuzzleAttempt, PuzzleDaily, PuzzleRating, PuzzleRow
+from shashki.server.puzzles.rating import rate_attempt
+from shashki.server.puzzles.solution import SOLVED, step
+from shashki.server.puzzles.starter import read_puzzles, starter_files
+from shashki.server.puzzles.themes import ALL_THEMES
+from shashki.server.ratings.glicko2 import Rating
+from shashki.server.storage import Database
+from shashki.server.storage.base import utcnow
+
+NEAR = 12
+WINDOW = 150  # rating points either side of the player's
+PAGE = 20
+DAILY_MIN_PLAYS = 5
+DAILY_RATINGS = (1200.0, 2100.0)
+
+
+def _member(actor: Actor | None) -> Actor | None:
+    return actor if actor is not None and not actor.anonymous else None
+
+
+def variant_key(variant: str | None) -> str:
+    try:
+        return get_variant(variant).key
+    except UnknownVariant as exc:
+        raise Invalid("unknown_variant", str(exc)) from None
+
+
+def puzzle_json(row: PuzzleRow) -> dict[str, Any]:
+    """A puzzle as clients receive it (never its solution)."""
+    start = Position.from_fen(row.fen, row.variant)
+    solution = json.loads(row.solution)
+    return {
+        "id": row.id,
+        "variant": row.variant,
+        "fen": row.fen,
+        "solver": start.side_to_move.value,
+        "rating": round(row.rating),
+        "plays": row.plays,
+        "themes": [t for t in row.themes.split(",") if t],
+        # The ply of the server game it came from (a self-play game has no id to go with its ply).
+        "source": {"game": row.game_id, "ply": row.ply if row.game_id else None},
+        "position": position_json(start),
+        "length": (len(solution) + 1) // 2,
+        "verified": row.verified,
+    }
+
+
+class PuzzleService:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.random = random.Random()
+        self._starter: asyncio.Task | None = None
+
+    def start(self) -> None:
+        """Load the starter set in the background (the server answers meanwhile; puzzle requests wait)."""
+        if self._starter is None:
+            self._starter = asyncio.create_task(self.ensure_starter_set())
+
+    async def ready(self) -> None:
+        """The starter set loaded (or loading it now when `start` was not called)."""
+        self.start()
+        assert self._starter is not None
+        await asyncio.shield(self._starter)
+
+    async def close(self) -> None:
+        if self._starter is not None and not self._starter.done():
+            self._starter.cancel()
+            with contextlib.suppress(BaseException):
+                await self._starter
+
+    # -- the puzzles ------------------------------------------------------------------------------
+
+    async def import_puzzles(self, puzzles: Iterable[dict[str, Any]]) -> int:
+        """Add puzzles (the JSON of `generate.Puzzle`); those already stored are kept. Returns how many
+        were added."""
+        now = utcnow()
+        rows = {}
+        for p in puzzles:
+            rows[p["id"]] = {
+                "id": p["id"], "variant": p["variant"], "fen": p["fen"],
+                "solution": json.dumps(p["solution"]),
+                "themes": "," + ",".join(p["themes"]) + ",", "verified": p["verified"],
+                "game_id": p.get("game"), "ply": p.get("ply"), "rating": 1500.0, "deviation": 350.0,
+                "volatility": 0.06, "plays": 0, "created_at": now}
+        added = 0
+        async with self.db.session() as s:
+            ids = list(rows)
+            for i in range(0, len(ids), 500):
+                chunk = ids[i:i + 500]
+                known = set(await s.scalars(select(PuzzleRow.id).where(PuzzleRow.id.in_(chunk))))
+                fresh = [rows[k] for k in chunk if k not in known]
+                if fresh:
+                    await s.execute(insert(PuzzleRow), fresh)  # one executemany: thousands at start
+                added += len(fresh)
+            await s.commit()
+        return added
+
+    async def ensure_starter_set(self) -> int:
+        """Load the shipped puzzles when the table is empty (at start; idempotent). Returns how many."""
+        async with self.db.session() as s:
+            if await s.scalar(select(PuzzleRow.id).limit(1)) is not None:
+                return 0
+        return await self.import_puzzles(p for path in starter_files() for p in read_puzzles(path))
+
+    async def get(self, puzzle_id: str) -> dict[str, Any]:
+        return puzzle_json(await self._row(puzzle_id))
+
+    async def _row(self, puzzle_id: str) -> PuzzleRow:
+        await self.ready()
+        async with self.db.session() as s:
+            row = await s.get(PuzzleRow, puzzle_id)
+        if row is None:
+            raise NotFound("no_such_puzzle", f"There is no puzzle {puzzle_id}.")
+        return row
+
+    async def next(self, variant: str | None, theme: str, actor: Actor | None) -> dict[str, Any]:
+        """A puzzle near the player's rating, of the theme (`any`: every theme), not attempted before."""
+        key = variant_key(variant)
+        await self.ready()
+        if theme != "any" and theme not in ALL_THEMES:
+            raise Invalid("unknown_theme", f"Unknown theme {theme!r}: any, {', '.join(ALL_THEMES)}.")
+        member = _member(actor)
+        rating = (await self._player(member.id, key)).rating if member else 1500.0
+        query = select(PuzzleRow).where(PuzzleRow.variant == key)
+        if theme != "any":
+            query = query.where(PuzzleRow.themes.like(f"%,{theme},%"))
+        if member:
+            tried = select(PuzzleAttempt.id).where(PuzzleAttempt.user_id == member.id,
+                                                    PuzzleAttempt.puzzle_id == PuzzleRow.id)
+            query = query.where(~exists(tried))
+        near_by = query.where(PuzzleRow.rating.between(rating - WINDOW, rating + WINDOW))
+        async with self.db.session() as s:
+            # Any puzzle within the window, at random (new puzzles all stand at 1500); else the nearest.
+            count = await s.scalar(select(func.count()).select_from(near_by.subquery()))
+            if count:
+                offset = self.random.randrange(count)
+                row = await s.scalar(near_by.order_by(PuzzleRow.id).offset(offset).limit(1))
+                if row is not None:
+                    return puzzle_json(row)
+            above = list(await s.scalars(query.where(PuzzleRow.rating >= rating)
+                                         .order_by(PuzzleRow.rating, PuzzleRow.id).limit(NEAR)))
+            below = list(await s.scalars(query.where(PuzzleRow.rating < rating)
+                                         .order_by(PuzzleRow.rating.desc(), PuzzleRow.id).limit(NEAR)))
+        near = sorted(above + below, key=lambda r: abs(r.rating - rating))[:NEAR]
+        if not near:
+            on = "" if theme == "any" else f" on {theme}"
+            raise NotFound("no_puzzle", f"No {key} puzzle{on} left to play.")
+        return puzzle_json(self.random.choice(near))
+
+    # -- attempts ---------------------------------------------------------------------------------
+
+    async def move(self, puzzle_id: str, line: list[Any], actor: Actor | None) -> dict[str, Any]:
+        """The newest move of `line` judged (solution.step); an ended attempt is recorded and rated."""
+        row = await self._row(puzzle_id)
+        start = Position.from_fen(row.fen, row.variant)
+        judged = step(start, json.loads(row.solution), line)
+        answer: dict[str, Any] = {
+            "result": judged.result,
+            "reply": judged.reply,
+            "position": position_json(judged.position, judged.ply),
+            "expected": judged.expected,
+            "rating": None,
+            "puzzle_rating": round(row.rating),
+        }
+        if judged.finished:
+            change, puzzle_rating = await self._record(row.id, _member(actor), judged.result == SOLVED)
+            answer["rating"] = change
+            answer["puzzle_rating"] = round(puzzle_rating)
+        return answer
+
+    async def _player(self, user_id: int, variant: str) -> PuzzleRating:
+        async with self.db.session() as s:
+            found = await s.get(PuzzleRating, (user_id, variant))
+        return found or _new_rating(user_id, variant)
+
+    async def _record(self, puzzle_id: str, member: Actor | None, solved: bool
+                      ) -> tuple[dict[str, int] | None, float]:
+        """Count the play; for a member store the attempt, rated when it is their first at the puzzle."""
+        async with self.db.session() as s:
+            row = await s.get(PuzzleRow, puzzle_id)
+            assert row is not None
+            row.plays += 1
+            change = None
+            if member is not None:
+                player = await s.get(PuzzleRating, (member.id, row.variant))
+                if player is None:
+                    player = _new_rating(member.id, row.variant)
+                    s.add(player)
+                tried = await s.scalar(select(PuzzleAttempt.id).where(
+                    PuzzleAttempt.user_id == member.id, PuzzleAttempt.puzzle_id == puzzle_id).limit(1))
+                before = player.rating
+                rated = tried is None
+                if rated:
+                    mine, theirs = rate_attempt(Rating(player.rating, player.deviation, player.volatility),
+                                                Rating(row.rating, row.deviation, row.volatility), solved)
+                    player.rating, player.deviation, player.volatility = (
+                        mine.rating, mine.deviation, mine.volatility)
+                    row.rating, row.deviation, row.volatility = (
+                        theirs.rating, theirs.deviation, theirs.volatility)
+                    player.attempts += 1
+                    player.solved += int(solved)
+                    player.updated_at = utcnow()
+                    change = {"before": round(before), "after": round(player.rating),
+                              "delta": round(player.rating) - round(before)}
+                s.add(PuzzleAttempt(user_id=member.id, puzzle_id=puzzle_id, variant=row.variant,
+                                    solved=solved, rated=rated, at=utcnow(), rating_before=before,
+                                    rating_after=player.rating))
+            rating = row.rating
+            await s.commit()
+        return change, rating
+
+    async def me(self, variant: str | None, actor: Actor | None) -> dict[str, int]:
+        key = variant_key(variant)
+        member = _member(actor)
+        player = await self._player(member.id, key) if member else _new_rating(0, key)
+        return {"rating": round(player.rating), "rd": round(player.deviation), "attempts": player.attempts,
+                "solved": player.solved}
+
+    async def history(self, actor: Actor, page: int) -> dict[str, Any]:
+        """A member's attempts, newest first, `PAGE` a page."""
+        page = max(1, page)
+        async with self.db.session() as s:
+            rows = (await s.execute(
+                select(PuzzleAttempt, PuzzleRow.themes)
+                .join(PuzzleRow, PuzzleRow.id == PuzzleAttempt.puzzle_id)
+                .where(PuzzleAttempt.user_id == actor.id)
+                .order_by(PuzzleAttempt.at.desc(), PuzzleAttempt.id.desc())
+                .offset((page - 1) * PAGE).limit(PAGE + 1))).all()
+        attempts = [{
+            "puzzle": a.puzzle_id, "variant": a.variant, "solved": a.solved, "rated": a.rated,
+            "at": a.at.isoformat(), "rating_before": round(a.rating_before),
+            "rating_after": round(a.rating_after), "delta": round(a.rating_after) - round(a.rating_before),
+            "themes": [t for t in themes.split(",") if t],
+        } for a, themes in rows[:PAGE]]
+        return {"attempts": attempts, "next_page": page + 1 if len(rows) > PAGE else None}
+
+    async def themes(self, variant: str | None) -> dict[str, Any]:
+        key = variant_key(variant)
+        await self.ready()
+        async with self.db.session() as s:
+            variants = (await s.execute(select(PuzzleRow.variant, func.count()).group_by(PuzzleRow.variant)
+                                        .order_by(PuzzleRow.variant))).all()
+            tags = await s.scalars(select(PuzzleRow.themes).where(PuzzleRow.variant == key))
+            counts = Counter(t for themes in tags for t in themes.split(",") if t)
+        return {"variants": [{"key": v, "count": n} for v, n in variants],
+                "themes": [{"key": t, "count": counts[t]} for t in ALL_THEMES if counts[t]]}
+
+    # -- the daily puzzle -------------------------------------------------------------------------
+
+    async def daily(self, variant: str | None, day: date | None = None) -> dict[str, Any]:
+        key = variant_key(variant)
+        await self.ready()
+        today = (day or utcnow().date()).isoformat()
+        for _ in range(2):  # a second process may choose the same day at the same time: take its choice
+            async with self.db.session() as s:
+                chosen = await s.scalar(select(PuzzleDaily.puzzle_id).where(
+                    PuzzleDaily.variant == key, PuzzleDaily.day == today))
+                if chosen is None:
+                    chosen = await self._choose_daily(s, key, today)
+                    s.add(PuzzleDaily(variant=key, day=today, puzzle_id=chosen))
+                    try:
+                        await s.commit()
+                    except IntegrityError:
+                        await s.rollback()
+                        continue
+            return {"puzzle": await self.get(chosen), "date": today}
+        raise AssertionError("the daily puzzle was neither found nor chosen")
+
+    async def _choose_daily(self, s, variant: str, day: str) -> str:
+        used = select(PuzzleDaily.puzzle_id).where(PuzzleDaily.variant == variant)
+        rows = (await s.execute(select(PuzzleRow.id, PuzzleRow.solution, PuzzleRow.rating, PuzzleRow.plays)
+                                .where(PuzzleRow.variant == variant, PuzzleRow.id.not_in(used)))).all()
+        if not rows:
+            raise NotFound("no_puzzle", f"No {variant} puzzle for the daily puzzle.")
+        low, high = DAILY_RATINGS
+        rows = [r for r in rows if len(json.loads(r.solution)) >= 3] or rows  # two solver moves or more
+        groups = [
+            [r for r in rows if r.plays >= DAILY_MIN_PLAYS and low <= r.rating <= high],
+            [r for r in rows if low <= r.rating <= high],
+            rows,
+        ]
+        pool = next(g for g in groups if g)
+        return min(pool, key=lambda r: hashlib.sha256(f"{day} {r.id}".encode()).hexdigest()).id
+
+
+def _new_rating(user_id: int, variant: str) -> PuzzleRating:
+    return PuzzleRating(user_id=user_id, variant=variant, rating=1500.0, deviation=350.0, volatility=0.06,
+                        attempts=0, solved=0, updated_at=utcnow())

@@ -1,0 +1,164 @@
+"""Puzzles (issue 14, point 3): generated reproducibly from a seed, each solution legal by the rules and
+each solver move the only winning one by an independent search (and by the endgame tables when the
+puzzle says they verified it); the themes read off the solutions by their documented criteria."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from shashki.rules import Game
+from shashki.server.puzzles.generate import (
+    Budget,
+    GameSource,
+    game_puzzles,
+    generate_puzzles,
+    make_puzzle,
+    puzzles_in_game,
+    self_play_puzzles,
+)
+from shashki.server.puzzles.starter import read_puzzles, starter_files
+from shashki.server.puzzles.themes import detect
+
+from .puzzle_checks import check_puzzle
+
+FAST = Budget(screen=3, verify=6)
+
+
+def starter(variant: str) -> list[dict]:
+    return [p for path in starter_files() for p in read_puzzles(path) if p["variant"] == variant]
+
+
+def test_the_same_seed_gives_the_same_puzzles_and_another_seed_other_ones():
+    first = [p for index in range(3) for p in self_play_puzzles("russian-giveaway", 7, index, FAST)]
+    again = [p for index in range(3) for p in self_play_puzzles("russian-giveaway", 7, index, FAST)]
+    other = [p for index in range(3) for p in self_play_puzzles("russian-giveaway", 8, index, FAST)]
+    assert first, "three games give at least one puzzle"
+    assert first == again
+    assert {p.id for p in first} != {p.id for p in other}
+
+
+def test_a_run_yields_each_position_once_in_game_order():
+    found = []
+    for index, puzzle in generate_puzzles("russian-giveaway", 3, budget=FAST):
+        if puzzle is not None:
+            found.append((index, puzzle.id))
+        if index >= 4 and puzzle is None:
+            break
+    assert [i for i, _ in found] == sorted(i for i, _ in found)
+    assert len({pid for _, pid in found}) == len(found)
+
+
+@pytest.mark.parametrize("variant", ["russian-giveaway", "russian"])
+def test_generated_puzzles_pass_the_independent_checks(variant):
+    puzzles = [p for index in range(4) for p in self_play_puzzles(variant, 11, index, FAST)]
+    for puzzle in puzzles:
+        check_puzzle(puzzle.to_json(), every_move=True)
+
+
+def test_a_position_with_a_single_legal_move_is_no_puzzle():
+    game = Game("russian-giveaway", "W:W18:B14")  # d4 must take c5 (the only move)
+    assert len(game.legal_moves()) == 1
+    assert make_puzzle(game.position, 6) is None
+
+
+def test_a_forced_giveaway_win_is_found_with_its_solution():
+    # White: men a7 (blocked by b8) and c5; black: b8, e7. c5-d6 forces e7xc5 and leaves White without a
+    # move: White wins (RULES.md §3). c5-b6 does not.
+    game = Game("russian-giveaway", "W:W5,14:B1,7")
+    puzzle = make_puzzle(game.position, 6)
+    assert puzzle is not None
+    assert puzzle.solution == ("c5-d6",)
+    assert puzzle.verified == "search"  # four pieces: more than the shipped tables (3) know
+    assert "blocking" in puzzle.themes
+
+
+def test_a_puzzle_the_tables_cover_is_verified_by_them():
+    game = Game("russian-giveaway", "W:W17,28:B9")  # three pieces: inside the shipped tables
+    puzzle = make_puzzle(game.position, 6)
+    assert puzzle is not None and puzzle.verified == "tablebase"
+    check_puzzle(puzzle.to_json(), every_move=True)
+
+
+@pytest.mark.parametrize("variant", ["russian-giveaway", "russian", "international", "brazilian"])
+def test_a_sample_of_the_starter_set_is_legal_unique_and_agrees_with_the_tables(variant):
+    puzzles = starter(variant)
+    assert puzzles, f"the starter set has {variant} puzzles"
+    for puzzle in random.Random(2026).sample(puzzles, min(12, len(puzzles))):
+        check_puzzle(puzzle, every_move=True)
+
+
+def test_the_starter_set_has_no_duplicate_position():
+    seen = set()
+    for path in starter_files():
+        for puzzle in read_puzzles(path):
+            key = (puzzle["variant"], puzzle["fen"])
+            assert key not in seen, f"{key} twice"
+            seen.add(key)
+
+
+@pytest.mark.slow
+def test_every_puzzle_of_the_starter_set_is_legal_unique_and_agrees_with_the_tables():
+    for path in starter_files():
+        for puzzle in read_puzzles(path):
+            check_puzzle(puzzle, every_move=True)
+
+
+def themes_of(variant: str, fen: str | None, moves: list[str]) -> list[str]:
+    game = Game(variant, fen)
+    played = [game.play(m) for m in moves]
+    return detect(game.start, played)
+
+
+def test_blocking_the_solver_with_pieces_left_is_a_giveaway_blocking_theme():
+    # c5-d6 e7xc5: White's last man (a7) has no move (b8 is taken): White wins blocked.
+    assert themes_of("russian-giveaway", "W:W5,14:B1,7", ["c5-d6", "e7:c5"]) == ["blocking", "endgame"]
+
+
+def test_making_the_opponent_take_two_pieces_is_a_giveaway_combination():
+    moves = ["h2-g3", "c7:e5:c3"]
+    assert themes_of("russian-giveaway", "W:W10,18,28:B1,6", moves) == ["endgame", "giveaway-combination"]
+
+
+def test_a_promotion_in_a_giveaway_solution_is_a_king_race():
+    assert themes_of("russian-giveaway", "W:W8:B25", ["g7-f8"]) == ["endgame", "king-race"]
+
+
+def test_a_sacrifice_then_a_double_capture_is_a_combination():
+    moves = ["d4-c5", "b6:d4", "e3:c5:e7"]
+    assert themes_of("russian", "W:W18,23,27:B9,10", moves) == ["combination", "endgame"]
+
+
+def test_the_solver_making_a_king_is_a_promotion_and_a_full_board_is_no_endgame():
+    assert themes_of("russian", "W:W8:B25", ["g7-h8"]) == ["endgame", "promotion"]
+    assert themes_of("russian", None, ["c3-d4"]) == ["middlegame"]
+    assert themes_of("international", "W:W41,42,46,47,48,49,50:B1,2", ["41-37"]) == ["middlegame"]
+
+
+def test_a_game_of_the_server_is_searched_by_its_moves_and_names_itself_the_source():
+    game = GameSource("russian-giveaway", 7, 0).play()
+    from_moves = game_puzzles("russian-giveaway", "abc123", None, game.notations(), FAST)
+    from_positions = list(puzzles_in_game(game.positions, FAST, game="abc123"))
+    assert from_moves and [p.id for p in from_moves] == [p.id for p in from_positions]
+    assert all(p.game == "abc123" and p.ply is not None for p in from_moves)
+    assert game_puzzles("russian-giveaway", "bad", None, ["c3-d4", "c3-d4"], FAST) == []
+
+
+def test_the_command_writes_the_same_puzzles_for_the_same_seed_with_any_workers_and_counts_them(tmp_path):
+    shashki = Path(sys.executable).parent / "shashki"
+    outputs = []
+    for name, workers in (("a.jsonl", "1"), ("b.jsonl.gz", "2")):
+        done = subprocess.run([str(shashki), "puzzles", "generate", "--count", "3", "--seed", "5", "--screen",
+                               "3", "--verify", "6", "--workers", workers, "--out", str(tmp_path / name)],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert "puzzles/minute" in done.stderr
+        outputs.append(list(read_puzzles(tmp_path / name)))
+    assert len(outputs[0]) == 3 and outputs[0] == outputs[1]  # the same whatever the worker processes
+    stats = subprocess.run([str(shashki), "puzzles", "stats", str(tmp_path / "a.jsonl")],
+                           capture_output=True, text=True, timeout=60)
+    assert stats.returncode == 0 and "russian-giveaway: 3 puzzles" in stats.stdout
