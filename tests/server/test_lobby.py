@@ -94,8 +94,15 @@ def test_challenges_are_accepted_declined_with_a_reason_or_cancelled(players, se
     assert bob.post(f"/api/challenges/{second['id']}/accept").status_code == 409
 
     third = alice.post("/api/challenges", {"username": bob.name, "color": "black"}).json()["challenge"]
+    outbox = lobby_socket(server, alice)
+    receive_until(outbox, lambda m: m["type"] == "playing")
     game = bob.post(f"/api/challenges/{third['id']}/accept").json()["game"]
     assert game["white"]["username"] == bob.name and game["clocks"] is None
+    # Both sides' pages are told the challenge is gone, whichever page or client answered it.
+    for socket in (inbox, outbox):
+        gone = receive_until(socket, lambda m: m["type"] == "challengeAccepted")
+        assert gone["id"] == third["id"] and gone["game"] == game["id"]
+        socket.close()
     r = alice.post("/api/challenges", {"username": "nobody-here"})
     assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_user"
 

@@ -10,6 +10,7 @@ import { playerLabel, timeControlLabel, variantName } from "./widgets.js";
 
 const listeners = new Set();
 const LISTS = ["seeks", "challenges", "playing", "nowPlaying"];
+const SETTLED = ["challengeCancelled", "challengeDeclined", "challengeAccepted"]; // a challenge that is gone
 const latest = {}; // the last snapshot of each list
 let socket = null;
 let last = 0;
@@ -35,7 +36,7 @@ function dispatch(message) {
     const c = message.challenge;
     latest.challenges = { ...latest.challenges, in: [...latest.challenges.in.filter((x) => x.id !== c.id), c] };
   }
-  if ((message.type === "challengeCancelled" || message.type === "challengeDeclined") && latest.challenges) {
+  if (SETTLED.includes(message.type) && latest.challenges) {
     const keep = (x) => x.id !== message.id;
     latest.challenges = { ...latest.challenges, in: latest.challenges.in.filter(keep), out: latest.challenges.out.filter(keep) };
   }
@@ -79,7 +80,7 @@ function globalNotice(message) {
     toast(t("lobby.declined", { reason: t(`decline.${message.reason}`) }), "error");
     return;
   }
-  if (message.type === "challenge" || message.type === "challengeCancelled" || message.type === "challenges") {
+  if (message.type === "challenge" || message.type === "challenges" || SETTLED.includes(message.type)) {
     drawChallengeNotice();
   }
 }

@@ -108,6 +108,7 @@ export async function mount(container) {
         break;
       case "challengeCancelled":
       case "challengeDeclined":
+      case "challengeAccepted":
         state.in = state.in.filter((c) => c.id !== message.id);
         state.out = state.out.filter((c) => c.id !== message.id);
         lists.renderChallenges();
