@@ -297,7 +297,7 @@ class LobbyService:
         live = await self.games.create(
             white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge), within=settle
         )
-        # Both sides' pages drop it from their lists (it may have been answered in another tab or over the API).
+        # Both sides' pages drop it from their lists (it may have been answered in another tab, or the API).
         accepted = {"type": "challengeAccepted", "id": challenge.id, "game": live.id}
         for user_id in (challenge.challenger_id, challenge.dest_user_id):
             await self.bus.publish(f"user:{user_id}", accepted)
