@@ -73,7 +73,7 @@ def test_a_forced_giveaway_win_is_found_with_its_solution():
     puzzle = make_puzzle(game.position, 6)
     assert puzzle is not None
     assert puzzle.solution == ("c5-d6",)
-    assert puzzle.verified == "search"  # four pieces: more than the shipped tables (3) know
+    assert puzzle.verified == "tablebase"  # four pieces: the shipped tables know every child
     assert "blocking" in puzzle.themes
 
 

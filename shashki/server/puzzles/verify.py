@@ -15,7 +15,7 @@ A puzzle position is one where the side to move (the solver) has exactly ONE win
   clearly not winning. A move between the two (say one man and a half ahead) makes the position
   ambiguous: it is no puzzle.
 
-The endgame tables (Russian giveaway, as many pieces as are installed: 3 ship with the package) answer
+The endgame tables (Russian giveaway, as many pieces as are installed: 4 ship with the package) answer
 the same question exactly: the move leads to a position lost for the opponent, and every other move to
 one that is not (`table_unique`).
 
