@@ -171,6 +171,9 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/puzzles/{puzzle_id}/move"): Row(
         ANYONE, anonymous=OWN, narrow=OWN, visitor=OWN, owner_check=False, notes="test_puzzles_http.py"
     ),
+    ("POST", "/api/puzzles/{puzzle_id}/solution"): Row(
+        ANYONE, anonymous=OWN, narrow=OWN, visitor=OWN, owner_check=False, notes="test_puzzles_http.py"
+    ),
     # Following and blocking act for the caller alone: the name in the path is the other player's.
     ("POST", "/api/rel/follow/{username}"): Row(ANYONE),
     ("POST", "/api/rel/unfollow/{username}"): Row(ANYONE),

@@ -84,6 +84,26 @@ def test_a_wrong_move_ends_the_first_attempt_rated_and_a_replay_is_solved_unrate
         assert again["id"] != puzzle["id"]
 
 
+def test_the_solution_after_an_attempt_changes_nothing_and_before_one_gives_the_puzzle_up(players):
+    member = players()
+    tried = member.http.get("/api/puzzles/next", params={"variant": VARIANT}).json()["puzzle"]
+    assert member.post(f"/api/puzzles/{tried['id']}/move", {"line": [a_wrong_move(tried)]}).status_code == 200
+    after = member.post(f"/api/puzzles/{tried['id']}/solution", {})
+    assert after.status_code == 200, after.text
+    assert after.json() == {"solution": SOLUTIONS[tried["id"]]["solution"], "rating": None}
+    me = member.http.get("/api/puzzles/me", params={"variant": VARIANT}).json()
+    assert me["attempts"] == 1
+
+    # Asked first, the answer costs the puzzle: a failed rated attempt, and no rated solve after it.
+    untried = member.http.get("/api/puzzles/next", params={"variant": VARIANT}).json()["puzzle"]
+    given_up = member.post(f"/api/puzzles/{untried['id']}/solution", {}).json()
+    assert given_up["solution"] == SOLUTIONS[untried["id"]]["solution"] and given_up["rating"]["delta"] < 0
+    assert solve(member.http, untried["id"])[-1]["rating"] is None
+    history = member.http.get("/api/puzzles/history").json()["attempts"]
+    assert [(a["puzzle"], a["solved"]) for a in history[:2]] == [(untried["id"], s) for s in (True, False)]
+    assert member.post("/api/puzzles/nonexistent/solution", {}).status_code == 404
+
+
 def test_solving_first_time_raises_the_rating(players):
     member = players()
     puzzle = member.http.get("/api/puzzles/next", params={"variant": "russian"}).json()["puzzle"]

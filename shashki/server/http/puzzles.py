@@ -8,6 +8,8 @@ member's first attempt at each puzzle is rated, and members have a history of th
   solver's newest: `correct` (with the opponent's reply), `wrong` (with the expected move) or `solved`;
   a wrong or final move ends the attempt, recorded and (a member's first) rated. Limited per address
   (`puzzle_moves`, shashki/server/limits.py).
+- `POST /api/puzzles/{id}/solution` — the whole solution; a member who has not tried the puzzle yet gives
+  it up (a failed attempt, rated as a first attempt is).
 - `GET /api/puzzles/history?page=` (members), `GET /api/puzzles/me?variant=`,
   `GET /api/puzzles/themes?variant=`.
 """
@@ -71,3 +73,10 @@ async def puzzle(puzzle_id: str, puzzles: Puzzles) -> dict:
 async def move(puzzle_id: str, body: MoveBody, puzzles: Puzzles,
                actor: Actor | None = Depends(optional_actor)) -> dict[str, Any]:
     return await puzzles.move(puzzle_id, list(body.line), actor)
+
+
+@router.post("/{puzzle_id}/solution", summary="The whole solution (before an attempt: the puzzle given up)",
+             dependencies=[Depends(per_address("puzzle_moves", "puzzle moves"))])
+async def solution(puzzle_id: str, puzzles: Puzzles,
+                   actor: Actor | None = Depends(optional_actor)) -> dict[str, Any]:
+    return await puzzles.solution(puzzle_id, actor)

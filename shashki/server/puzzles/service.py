@@ -203,6 +203,20 @@ class PuzzleService:
             answer["puzzle_rating"] = round(puzzle_rating)
         return answer
 
+    async def solution(self, puzzle_id: str, actor: Actor | None) -> dict[str, Any]:
+        """The whole solution line. A member who asks before any attempt at the puzzle gives it up: a failed
+        attempt is recorded (rated, as a first attempt is), so that no rated solve can follow the answer."""
+        row = await self._row(puzzle_id)
+        member = _member(actor)
+        change = None
+        if member is not None:
+            async with self.db.session() as s:
+                tried = await s.scalar(select(PuzzleAttempt.id).where(
+                    PuzzleAttempt.user_id == member.id, PuzzleAttempt.puzzle_id == row.id).limit(1))
+            if tried is None:
+                change, _ = await self._record(row.id, member, False)
+        return {"solution": json.loads(row.solution), "rating": change}
+
     async def _player(self, user_id: int, variant: str) -> PuzzleRating:
         async with self.db.session() as s:
             found = await s.get(PuzzleRating, (user_id, variant))

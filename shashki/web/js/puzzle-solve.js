@@ -3,9 +3,9 @@
 // "correct" (with the opponent's reply and the position after it), "wrong" (with the move that was right)
 // or "solved". A wrong move or the last right move ends the attempt; the server rates only the first one.
 //
-// "View the solution" (`solutionFrom`) shows the line as far as the server gives it.
+// "View the solution" (`solutionFrom`) asks the server for the whole line once the attempt is over.
 
-import { api, endpoint, ensureSession, session } from "./api.js";
+import { api, ensureSession, session } from "./api.js";
 
 /** POST to the puzzles API; a server that wants a session for it gets an anonymous one, once. */
 export async function post(path, body) {
@@ -49,25 +49,10 @@ export class Attempt {
   }
 }
 
-/**
- * The solution line from the puzzle's start, after an attempt went wrong: `line` right so far (ending with
- * a reply, or empty), `expected` the right move the server named. {moves, complete}.
- *
- * A server that offers the solution itself (GET /api/puzzles/{id}/solution, after an attempt) gives it
- * whole. Otherwise the page asks only what leaves no trace: the right move is sent (a right move that is
- * not the last is judged "correct" and answered with the reply, and recorded nowhere); guessing the moves
- * after it would record failed attempts in a member's history, so the line stops there (`complete` false).
- */
-export async function solutionFrom(puzzle, line, expected) {
-  if (await endpoint("GET", "/api/puzzles/{puzzle_id}/solution")) {
-    const data = await api("GET", `/api/puzzles/${puzzle.id}/solution`);
-    return { moves: data.solution, complete: true };
-  }
-  const moves = [...line, expected];
-  if (moves.length >= 2 * puzzle.length - 1) return { moves, complete: true }; // the last move
-  const data = await post(`/api/puzzles/${puzzle.id}/move`, { line: moves });
-  if (data.result === "correct" && data.reply) moves.push(data.reply);
-  return { moves, complete: data.result === "solved" };
+/** The whole solution line from the puzzle's start (asked after an attempt, it changes nothing). */
+export async function solutionFrom(puzzle) {
+  const data = await post(`/api/puzzles/${puzzle.id}/solution`, {});
+  return { moves: data.solution, complete: true };
 }
 
 /** The positions along `moves` from the puzzle's start, from the analysis board's API (each with last_move). */

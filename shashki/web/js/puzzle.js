@@ -266,7 +266,7 @@ export async function mount(container, params = {}) {
         onClick: async () => {
           viewSolution.disabled = true;
           try {
-            const { moves, complete } = solved ? { moves: line, complete: true } : await solutionFrom(puzzle, line, expected);
+            const { moves, complete } = solved ? { moves: line, complete: true } : await solutionFrom(puzzle);
             if (closed || state.puzzle !== puzzle) return;
             setStatus("review", t(complete ? "puzzle.solutionShown" : "puzzle.solutionPartial"));
             await solution.show(moves, complete);
