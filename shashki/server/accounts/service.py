@@ -12,11 +12,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import Table, select, update
+from sqlalchemy import select, update
 
 from shashki.server.accounts.models import ApiToken, Session, User
 from shashki.server.accounts.revocation import Revocations
@@ -25,7 +24,6 @@ from shashki.server.events import EventBus
 from shashki.server.limits import RateLimiter  # noqa: F401  (the one limiter; imported from here before)
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
-from shashki.server.storage.direct import Read
 
 # What a personal API token may do. A browser session may do everything its owner may.
 SCOPES = {
@@ -43,11 +41,6 @@ RESERVED = {"computer", "admin", "shashki", "system", "anonymous", "status"}
 # An anonymous visitor's shown name (lichess's) and the start of its key, which no username has.
 ANONYMOUS_NAME = "Anonymous"
 ANONYMOUS_KEY_PREFIX = "~"
-
-
-# The tables a credential still valid is read from (`AccountService.still_valid`).
-_SESSIONS = cast(Table, Session.__table__)
-_TOKENS = cast(Table, ApiToken.__table__)
 
 
 def _digest(secret: str) -> str:
@@ -253,13 +246,18 @@ class AccountService:
             return True  # an actor made in-process (tests, the computer), with no credential to end
 
         async def check() -> bool:
-            # Asked once every few seconds per socket in play: Core statements, no session (issue 11).
-            if actor.via == "session":
-                read = Read(_SESSIONS, "expires_at", {"token_hash": actor.credential})
-                expires = await self.db.direct.scalar(read)
-                return expires is not None and expires > utcnow()
-            read = Read(_TOKENS, "id", {"token_hash": actor.credential, "revoked_at": None})
-            return await self.db.direct.scalar(read) is not None
+            async with self.db.session() as s:
+                if actor.via == "session":
+                    expires = await s.scalar(
+                        select(Session.expires_at).where(Session.token_hash == actor.credential)
+                    )
+                    return expires is not None and expires > utcnow()
+                found = await s.scalar(
+                    select(ApiToken.id).where(
+                        ApiToken.token_hash == actor.credential, ApiToken.revoked_at.is_(None)
+                    )
+                )
+                return found is not None
 
         return await self.revocations.still_valid(actor.credential, check, fresh=fresh)
 
