@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 from datetime import date, timedelta
 
+from sqlalchemy import select
+
+from shashki.server.puzzles.models import PuzzleRow
 from shashki.server.puzzles.rating import rate_attempt
 from shashki.server.puzzles.service import PuzzleService
-from shashki.server.puzzles.starter import read_puzzles, starter_files
+from shashki.server.puzzles.starter import read_puzzles, starter_file, starter_files, starter_variants
 from shashki.server.ratings.glicko2 import Rating
 from shashki.server.storage import Database
 
@@ -35,6 +38,33 @@ def test_the_starter_set_is_loaded_once_into_an_empty_table(tmp_path):
         return first, second, again, sum(v["count"] for v in variants)
 
     assert run(tmp_path, scenario) == (shipped, 0, 0, shipped)
+
+
+def test_a_database_from_an_older_release_gets_the_puzzles_a_newer_one_ships(tmp_path):
+    shipped = {v: sum(1 for _ in read_puzzles(starter_file(v))) for v in starter_variants()}
+    older = list(read_puzzles(starter_file("russian")))[::3]  # what an older release had shipped
+
+    async def scenario(puzzles):
+        await puzzles.import_puzzles(older)
+        await puzzles.ready()
+        return {v["key"]: v["count"] for v in (await puzzles.themes("russian"))["variants"]}
+
+    assert run(tmp_path, scenario) == shipped
+
+
+def test_a_variant_s_starter_set_is_read_when_first_asked_for(tmp_path):
+    async def scenario(puzzles):
+        puzzles.start()  # the server's start: the default variant only
+        await puzzles.ready("russian-giveaway")
+        async with puzzles.db.session() as s:
+            before = set(await s.scalars(select(PuzzleRow.variant).distinct()))
+        russian = await puzzles.next("russian", "any", None)
+        async with puzzles.db.session() as s:
+            after = set(await s.scalars(select(PuzzleRow.variant).distinct()))
+        await puzzles.close()
+        return before, russian["variant"], after
+
+    assert run(tmp_path, scenario) == ({"russian-giveaway"}, "russian", {"russian-giveaway", "russian"})
 
 
 def test_the_daily_puzzle_is_stable_within_a_day_and_new_each_day(tmp_path):

@@ -29,14 +29,14 @@ from typing import Any
 from sqlalchemy import exists, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from shashki.rules import Position, UnknownVariant, get_variant
+from shashki.rules import DEFAULT_VARIANT_KEY, Position, UnknownVariant, get_variant
 from shashki.server.accounts import Actor
 from shashki.server.analysis.board import position_json
 from shashki.server.errors import Invalid, NotFound
 from shashki.server.puzzles.models import PuzzleAttempt, PuzzleDaily, PuzzleRating, PuzzleRow
 from shashki.server.puzzles.rating import rate_attempt
 from shashki.server.puzzles.solution import SOLVED, step
-from shashki.server.puzzles.starter import read_puzzles, starter_files
+from shashki.server.puzzles.starter import read_puzzles, starter_file, starter_files, starter_variants
 from shashki.server.puzzles.themes import ALL_THEMES
 from shashki.server.ratings.glicko2 import Rating
 from shashki.server.storage import Database
@@ -84,24 +84,31 @@ class PuzzleService:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.random = random.Random()
-        self._starter: asyncio.Task | None = None
+        self._loading: dict[str, asyncio.Task] = {}  # a variant's starter set, loading or loaded
 
     def start(self) -> None:
-        """Load the starter set in the background (the server answers meanwhile; puzzle requests wait)."""
-        if self._starter is None:
-            self._starter = asyncio.create_task(self.ensure_starter_set())
+        """Load the default variant's starter set in the background (the server answers meanwhile; its
+        puzzle requests wait). The other variants' sets load when first asked for, so that a process
+        that serves no puzzles of a variant never reads its file."""
+        self._load(DEFAULT_VARIANT_KEY)
 
-    async def ready(self) -> None:
-        """The starter set loaded (or loading it now when `start` was not called)."""
-        self.start()
-        assert self._starter is not None
-        await asyncio.shield(self._starter)
+    def _load(self, key: str) -> asyncio.Task:
+        task = self._loading.get(key)
+        if task is None:
+            task = self._loading[key] = asyncio.create_task(self.ensure_starter_set(key))
+        return task
+
+    async def ready(self, variant: str | None = None) -> None:
+        """The starter set of `variant` (of every variant when None) loaded, or loading it now."""
+        keys = [variant] if variant is not None else starter_variants()
+        await asyncio.gather(*(asyncio.shield(self._load(key)) for key in keys))
 
     async def close(self) -> None:
-        if self._starter is not None and not self._starter.done():
-            self._starter.cancel()
-            with contextlib.suppress(BaseException):
-                await self._starter
+        for task in self._loading.values():
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     # -- the puzzles ------------------------------------------------------------------------------
 
@@ -130,20 +137,23 @@ class PuzzleService:
             await s.commit()
         return added
 
-    async def ensure_starter_set(self) -> int:
-        """Load the shipped puzzles when the table is empty (at start; idempotent). Returns how many."""
-        async with self.db.session() as s:
-            if await s.scalar(select(PuzzleRow.id).limit(1)) is not None:
-                return 0
-        return await self.import_puzzles(p for path in starter_files() for p in read_puzzles(path))
+    async def ensure_starter_set(self, variant: str | None = None) -> int:
+        """Store every shipped puzzle of `variant` (of every variant when None) not stored yet: a new
+        database gets the whole set, an older one the puzzles a newer release ships (idempotent).
+        Returns how many were added."""
+        paths = [starter_file(variant)] if variant is not None else starter_files()
+        return await self.import_puzzles(p for path in paths if path.exists() for p in read_puzzles(path))
 
     async def get(self, puzzle_id: str) -> dict[str, Any]:
         return puzzle_json(await self._row(puzzle_id))
 
     async def _row(self, puzzle_id: str) -> PuzzleRow:
-        await self.ready()
         async with self.db.session() as s:
             row = await s.get(PuzzleRow, puzzle_id)
+        if row is None:  # perhaps a shipped puzzle not loaded yet
+            await self.ready()
+            async with self.db.session() as s:
+                row = await s.get(PuzzleRow, puzzle_id)
         if row is None:
             raise NotFound("no_such_puzzle", f"There is no puzzle {puzzle_id}.")
         return row
@@ -151,9 +161,9 @@ class PuzzleService:
     async def next(self, variant: str | None, theme: str, actor: Actor | None) -> dict[str, Any]:
         """A puzzle near the player's rating, of the theme (`any`: every theme), not attempted before."""
         key = variant_key(variant)
-        await self.ready()
         if theme != "any" and theme not in ALL_THEMES:
             raise Invalid("unknown_theme", f"Unknown theme {theme!r}: any, {', '.join(ALL_THEMES)}.")
+        await self.ready(key)
         member = _member(actor)
         rating = (await self._player(member.id, key)).rating if member else 1500.0
         query = select(PuzzleRow).where(PuzzleRow.variant == key)
@@ -285,7 +295,7 @@ class PuzzleService:
 
     async def themes(self, variant: str | None) -> dict[str, Any]:
         key = variant_key(variant)
-        await self.ready()
+        await self.ready()  # the count of every variant's puzzles
         async with self.db.session() as s:
             variants = (await s.execute(select(PuzzleRow.variant, func.count()).group_by(PuzzleRow.variant)
                                         .order_by(PuzzleRow.variant))).all()
@@ -298,7 +308,7 @@ class PuzzleService:
 
     async def daily(self, variant: str | None, day: date | None = None) -> dict[str, Any]:
         key = variant_key(variant)
-        await self.ready()
+        await self.ready(key)
         today = (day or utcnow().date()).isoformat()
         for _ in range(2):  # a second process may choose the same day at the same time: take its choice
             async with self.db.session() as s:

@@ -1,5 +1,6 @@
 """The starter set: puzzles shipped with the package (`data/<variant>.jsonl.gz`, JSON lines of
-`generate.Puzzle`), loaded into an empty table at start (`PuzzleService.ensure_starter_set`)."""
+`generate.Puzzle`), stored by `PuzzleService.ensure_starter_set` (the default variant's at start, another
+variant's when first asked for); the file's name is its variant's key."""
 
 from __future__ import annotations
 
@@ -15,6 +16,16 @@ DATA = Path(__file__).with_name("data")
 def starter_files() -> list[Path]:
     """The shipped puzzle files, one per variant."""
     return sorted(DATA.glob("*.jsonl.gz"))
+
+
+def starter_file(variant: str) -> Path:
+    """The shipped puzzles of a variant (the file may not exist: no puzzles shipped for it)."""
+    return DATA / f"{variant}.jsonl.gz"
+
+
+def starter_variants() -> list[str]:
+    """The variants with shipped puzzles."""
+    return [path.name.removesuffix(".jsonl.gz") for path in starter_files()]
 
 
 def open_text(path: Path, mode: str = "rt") -> IO[str]:
