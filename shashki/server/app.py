@@ -127,7 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # The opening explorer counts each game as it finishes (a listener of the games store).
         app.state.explorer = ExplorerService(db)
         game_service.store.add_listener(app.state.explorer)
-        # Puzzles: the default variant's shipped starter set is stored in the background (the others on first use).
+        # Puzzles: the default variant's starter set is stored in the background (the others on first use).
         app.state.puzzles = PuzzleService(db)
         app.state.puzzles.start()
         app.state.history = HistoryService(db, game_service, app.state.ratings, accounts_service)
