@@ -87,6 +87,12 @@ def test_a_puzzle_the_tables_cover_is_verified_by_them():
     check_puzzle(puzzle.to_json(), every_move=True)
 
 
+def test_the_starter_set_covers_every_main_variant_with_thousands_of_puzzles():
+    counts = {variant: len(starter(variant)) for variant in starter_variants()}
+    main = ["russian-giveaway", "russian", "brazilian", "international", "english", "italian", "pool"]
+    assert {variant: counts.get(variant, 0) >= 2000 for variant in main} == dict.fromkeys(main, True), counts
+
+
 @pytest.mark.parametrize("variant", starter_variants())
 def test_a_sample_of_the_starter_set_is_legal_unique_and_agrees_with_the_tables(variant):
     puzzles = starter(variant)
