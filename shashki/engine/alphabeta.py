@@ -99,6 +99,7 @@ class Core:
         self.path: list[int] = []  # hashes of the positions from the root to the current node
         self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
         self.seen: set[int] = set()  # hashes of the game's positions before the root
+        self.single: list[int] = [0]  # the move order of a position with one move (never changed)
 
     # -------------------------------------------------------------------------------------------
     # Set-up between searches
@@ -184,6 +185,14 @@ class Core:
             capture = entry_capture(entry)
             forced = entry_forced(entry)
         else:
+            if depth <= 0:
+                # At the horizon, a quiet position with a choice of moves is scored as it is: count
+                # the moves without generating them where that is cheap (men only, no capture).
+                count = pos.quiet_move_count()
+                if count >= 2:
+                    return self.evaluate(pos)
+                if count == 0:
+                    return WIN - ply if self.giveaway else ply - WIN
             moves = pos.legal_moves()
             if not moves:
                 # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.
@@ -218,7 +227,7 @@ class Core:
         if moves is None:
             moves = pos.legal_moves()
         n = len(moves)
-        order = self.order(pos, moves, hash_index, ply) if n > 1 else [0]
+        order = self.order(pos, moves, hash_index, ply) if n > 1 else self.single
         original_alpha = alpha
         best = -INFINITE
         best_index = order[0]
@@ -276,13 +285,13 @@ class Core:
         """The indices of `moves` in the order to search them: the hash move, then captures by the
         number of pieces taken (kings counted double), or quiet moves: killers, then by history."""
         n = len(moves)
-        keys: list[int] = []
+        keys: list[int] = [0] * n
         if moves[0].capture_mask:
             kings = pos.kings
             for i in range(n):
                 m = moves[i]
                 taken = len(m.captured) + popcount(m.capture_mask & kings)
-                keys.append((taken << _ORDER_BITS) | (_ORDER_MASK - i))
+                keys[i] = (taken << _ORDER_BITS) | (_ORDER_MASK - i)
         else:
             span = self.span
             slot = 2 * ply
@@ -300,10 +309,11 @@ class Core:
                     value = _KILLER_2
                 else:
                     value = history[base + k - 1]
-                keys.append((value << _ORDER_BITS) | (_ORDER_MASK - i))
+                keys[i] = (value << _ORDER_BITS) | (_ORDER_MASK - i)
         keys.sort(reverse=True)
-        order = [_ORDER_MASK - (key & _ORDER_MASK) for key in keys]
-        if 0 <= hash_index < n and order[0] != hash_index:
-            order.remove(hash_index)
-            order.insert(0, hash_index)
-        return order
+        for i in range(n):  # the sort keys become the move indices, in place
+            keys[i] = _ORDER_MASK - (keys[i] & _ORDER_MASK)
+        if 0 <= hash_index < n and keys[0] != hash_index:
+            keys.remove(hash_index)
+            keys.insert(0, hash_index)
+        return keys
