@@ -270,10 +270,7 @@ class Core:
     def reward(self, move: Move, depth: int, ply: int, white: bool) -> None:
         """A quiet move that refuted a position: a killer at its ply, and history for its squares."""
         span = self.span
-        squares = move.path
-        start = squares[0]
-        end = squares[len(squares) - 1]
-        k = start * span + end + 1
+        k = move.start * span + move.end + 1
         killers = self.killers
         slot = 2 * ply
         if killers[slot] != k:
@@ -301,8 +298,8 @@ class Core:
             history = self.history
             base = span * span if pos.white_to_move else 0
             for i in range(n):
-                squares = moves[i].path
-                k = squares[0] * span + squares[len(squares) - 1] + 1
+                m = moves[i]
+                k = m.start * span + m.end + 1
                 if k == first:
                     value = _KILLER_1
                 elif k == second:

@@ -43,6 +43,8 @@ def popcount(bb: int) -> int:
     """The number of pieces on a bitboard (any board: bitboards stay below 2**60)."""
     if not COMPILED:
         return bb.bit_count()
+    if not bb:
+        return 0  # often: the evaluation counts many sparse sets (hanging pieces, kings)
     bb -= (bb >> 1) & 0x555555555555555
     bb = (bb & 0x333333333333333) + ((bb >> 2) & 0x333333333333333)
     bb = (bb + (bb >> 4)) & 0xF0F0F0F0F0F0F0F
@@ -62,7 +64,9 @@ class Move:
     belongs to the position, or at least the side to move, it was generated for.
     """
 
-    __slots__ = ("path", "captured", "capture_mask", "promotes", "by_king", "change", "zobrist")
+    __slots__ = (
+        "path", "captured", "capture_mask", "promotes", "by_king", "change", "zobrist", "start", "end"
+    )
 
     def __init__(
         self,
@@ -78,16 +82,10 @@ class Move:
         self.capture_mask = capture_mask
         self.promotes = promotes
         self.by_king = by_king
-        self.change = (1 << path[0]) ^ (1 << path[-1])
+        self.start = path[0]  # the start and end squares as plain ints (the search's move order)
+        self.end = path[-1]
+        self.change = (1 << self.start) ^ (1 << self.end)
         self.zobrist = zobrist
-
-    @property
-    def start(self) -> int:
-        return self.path[0]
-
-    @property
-    def end(self) -> int:
-        return self.path[-1]
 
     @property
     def is_capture(self) -> bool:
@@ -442,7 +440,8 @@ class Position:
                 starters |= (
                     (((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)
                 ) & men
-        if starters or own_kings:
+        # Kings: a look along their rays first tells whether one can capture at all.
+        if starters or (own_kings and _king_moves(S, own_kings, opp, occupied) < 0):
             captures = _capture_moves(S, opp, kings, starters, own_kings, occupied)
             if captures:
                 if precedence and not S.free_choice:
@@ -489,9 +488,9 @@ class Position:
         return rules
 
     def quiet_move_count(self) -> int:
-        """How many legal moves there are when the side to move has men only and no capture to make
-        (each a man's step forward, RULES.md §2.1), without generating them; -1 when the side to move
-        has a king or a capture to make (count `legal_moves()` then).
+        """How many legal moves there are when the side to move has no capture to make, without
+        generating them (a man's step forward, RULES.md §2.1, a king's move, §2.2); -1 when there is a
+        capture to make (count `legal_moves()` then).
 
         The search asks this at its horizon, where it needs only to know whether there is no move, one
         move, or a choice (shashki.engine.alphabeta)."""
@@ -502,25 +501,34 @@ class Position:
             own, opp = self.white, self.black
         else:
             own, opp = self.black, self.white
-        if own & kings:
-            return -1
-        if not own:
-            return 0
-        empty = S.mask ^ (own | opp)
-        capturable = opp if S.men_capture_kings else opp & ~kings
-        h1 = S.h1
-        h0 = S.h0
-        if S.captures_up and (
-            ((((empty << h1) & capturable) << h1) | (((empty << h0) & capturable) << h0)) & own
-        ):
-            return -1
-        if S.captures_down and (
-            ((((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)) & own
-        ):
-            return -1
-        if white:
-            return popcount((own >> h1) & empty) + popcount((own >> h0) & empty)
-        return popcount((own << h1) & empty) + popcount((own << h0) & empty)
+        occupied = own | opp
+        empty = S.mask ^ occupied
+        men = own & ~kings
+        count = 0
+        if men:
+            # The same bitboard test as `generate`'s for men that can start a capture.
+            capturable = opp if S.men_capture_kings else opp & ~kings
+            h1 = S.h1
+            h0 = S.h0
+            if S.captures_up and (
+                ((((empty << h1) & capturable) << h1) | (((empty << h0) & capturable) << h0)) & men
+            ):
+                return -1
+            if S.captures_down and (
+                ((((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)) & men
+            ):
+                return -1
+            if white:
+                count = popcount((men >> h1) & empty) + popcount((men >> h0) & empty)
+            else:
+                count = popcount((men << h1) & empty) + popcount((men << h0) & empty)
+        own_kings = own & kings
+        if own_kings:
+            kings_count = _king_moves(S, own_kings, opp, occupied)
+            if kings_count < 0:
+                return -1
+            count += kings_count
+        return count
 
     def play(self, move: Move) -> Position:
         """The position after `move`, which must be a legal move of this position."""
@@ -571,6 +579,33 @@ class Position:
 
     def notation(self, move: Move) -> str:
         return move.notation(self.variant)
+
+
+def _king_moves(S: MoveRules, own_kings: int, opp: int, occupied: int) -> int:
+    """The number of quiet moves of the kings `own_kings`, or -1 when one of them can capture.
+
+    Looks along each ray as `_CaptureSearch.king` does for a first capture (RULES.md §2.2: a flying
+    king takes the first piece on its ray when the square behind it is free; a short king the
+    adjacent one), and counts the free squares before the first piece (one at most for short kings)."""
+    rays = S.rays
+    flying = S.flying
+    count = 0
+    bb = own_kings
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        for ray in rays[low.bit_length() - 1]:
+            n = len(ray)
+            i = 0
+            if flying:
+                while i < n and not (occupied >> ray[i] & 1):
+                    i += 1
+                count += i
+            elif n and not (occupied >> ray[0] & 1):
+                count += 1
+            if i < n - 1 and opp >> ray[i] & 1 and not (occupied >> ray[i + 1] & 1):
+                return -1
+    return count
 
 
 def _capture_moves(
