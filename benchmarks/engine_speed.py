@@ -1,7 +1,7 @@
 """Engine speed: nodes per second of shashki's search, compiled and not, and of py-draughts' engine.
 
     python benchmarks/engine_speed.py [--depth 8] [--repeat 3] [--no-pure] [--no-pydraughts]
-                                      [--baseline FOLDER]
+                                      [--baseline FOLDER] [--cpu]
 
 Three searchers take the same Russian positions to the same fixed depth from an empty transposition table,
 in one run, each in its own process, the runs interleaved and repeated (`--repeat`; medians reported, since
@@ -12,9 +12,15 @@ the figures vary with whatever else the machine is doing):
 - shashki's pure-Python build of the same source: the package copied without its compiled modules into a
   temporary folder (what runs where there is no C compiler, or with SHASHKI_PURE_PYTHON=1) — the speed
   before the search was compiled;
-- optionally (`--baseline`), another build of shashki: an earlier commit checked out and built in place;
+- optionally (`--baseline`), another build of shashki: an earlier commit checked out and built in place
+  (`git worktree add /tmp/base <commit> && cd /tmp/base && python setup.py build_ext --inplace`), with a
+  column of its nodes/s and the ratio per position, and whether it visited the same nodes and chose the
+  same moves (it must, when the change measured is a pure speed change);
 - py-draughts 1.10.1's strongest engine for Russian, `SimpleEngine` (negamax, alpha-beta, TT,
   quiescence, PVS/LMR); its `TurboEngine` plays International only.
+
+`--cpu` times each search by its process's CPU time instead of the wall clock: on a machine busy with
+other jobs, the figures then vary much less from run to run (py-draughts' engine is timed the same way).
 
 Each reports the nodes it visited (its own count: both libraries count every position entered by the
 search, quiescence/capture extension included) and the time. py-draughts lives in its own virtual
@@ -33,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -61,7 +68,11 @@ POSITIONS = (
 # The py-draughts half
 
 
-def worker(depth: int) -> None:
+def clock(cpu: bool) -> Callable[[], float]:
+    return time.process_time if cpu else time.perf_counter
+
+
+def worker(depth: int, cpu: bool = False) -> None:
     import draughts
     from draughts import SimpleEngine
 
@@ -69,9 +80,10 @@ def worker(depth: int) -> None:
     for label, fen in POSITIONS:
         board = draughts.RussianBoard.from_fen(fen)
         engine = SimpleEngine(depth_limit=depth)
-        start = time.perf_counter()
+        now = clock(cpu)
+        start = now()
         move = engine.get_best_move(board)
-        seconds = time.perf_counter() - start
+        seconds = now() - start
         names = draughts.RussianBoard.SQUARE_NAMES
         results[label] = {
             "nodes": engine.nodes,
@@ -81,9 +93,9 @@ def worker(depth: int) -> None:
     print(json.dumps({"version": draughts.__version__, "results": results}))
 
 
-def run_pydraughts(python: Path, depth: int) -> dict:
-    proc = _run([str(python), str(Path(__file__).resolve()), "--worker", "--depth", str(depth)],
-                "run py-draughts' engine", timeout=3600)
+def run_pydraughts(python: Path, depth: int, cpu: bool = False) -> dict:
+    proc = _run([str(python), str(Path(__file__).resolve()), "--worker", "--depth", str(depth)]
+                + (["--cpu"] if cpu else []), "run py-draughts' engine", timeout=3600)
     if proc.returncode != 0:
         raise SetupError(f"the py-draughts half failed (exit {proc.returncode}):\n{_tail(proc, 25)}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -93,7 +105,7 @@ def run_pydraughts(python: Path, depth: int) -> dict:
 # The shashki half
 
 
-def shashki_worker(depth: int) -> None:
+def shashki_worker(depth: int, cpu: bool = False) -> None:
     """Search every position with the shashki found on sys.path; print the results as JSON."""
     from shashki.engine import Limit, Searcher
     from shashki.rules import Position, get_variant
@@ -108,9 +120,10 @@ def shashki_worker(depth: int) -> None:
     for label, fen in POSITIONS:
         pos = Position.from_fen(fen, variant)
         searcher = Searcher()
-        start = time.perf_counter()
+        now = clock(cpu)
+        start = now()
         lines = list(searcher.iterate(pos, Limit(depth=depth)))
-        seconds = time.perf_counter() - start
+        seconds = now() - start
         results[label] = {"nodes": searcher.nodes, "seconds": seconds,
                           "move": lines[-1].move.notation(variant), "score": lines[-1].score}
     compiled = not hot.__file__.endswith(".py")
@@ -125,14 +138,14 @@ def pure_copy(folder: Path) -> Path:
     return folder
 
 
-def run_shashki(depth: int, path: Path | None) -> dict:
+def run_shashki(depth: int, path: Path | None, cpu: bool = False) -> dict:
     """The shashki half in a subprocess: the installed package, or the one under `path` when given."""
     env = dict(os.environ)
     if path is not None:
         env["PYTHONPATH"] = str(path)  # before the editable install's finder, which comes last
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--shashki-worker", "--depth",
-                           str(depth)], capture_output=True, text=True, env=env, timeout=3600,
-                          cwd=path or ROOT)
+                           str(depth)] + (["--cpu"] if cpu else []), capture_output=True, text=True,
+                          env=env, timeout=3600, cwd=path or ROOT)
     if proc.returncode != 0:
         raise SetupError(f"the shashki half failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -162,15 +175,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, help="a folder holding another build of the `shashki` "
                         "package (an earlier commit, built in place) to measure in the same run")
     parser.add_argument("--no-pydraughts", action="store_true")
+    parser.add_argument("--cpu", action="store_true", help="time by the process's CPU time, not the wall "
+                        "clock (steadier on a busy machine)")
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--shashki-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        worker(args.depth)
+        worker(args.depth, args.cpu)
         return 0
     if args.shashki_worker:
-        shashki_worker(args.depth)
+        shashki_worker(args.depth, args.cpu)
         return 0
     failed = False
     python = None
@@ -184,14 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="shashki-pure-") as tmp:
         pure = None if args.no_pure else pure_copy(Path(tmp))
         for _ in range(max(1, args.repeat)):  # interleaved: each searcher sees the same machine load
-            runs["compiled"].append(run_shashki(args.depth, None))
+            runs["compiled"].append(run_shashki(args.depth, None, args.cpu))
             if pure is not None:
-                runs["pure"].append(run_shashki(args.depth, pure))
+                runs["pure"].append(run_shashki(args.depth, pure, args.cpu))
             if args.baseline is not None:
-                runs["baseline"].append(run_shashki(args.depth, args.baseline.resolve()))
+                runs["baseline"].append(run_shashki(args.depth, args.baseline.resolve(), args.cpu))
             if python is not None:
                 try:
-                    runs["pydraughts"].append(run_pydraughts(python, args.depth))
+                    runs["pydraughts"].append(run_pydraughts(python, args.depth, args.cpu))
                 except SetupError as exc:
                     print(f"error: {exc}", file=sys.stderr)
                     failed, python = True, None
@@ -206,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     pd_name = f"py-draughts {runs['pydraughts'][0]['version']} SimpleEngine" if pd else "py-draughts"
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the end")
     print(f"Russian, fixed depth {args.depth}, empty hash table, one search per position, "
-          f"median of {len(runs['compiled'])} interleaved runs")
+          f"median of {len(runs['compiled'])} interleaved runs, timed by "
+          f"{'CPU time' if args.cpu else 'the wall clock'}")
     print(f"shashki as installed: {built}; pure: the same source without compiled modules; {pd_name}")
     print()
     print(f"{'position':<12} {'move':>6} {'nodes':>9} {'s':>6} {'nodes/s':>9}   {'pure nodes/s':>12} "
@@ -233,11 +249,19 @@ def main(argv: list[str] | None = None) -> int:
         summary += f"; {pd_name} {theirs:,.0f} nodes/s (shashki/py-draughts {ours / theirs:.1f}x, goal 3x)"
     print(summary)
     if base:
-        print(f"baseline {runs['baseline'][0]['source']} "
-              f"({'compiled' if runs['baseline'][0]['compiled'] else 'pure Python'}): "
-              f"{total(base):,.0f} nodes/s; shashki/baseline {ours / total(base):.1f}x; baseline moves: "
-              + ", ".join(f"{label} {base[label]['move']} ({base[label]['nodes']:,} nodes)"
-                          for label, _ in POSITIONS))
+        print()
+        print(f"baseline: {runs['baseline'][0]['source']} "
+              f"({'compiled' if runs['baseline'][0]['compiled'] else 'pure Python'})")
+        print(f"{'position':<12} {'nodes/s':>9} {'baseline nodes':>14} {'nodes/s':>9} {'ratio':>6}  "
+              "same search")
+        for label, _ in POSITIONS:
+            s, b = sh[label], base[label]
+            same = (s["nodes"], s["move"], s.get("score")) == (b["nodes"], b["move"], b.get("score"))
+            verdict = "yes" if same else f"NO: {b['move']} {b.get('score')}"
+            print(f"{label:<12} {rate(s):>9,.0f} {b['nodes']:>14,} {rate(b):>9,.0f} "
+                  f"{rate(s) / rate(b):>5.2f}x  {verdict}")
+        print(f"all positions: shashki {ours:,.0f} nodes/s, baseline {total(base):,.0f} nodes/s, "
+              f"shashki/baseline {ours / total(base):.2f}x")
     return 1 if failed else 0
 
 

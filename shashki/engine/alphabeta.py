@@ -8,7 +8,13 @@ uncompiled when it cannot be):
 - every hot value is a plain int: moves are taken by their index in `Position.legal_moves()`, table
   entries are packed into one int, killers and history are flat lists indexed by (from, to) squares;
 - nothing is allocated per node beyond what the move generator makes (the child position and, for
-  captures, its moves) and the small list of the move order.
+  captures, its moves) and the small list of the move order;
+- at the horizon, a quiet position with a choice of moves is scored without generating its moves
+  (`Position.quiet_move_count`), and the move order is sorted only when the first move does not
+  refute the position.
+
+These are speed changes only: at a fixed depth the search visits the same nodes and finds the same
+moves, scores and lines as before them (tests/engine/test_search_identity.py keeps the record).
 
 Scores are in hundredths of a man, from the side to move's point of view; a win in n plies scores
 `WIN - n`.
@@ -99,6 +105,7 @@ class Core:
         self.path: list[int] = []  # hashes of the positions from the root to the current node
         self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
         self.seen: set[int] = set()  # hashes of the game's positions before the root
+        self.single: list[int] = [0]  # the move order of a position with one move (never changed)
 
     # -------------------------------------------------------------------------------------------
     # Set-up between searches
@@ -184,6 +191,14 @@ class Core:
             capture = entry_capture(entry)
             forced = entry_forced(entry)
         else:
+            if depth <= 0:
+                # At the horizon, a quiet position with a choice of moves is scored as it is: count
+                # the moves without generating them where that is cheap (men only, no capture).
+                count = pos.quiet_move_count()
+                if count >= 2:
+                    return self.evaluate(pos)
+                if count == 0:
+                    return WIN - ply if self.giveaway else ply - WIN
             moves = pos.legal_moves()
             if not moves:
                 # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.
@@ -217,15 +232,34 @@ class Core:
 
         if moves is None:
             moves = pos.legal_moves()
+        # The move order (`order`) in two stages: the first move (the hash move, else the best by its
+        # key), and only when it does not refute the position, the rest sorted. The keys are taken
+        # now: the history they read changes while the first move is searched.
         n = len(moves)
-        order = self.order(pos, moves, hash_index, ply) if n > 1 else [0]
+        first = 0
+        keys = self.single
+        if n > 1:
+            keys = self.order_keys(pos, moves, ply)
+            if 0 <= hash_index < n:
+                first = hash_index
+            else:
+                top = keys[0]
+                for i in range(1, n):
+                    if keys[i] > top:
+                        top = keys[i]
+                first = _ORDER_MASK - (top & _ORDER_MASK)
         original_alpha = alpha
         best = -INFINITE
-        best_index = order[0]
+        best_index = first
         path.append(key)
         try:
             for i in range(n):
-                index = order[i]
+                if i == 0:
+                    index = first
+                else:
+                    if i == 1:
+                        _sort_rest(keys, first)
+                    index = keys[i - 1]
                 move = moves[index]
                 child = pos.play(move)
                 if move.capture_mask or not move.by_king:
@@ -261,10 +295,7 @@ class Core:
     def reward(self, move: Move, depth: int, ply: int, white: bool) -> None:
         """A quiet move that refuted a position: a killer at its ply, and history for its squares."""
         span = self.span
-        squares = move.path
-        start = squares[0]
-        end = squares[len(squares) - 1]
-        k = start * span + end + 1
+        k = move.start * span + move.end + 1
         killers = self.killers
         slot = 2 * ply
         if killers[slot] != k:
@@ -276,13 +307,25 @@ class Core:
         """The indices of `moves` in the order to search them: the hash move, then captures by the
         number of pieces taken (kings counted double), or quiet moves: killers, then by history."""
         n = len(moves)
-        keys: list[int] = []
+        keys = self.order_keys(pos, moves, ply)
+        keys.sort(reverse=True)
+        for i in range(n):  # the sort keys become the move indices, in place
+            keys[i] = _ORDER_MASK - (keys[i] & _ORDER_MASK)
+        if 0 <= hash_index < n and keys[0] != hash_index:
+            keys.remove(hash_index)
+            keys.insert(0, hash_index)
+        return keys
+
+    def order_keys(self, pos: Position, moves: list[Move], ply: int) -> list[int]:
+        """The sort key of each move (see `order`): its worth above, 1023 - its index below."""
+        n = len(moves)
+        keys: list[int] = [0] * n
         if moves[0].capture_mask:
             kings = pos.kings
             for i in range(n):
                 m = moves[i]
                 taken = len(m.captured) + popcount(m.capture_mask & kings)
-                keys.append((taken << _ORDER_BITS) | (_ORDER_MASK - i))
+                keys[i] = (taken << _ORDER_BITS) | (_ORDER_MASK - i)
         else:
             span = self.span
             slot = 2 * ply
@@ -292,18 +335,22 @@ class Core:
             history = self.history
             base = span * span if pos.white_to_move else 0
             for i in range(n):
-                squares = moves[i].path
-                k = squares[0] * span + squares[len(squares) - 1] + 1
+                m = moves[i]
+                k = m.start * span + m.end + 1
                 if k == first:
                     value = _KILLER_1
                 elif k == second:
                     value = _KILLER_2
                 else:
                     value = history[base + k - 1]
-                keys.append((value << _ORDER_BITS) | (_ORDER_MASK - i))
-        keys.sort(reverse=True)
-        order = [_ORDER_MASK - (key & _ORDER_MASK) for key in keys]
-        if 0 <= hash_index < n and order[0] != hash_index:
-            order.remove(hash_index)
-            order.insert(0, hash_index)
-        return order
+                keys[i] = (value << _ORDER_BITS) | (_ORDER_MASK - i)
+        return keys
+
+
+def _sort_rest(keys: list[int], first: int) -> None:
+    """The sort keys of `order_keys` become, in place, the indices of the moves after `first` in
+    `order`'s order (the same order: the keys sorted, the first move taken out)."""
+    keys.sort(reverse=True)
+    for i in range(len(keys)):
+        keys[i] = _ORDER_MASK - (keys[i] & _ORDER_MASK)
+    keys.remove(first)

@@ -29,10 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
-from types import FunctionType
-from typing import Final
 
-from shashki.rules.position import Position
+from shashki.rules.position import Position, popcount
 from shashki.rules.variant import Variant
 
 WEIGHTS_FILE = Path(__file__).with_name("giveaway_weights.json")
@@ -86,28 +84,6 @@ def _shipped_giveaway() -> GiveawayWeights:
 
 
 Weights = DraughtsWeights | GiveawayWeights
-
-
-def _probe() -> None:
-    """Only looked at: mypyc turns the module's functions into builtins (see COMPILED)."""
-
-
-# True when this module runs compiled (setup.py): `popcount` then counts with shifts and adds on
-# machine integers, cheaper there than a call to int.bit_count, which mypyc does not compile inline.
-COMPILED: Final = not isinstance(_probe, FunctionType)
-
-
-def popcount(bb: int) -> int:
-    """The number of pieces on a bitboard (any board: bitboards stay below 2**60)."""
-    if not COMPILED:
-        return bb.bit_count()
-    bb -= (bb >> 1) & 0x555555555555555
-    bb = (bb & 0x333333333333333) + ((bb >> 2) & 0x333333333333333)
-    bb = (bb + (bb >> 4)) & 0xF0F0F0F0F0F0F0F
-    bb += bb >> 8
-    bb += bb >> 16
-    bb += bb >> 32
-    return bb & 0x7F
 
 
 class _Masks:
@@ -168,6 +144,20 @@ class Evaluator:
         self._centre: int = w.centre
         self._mobility: int = w.mobility
         self._hanging: int = w.hanging
+        # The masks as plain ints too, for `_side` (a board has at most 4 rank planes: 10x10 needs 4).
+        m = self.m
+        self._mask: int = m.mask
+        self._half: int = m.half
+        self._centre_mask: int = m.centre
+        self._white_back: int = m.white_back
+        self._black_back: int = m.black_back
+        self._backward: bool = m.backward
+        self._capture_kings: bool = m.capture_kings
+        assert len(m.white_planes) <= 4, "boards up to 16x16"
+        wp = m.white_planes + [0] * (4 - len(m.white_planes))
+        bp = m.black_planes + [0] * (4 - len(m.black_planes))
+        self._wp0, self._wp1, self._wp2, self._wp3 = wp[0], wp[1], wp[2], wp[3]
+        self._bp0, self._bp1, self._bp2, self._bp3 = bp[0], bp[1], bp[2], bp[3]
 
     def features(self, pos: Position, white: bool) -> tuple[int, int, int, int, int, int, int]:
         """(men, kings, advance, back row, centre, mobility, hanging) of one colour."""
@@ -207,17 +197,69 @@ class Evaluator:
         return popcount(men), popcount(own_kings), advance, back, centre, steps, hanging
 
     def score(self, pos: Position) -> int:
-        """The position for the side to move (the search's leaf evaluation)."""
-        a = self.features(pos, pos.white_to_move)
-        b = self.features(pos, not pos.white_to_move)
+        """The position for the side to move (the search's leaf evaluation).
+
+        The weighted sum of `features` of the side to move less that of the opponent (the same
+        integers, summed per side: no tuple per call, the masks read as plain ints)."""
+        kings = pos.kings
+        white = self._side(pos.white, pos.black, kings, True)
+        black = self._side(pos.black, pos.white, kings, False)
+        return white - black if pos.white_to_move else black - white
+
+    def _side(self, own: int, opp: int, kings: int, white: bool) -> int:
+        """`features(pos, white)` weighted and summed (see `features`, which it must equal)."""
+        mask = self._mask
+        empty = mask & ~(own | opp)
+        men = own & ~kings
+        own_kings = own & kings
+        if white:
+            advance = (
+                popcount(men & self._wp0)
+                + (popcount(men & self._wp1) << 1)
+                + (popcount(men & self._wp2) << 2)
+                + (popcount(men & self._wp3) << 3)
+            )
+            back = popcount(men & self._white_back)
+        else:
+            advance = (
+                popcount(men & self._bp0)
+                + (popcount(men & self._bp1) << 1)
+                + (popcount(men & self._bp2) << 2)
+                + (popcount(men & self._bp3) << 3)
+            )
+            back = popcount(men & self._black_back)
+        centre = popcount(men & self._centre_mask)
+        h = self._half
+        h1 = h + 1
+        if white:
+            steps = popcount((men >> h) & empty) + popcount((men >> h1) & empty)
+        else:
+            steps = popcount((men << h) & mask & empty) + popcount((men << h1) & mask & empty)
+        if own_kings:
+            steps += (
+                popcount((own_kings >> h) & empty)
+                + popcount((own_kings << h) & mask & empty)
+                + popcount((own_kings >> h1) & empty)
+                + popcount((own_kings << h1) & mask & empty)
+            )
+        opp_men = opp & ~kings
+        targets = own if self._capture_kings else men
+        hanging = 0
+        backward = self._backward
+        if white or backward:
+            hanging += popcount((((((opp_men << h) & mask) & targets) << h) & mask) & empty)
+            hanging += popcount((((((opp_men << h1) & mask) & targets) << h1) & mask) & empty)
+        if (not white) or backward:
+            hanging += popcount((((opp_men >> h) & targets) >> h) & empty)
+            hanging += popcount((((opp_men >> h1) & targets) >> h1) & empty)
         return (
-            self._man * (a[0] - b[0])
-            + self._king * (a[1] - b[1])
-            + self._advance * (a[2] - b[2])
-            + self._back_row * (a[3] - b[3])
-            + self._centre * (a[4] - b[4])
-            + self._mobility * (a[5] - b[5])
-            + self._hanging * (a[6] - b[6])
+            self._man * popcount(men)
+            + self._king * popcount(own_kings)
+            + self._advance * advance
+            + self._back_row * back
+            + self._centre * centre
+            + self._mobility * steps
+            + self._hanging * hanging
         )
 
     def __call__(self, pos: Position) -> int:

@@ -21,11 +21,37 @@ moves) and `fen` (reading and writing positions); those know a position only as 
 from __future__ import annotations
 
 import random
+from types import FunctionType
+from typing import Final
 
 from shashki.rules import fen as _fen
 from shashki.rules import notation as _notation
 from shashki.rules.board import BoardGeometry, geometry
 from shashki.rules.variant import Color, Precedence, PromotionInCapture, Variant, get_variant
+
+
+def _probe() -> None:
+    """Only looked at: mypyc turns the module's functions into builtins (see COMPILED)."""
+
+
+# True when this module runs compiled (setup.py): `popcount` then counts with shifts and adds on
+# machine integers, cheaper there than a call to int.bit_count, which mypyc does not compile inline.
+COMPILED: Final = not isinstance(_probe, FunctionType)
+
+
+def popcount(bb: int) -> int:
+    """The number of pieces on a bitboard (any board: bitboards stay below 2**60)."""
+    if not COMPILED:
+        return bb.bit_count()
+    if not bb:
+        return 0  # often: the evaluation counts many sparse sets (hanging pieces, kings)
+    bb -= (bb >> 1) & 0x555555555555555
+    bb = (bb & 0x333333333333333) + ((bb >> 2) & 0x333333333333333)
+    bb = (bb + (bb >> 4)) & 0xF0F0F0F0F0F0F0F
+    bb += bb >> 8
+    bb += bb >> 16
+    bb += bb >> 32
+    return bb & 0x7F
 
 
 class Move:
@@ -38,7 +64,9 @@ class Move:
     belongs to the position, or at least the side to move, it was generated for.
     """
 
-    __slots__ = ("path", "captured", "capture_mask", "promotes", "by_king", "change", "zobrist")
+    __slots__ = (
+        "path", "captured", "capture_mask", "promotes", "by_king", "change", "zobrist", "start", "end"
+    )
 
     def __init__(
         self,
@@ -54,16 +82,10 @@ class Move:
         self.capture_mask = capture_mask
         self.promotes = promotes
         self.by_king = by_king
-        self.change = (1 << path[0]) ^ (1 << path[-1])
+        self.start = path[0]  # the start and end squares as plain ints (the search's move order)
+        self.end = path[-1]
+        self.change = (1 << self.start) ^ (1 << self.end)
         self.zobrist = zobrist
-
-    @property
-    def start(self) -> int:
-        return self.path[0]
-
-    @property
-    def end(self) -> int:
-        return self.path[-1]
 
     @property
     def is_capture(self) -> bool:
@@ -168,24 +190,31 @@ class MoveRules:
         self.captures_down: bool = (not white) or variant.men_capture_backward
         self.precedence: Precedence = variant.precedence
         self.free_choice: bool = variant.precedence is Precedence.FREE
-        self.rays = t.rays
+        # The tables below are lists indexed by square (bit index; empty where there is no square):
+        # a list index costs less than a dict look-up in the move generator's loops.
+        top = max(t.rays) + 1
+        self.rays: list[tuple[tuple[int, ...], ...]] = [t.rays.get(sq, ()) for sq in range(top)]
         # Direction indices 0, 1 lead towards row 0 (White's forward), 2, 3 towards Black's forward.
         men_dirs = (0, 1, 2, 3) if variant.men_capture_backward else ((0, 1) if white else (2, 3))
         # men_jumps[square]: (over mask, landing mask, over, landing) in each direction a man may take.
-        self.men_jumps: dict[int, list[tuple[int, int, int, int]]] = {
-            sq: [
+        self.men_jumps: list[list[tuple[int, int, int, int]]] = [
+            [
                 (1 << j[0], 1 << j[1], j[0], j[1])
-                for d, j in enumerate(per_dir)
+                for d, j in enumerate(t.jumps[sq])
                 if j is not None and d in men_dirs
             ]
-            for sq, per_dir in t.jumps.items()
-        }
+            if sq in t.jumps
+            else []
+            for sq in range(top)
+        ]
         side = self.zside
         # Men step forward (RULES.md §2.1): White towards row 0 (right shifts), Black away from it.
-        # steps: (shift, {target square mask: Move}) for the two forward directions.
-        steps: list[tuple[int, dict[int, Move]]] = []
+        # steps: (shift, [Move by target square]) for the two forward directions (`none` where no
+        # step lands).
+        none = Move((0, 0), (), 0, False)
+        steps: list[tuple[int, list[Move]]] = []
         for shift in (t.up_left, t.up_right):
-            table: dict[int, Move] = {}
+            table: list[Move] = [none] * top
             d = (0 if shift == t.up_left else 1) if white else (3 if shift == t.up_left else 2)
             for frm in board.rows:
                 ray = board.rays[frm][d]
@@ -194,12 +223,12 @@ class MoveRules:
                 to = ray[0]
                 promotes = bool(promo >> to & 1)
                 z = self.z_man[frm] ^ (self.z_king[to] if promotes else self.z_man[to]) ^ side
-                table[1 << to] = Move((frm, to), (), 0, promotes, False, z)
+                table[to] = Move((frm, to), (), 0, promotes, False, z)
             steps.append((shift, table))
         self.steps = steps
         # Kings (RULES.md §2.2; one square in English and Italian): per square, per direction,
         # (target mask, Move) nearest first.
-        self.king_rays: dict[int, list[list[tuple[int, Move]]]] = {}
+        self.king_rays: list[list[list[tuple[int, Move]]]] = [[] for _ in range(top)]
         for frm, rays in board.rays.items():
             per_dir: list[list[tuple[int, Move]]] = []
             for ray in rays:
@@ -248,7 +277,7 @@ def zobrist(variant: Variant, white: int, black: int, kings: int, white_to_move:
 class Position:
     """An immutable position of a variant."""
 
-    __slots__ = ("variant", "white", "black", "kings", "white_to_move", "hash", "_moves")
+    __slots__ = ("variant", "white", "black", "kings", "white_to_move", "hash", "_moves", "_rules")
 
     def __init__(
         self,
@@ -266,6 +295,8 @@ class Position:
         self.white_to_move = white_to_move
         self.hash = zobrist(variant, white, black, kings, white_to_move) if hash is None else hash
         self._moves: list[Move] | None = None
+        # The variant's MoveRules (move_rules), handed on from position to position by `play`.
+        self._rules: tuple[MoveRules, MoveRules] | None = None
 
     # ----------------------------------------------------------------------------------------
     # Construction and inspection
@@ -385,7 +416,7 @@ class Position:
         quantity/Italian choice rules (to explain a refusal)."""
         white = self.white_to_move
         # The variant's rules for the side to move, precomputed once per variant (MoveRules).
-        S: MoveRules = move_rules(self.variant)[white]
+        S: MoveRules = self.move_rules()[white]
         kings = self.kings
         if white:
             own, opp = self.white, self.black
@@ -409,7 +440,8 @@ class Position:
                 starters |= (
                     (((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)
                 ) & men
-        if starters or own_kings:
+        # Kings: a look along their rays first tells whether one can capture at all.
+        if starters or (own_kings and _king_moves(S, own_kings, opp, occupied) < 0):
             captures = _capture_moves(S, opp, kings, starters, own_kings, occupied)
             if captures:
                 if precedence and not S.free_choice:
@@ -433,7 +465,7 @@ class Position:
                 targets = ((men >> shift) if white else (men << shift)) & empty
                 while targets:
                     low = targets & -targets
-                    append(table[low])
+                    append(table[low.bit_length() - 1])
                     targets ^= low
         if own_kings:
             king_rays = S.king_rays
@@ -448,6 +480,56 @@ class Position:
                         append(move)
         return moves
 
+    def move_rules(self) -> tuple[MoveRules, MoveRules]:
+        """(Black's, White's) MoveRules of the variant (`move_rules`), kept with the position."""
+        rules = self._rules
+        if rules is None:
+            rules = self._rules = move_rules(self.variant)
+        return rules
+
+    def quiet_move_count(self) -> int:
+        """How many legal moves there are when the side to move has no capture to make, without
+        generating them (a man's step forward, RULES.md §2.1, a king's move, §2.2); -1 when there is a
+        capture to make (count `legal_moves()` then).
+
+        The search asks this at its horizon, where it needs only to know whether there is no move, one
+        move, or a choice (shashki.engine.alphabeta)."""
+        white = self.white_to_move
+        S: MoveRules = self.move_rules()[white]
+        kings = self.kings
+        if white:
+            own, opp = self.white, self.black
+        else:
+            own, opp = self.black, self.white
+        occupied = own | opp
+        empty = S.mask ^ occupied
+        men = own & ~kings
+        count = 0
+        if men:
+            # The same bitboard test as `generate`'s for men that can start a capture.
+            capturable = opp if S.men_capture_kings else opp & ~kings
+            h1 = S.h1
+            h0 = S.h0
+            if S.captures_up and (
+                ((((empty << h1) & capturable) << h1) | (((empty << h0) & capturable) << h0)) & men
+            ):
+                return -1
+            if S.captures_down and (
+                ((((empty >> h1) & capturable) >> h1) | (((empty >> h0) & capturable) >> h0)) & men
+            ):
+                return -1
+            if white:
+                count = popcount((men >> h1) & empty) + popcount((men >> h0) & empty)
+            else:
+                count = popcount((men << h1) & empty) + popcount((men << h0) & empty)
+        own_kings = own & kings
+        if own_kings:
+            kings_count = _king_moves(S, own_kings, opp, occupied)
+            if kings_count < 0:
+                return -1
+            count += kings_count
+        return count
+
     def play(self, move: Move) -> Position:
         """The position after `move`, which must be a legal move of this position."""
         change = move.change
@@ -459,7 +541,7 @@ class Position:
         captured = move.capture_mask
         kings &= ~captured
         if self.white_to_move:
-            return Position(
+            child = Position(
                 self.variant,
                 self.white ^ change,
                 self.black & ~captured,
@@ -467,9 +549,17 @@ class Position:
                 False,
                 self.hash ^ move.zobrist,
             )
-        return Position(
-            self.variant, self.white & ~captured, self.black ^ change, kings, True, self.hash ^ move.zobrist
-        )
+        else:
+            child = Position(
+                self.variant,
+                self.white & ~captured,
+                self.black ^ change,
+                kings,
+                True,
+                self.hash ^ move.zobrist,
+            )
+        child._rules = self._rules
+        return child
 
     # ----------------------------------------------------------------------------------------
     # Text
@@ -489,6 +579,33 @@ class Position:
 
     def notation(self, move: Move) -> str:
         return move.notation(self.variant)
+
+
+def _king_moves(S: MoveRules, own_kings: int, opp: int, occupied: int) -> int:
+    """The number of quiet moves of the kings `own_kings`, or -1 when one of them can capture.
+
+    Looks along each ray as `_CaptureSearch.king` does for a first capture (RULES.md §2.2: a flying
+    king takes the first piece on its ray when the square behind it is free; a short king the
+    adjacent one), and counts the free squares before the first piece (one at most for short kings)."""
+    rays = S.rays
+    flying = S.flying
+    count = 0
+    bb = own_kings
+    while bb:
+        low = bb & -bb
+        bb ^= low
+        for ray in rays[low.bit_length() - 1]:
+            n = len(ray)
+            i = 0
+            if flying:
+                while i < n and not (occupied >> ray[i] & 1):
+                    i += 1
+                count += i
+            elif n and not (occupied >> ray[0] & 1):
+                count += 1
+            if i < n - 1 and opp >> ray[i] & 1 and not (occupied >> ray[i + 1] & 1):
+                return -1
+    return count
 
 
 def _capture_moves(
@@ -529,7 +646,9 @@ class _CaptureSearch:
 
     def start(self, frm: int, occ: int, is_king: bool) -> None:
         self.occ = occ  # every piece but the mover
-        self.path = [frm]
+        path = self.path  # emptied again by the search when it returns (record copies it)
+        path.clear()
+        path.append(frm)
         self.start_king = is_king
         if is_king:
             self.king(frm, 0)
