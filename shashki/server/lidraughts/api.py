@@ -7,6 +7,7 @@ chat, rematch, accounts); none of the rules of play live here. Moves reach the g
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
@@ -198,7 +199,18 @@ class BotApi:
         gameStart comes on the event stream); closing the stream first withdraws the seek.
         """
         async with self.bus.subscribe(f"user:{user.id}") as sub:
-            made = await self.lobby.create_seek(user, **terms)
+            # The seek is visible from its commit on, while create_seek still publishes the lobby's list:
+            # a client that leaves then must not leave the seek behind, so its creation is finished
+            # (shielded) and the seek withdrawn before the cancellation goes on.
+            creating = asyncio.ensure_future(self.lobby.create_seek(user, **terms))
+            try:
+                made = await asyncio.shield(creating)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    left = await creating
+                    if left["seek"] is not None:
+                        await self.lobby.cancel_seek(user, left["seek"]["id"])
+                raise
             if made["game"] is not None:
                 return
             seek_id = made["seek"]["id"]
