@@ -33,6 +33,7 @@ from shashki.clitools import FEN_HELP, VARIANT_HELP, CliError, board_text, posit
 from shashki.rules.errors import FenError, PdnError
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DEFAULT_VARIANT_KEY, Variant
+from shashki.server import cli as server_cli
 from shashki.server.puzzles.cli import puzzles_app
 
 app = typer.Typer(
@@ -60,6 +61,8 @@ def _register_engine_commands() -> None:
 
 
 _register_engine_commands()
+app.command("serve")(server_cli.serve)  # shashki/server/cli.py
+app.command("worker")(server_cli.worker)
 app.add_typer(puzzles_app, name="puzzles")  # shashki/server/puzzles/cli.py
 
 
@@ -105,10 +108,12 @@ def perft(
     depth: str = typer.Argument(..., metavar="DEPTH", help="Plies to count, 1 or more."),
     variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY", help=VARIANT_HELP),
     fen: str | None = typer.Option(None, "--fen", metavar="FEN", help=FEN_HELP),
-    all_paths: bool = typer.Option(False, "--all-paths",
-                                   help="Count every capture route (default: distinct moves)."),
-    divide: bool = typer.Option(False, "--divide",
-                                help="First print each root move with its count at DEPTH."),
+    all_paths: bool = typer.Option(
+        False, "--all-paths", help="Count every capture route (default: distinct moves)."
+    ),
+    divide: bool = typer.Option(
+        False, "--divide", help="First print each root move with its count at DEPTH."
+    ),
     bulk: bool = typer.Option(False, "--bulk", help="Count the last ply without playing it."),
 ) -> None:
     """Count the leaves of the move tree: one line `depth nodes seconds` per depth 1..DEPTH."""
@@ -143,10 +148,14 @@ def perft(
 def moves(
     variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY", help=VARIANT_HELP),
     fen: str | None = typer.Option(None, "--fen", metavar="FEN", help=FEN_HELP),
-    as_json: bool = typer.Option(False, "--json",
-                                 help='One JSON object per move: {"move", "path", "captured"}.'),
-    batch: bool = typer.Option(False, "--batch", help="Read one FEN per line from stdin; print a JSON array "
-                               'of moves (or {"error": ...}) per line.'),
+    as_json: bool = typer.Option(
+        False, "--json", help='One JSON object per move: {"move", "path", "captured"}.'
+    ),
+    batch: bool = typer.Option(
+        False,
+        "--batch",
+        help='Read one FEN per line from stdin; print a JSON array of moves (or {"error": ...}) per line.',
+    ),
 ) -> None:
     """The legal moves of a position (the start by default), one per line in the variant's notation."""
     v = variant_of(variant)
@@ -189,11 +198,13 @@ def _moves_batch(variant: Variant, stdin: IO[str], stdout: IO[str]) -> None:
                         objects = []
                         for m in _sorted_moves(variant, pos.legal_moves()):
                             path = [labels[b] for b in m.path]
-                            objects.append({
-                                "move": (sep if m.capture_mask else "-").join(path),
-                                "path": path,
-                                "captured": [labels[b] for b in m.captured],
-                            })
+                            objects.append(
+                                {
+                                    "move": (sep if m.capture_mask else "-").join(path),
+                                    "path": path,
+                                    "captured": [labels[b] for b in m.captured],
+                                }
+                            )
                         answer = dumps(objects)
                 if len(cache) < 100_000:
                     cache[fen] = answer
@@ -234,8 +245,12 @@ def _input_chunks(stream: IO[str]) -> Iterator[list[str]]:
 @pdn_app.command("check")
 def pdn_check(
     file: str = typer.Argument(..., metavar="FILE", help="A PDN file, or - for stdin."),
-    variant: str = typer.Option(DEFAULT_VARIANT_KEY, "--variant", metavar="KEY",
-                                help="Variant of games with neither a Variant nor a GameType tag."),
+    variant: str = typer.Option(
+        DEFAULT_VARIANT_KEY,
+        "--variant",
+        metavar="KEY",
+        help="Variant of games with neither a Variant nor a GameType tag.",
+    ),
 ) -> int:
     """Replay every game of a PDN file and print one line per game.
 
@@ -298,62 +313,6 @@ def _check_line(index: int, outcome, recorded: str) -> str:
 
 # ------------------------------------------------------------------------------------------------
 # demo
-
-
-@app.command()
-def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to listen on."),
-    port: int = typer.Option(8000, help="Port to listen on."),
-    data: str = typer.Option(None, help="Data directory (default ./data or $SHASHKI_DATA)."),
-    trusted_proxies: str = typer.Option(
-        None,
-        help="Comma-separated addresses or networks of the reverse proxies whose X-Forwarded-For and "
-        "X-Forwarded-Proto are believed (default $SHASHKI_TRUSTED_PROXIES, else none).",
-    ),
-    workers: int = typer.Option(
-        1, min=1, max=64, help="Server processes on the one port (more than 1 needs REDIS_URL)."
-    ),
-) -> None:
-    """Run the online server: SQLite in DATA (or DATABASE_URL), in-process events (or REDIS_URL)."""
-    from shashki.server.app import run
-    from shashki.server.config import SettingsError
-
-    try:
-        run(host, port, data, trusted_proxies, workers)
-    except SettingsError as e:
-        raise CliError(str(e)) from None
-
-
-@app.command()
-def worker(
-    processes: int = typer.Option(1, min=1, max=64, help="Engine processes: jobs run at once."),
-    redis_url: str = typer.Option(None, "--redis", help="Redis to take the jobs from (default $REDIS_URL)."),
-    name: str = typer.Option(None, help="This worker's name in Redis (default host-pid)."),
-    claim_after: float = typer.Option(
-        30.0, help="Seconds after which a job left by a silent worker is taken over and run again."
-    ),
-) -> None:
-    """Run engine jobs (the computer's moves, analyses) for the servers sharing a Redis."""
-    import asyncio
-    import logging
-    import os
-    import signal
-
-    from shashki.server.jobs import Worker
-
-    url = redis_url or os.environ.get("REDIS_URL")
-    if not url:
-        raise CliError("a worker takes its jobs from Redis: give --redis redis://host:6379/0, or REDIS_URL")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)  # finish the jobs under way, then leave
-        await Worker(url, processes=processes, name=name, claim_after=claim_after).run(stop)
-
-    asyncio.run(main())
 
 
 @app.command()
