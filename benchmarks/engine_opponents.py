@@ -1,0 +1,297 @@
+"""shashki against the strong engines of issue 15: Scan 2.0 in international draughts, KestoG in Russian.
+
+    python benchmarks/engine_opponents.py --opponent scan [--source DIR] [--openings 9] [--time 0.2]
+        [--odds 1,4]
+    python benchmarks/engine_opponents.py --opponent kestog [--source DIR] ...
+
+The opponent is built from its public source into `benchmarks/.opponents/` (ignored by git; nothing of
+it is ever committed): `--source` is a clone of its repository (a work tree or a bare git directory);
+without it the repository is cloned from GitHub.
+
+- **Scan 2.0** (Fabien Letouzey, GPL; `rhalbersma/scan` at commit 57082ee, with its evaluation, book
+  and 2-4 piece bitbases, as its own scan.ini sets them) is built with `g++ -O2 -DNDEBUG -std=c++14
+  -fno-rtti -mpopcnt -pthread` and driven through its Hub protocol (version 1: `pos`, `time`, `go`).
+- **KestoG 1.1** (Kestutis Gasaitis; the Linux port `maksimKorzh/KestoG`) has no protocol, only
+  CheckerBoard's `getmove` call: `benchmarks/opponents/kestog_driver.c` (ours) wraps it in a loop that
+  reads a board and writes the board after the engine's move; the move is the legal move that gives it.
+
+shashki runs as its Hub engine (`python -m shashki.engine.hub`, the full engine at the time given).
+Openings: `--openings` distinct random openings of two plies (a move each, fixed seed), each played with
+both colours. The referee is shashki's rules (`Game`, with the variant's draw rules): a move that is not
+legal loses the game for the side that sent it, and is printed. Games not over after `--max-plies`
+plies are draws. Time odds: at odds k shashki gets k times the opponent's time a move. Both engines think
+one at a time, so a busy machine slows both alike. An engine that overruns the time it is asked for
+(KestoG takes about 2.5 times its `maxtime` at 0.1 s) is asked for less, corrected after each of its
+moves, so that both take the time they are given; the mean time each actually took a move is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+
+from engine_ab import openings  # noqa: E402
+from engine_builds import HubEngine  # noqa: E402
+
+from shashki.engine.hub import hub_move, parse_hub_move  # noqa: E402
+from shashki.engine.hub_notation import hub_position  # noqa: E402
+from shashki.rules import Game  # noqa: E402
+from shashki.rules.position import Move, Position  # noqa: E402
+from shashki.rules.variant import Color  # noqa: E402
+
+BUILD = HERE / ".opponents"
+
+
+@dataclass(frozen=True)
+class Opponent:
+    name: str
+    variant: str
+    repository: str
+    commit: str | None  # None: the repository's newest commit
+
+
+OPPONENTS = {
+    "scan": Opponent("Scan 2.0", "international", "https://github.com/rhalbersma/scan", "57082ee"),
+    "kestog": Opponent("KestoG 1.1", "russian", "https://github.com/maksimKorzh/KestoG", None),
+}
+
+
+def run(command: list[str], cwd: Path | None = None) -> None:
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"error: {' '.join(command)} failed:\n{done.stderr[-2000:]}")
+
+
+def source_tree(key: str, source: Path | None) -> Path:
+    """The opponent's source at its commit, exported under benchmarks/.opponents/<key>/src."""
+    opponent = OPPONENTS[key]
+    folder = BUILD / key
+    tree = folder / "src-tree"
+    if tree.exists():
+        return tree
+    folder.mkdir(parents=True, exist_ok=True)
+    if source is None:
+        source = folder / "clone"
+        if not source.exists():
+            print(f"cloning {opponent.repository} into {source}", flush=True)
+            run(["git", "clone", "--quiet", opponent.repository, str(source)])
+    git_dir = source / ".git" if (source / ".git").exists() else source
+    tree.mkdir()
+    archive = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "archive", opponent.commit or "HEAD"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
+
+
+def build(key: str, source: Path | None) -> Path:
+    """The opponent's executable, built once (its folder also holds what it reads at run time)."""
+    tree = source_tree(key, source)
+    if key == "scan":
+        exe = tree / "scan-bin"
+        if not exe.exists():
+            print("building Scan 2.0 (g++ -O2)", flush=True)
+            sources = sorted(str(p) for p in (tree / "src").glob("*.cpp"))
+            flags = ["-O2", "-DNDEBUG", "-std=c++14", "-fno-rtti", "-mpopcnt", "-pthread"]
+            run(["g++", *flags, "-o", str(exe), *sources])
+        return exe
+    exe = tree / "kestog-driver"
+    if not exe.exists():
+        print("building KestoG with its driver (gcc -O3)", flush=True)
+        shutil.copy(HERE / "opponents" / "kestog_driver.c", tree / "kestog_driver.c")
+        run(["gcc", "-O3", "-w", "-o", str(exe), "kestog_driver.c", "-lm"], cwd=tree)
+    return exe
+
+
+class Scan:
+    """Scan 2.0 through Hub protocol 1, asked for a move in a position (it reads its files from cwd)."""
+
+    def __init__(self, exe: Path) -> None:
+        self.proc = subprocess.Popen([str(exe), "hub"], cwd=exe.parent, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("hub")
+        self.wait_for("wait")
+        self.send("init")
+        self.wait_for("ready")
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait_for(self, word: str) -> str:
+        assert self.proc.stdout is not None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"Scan stopped before '{word}'")
+            if line.split(" ", 1)[0].strip() == word:
+                return line.strip()
+
+    def new_game(self) -> None:
+        self.send("new")
+
+    def best(self, game: Game, seconds: float) -> Move:
+        position = hub_position(game.position)
+        self.send("pos " + position[0].lower() + position[1:])
+        self.send(f"time {round(seconds * 1000)}")
+        self.send("go")
+        text = self.wait_for("move").split()[1]
+        return parse_hub_move(game.position, text)
+
+    def close(self) -> None:
+        self.send("quit")
+        self.proc.wait(timeout=30)
+
+
+def kestog_board(pos: Position) -> list[int]:
+    """CheckerBoard's board[x][y] (x-major), as KestoG reads it: x = 7 - file (a = 0), y = 8 - rank
+    (our row, counted from Black's side); 1 white, 2 black, 4 man, 8 king."""
+    board = pos.variant.board
+    cells = [0] * 64
+    for bit, row in board.rows.items():
+        piece = pos.piece_at(bit)
+        if piece is not None:
+            color, king = piece
+            cells[(7 - board.cols[bit]) * 8 + row] = (1 if color is Color.WHITE else 2) | (8 if king else 4)
+    return cells
+
+
+class KestoG:
+    """KestoG through benchmarks/opponents/kestog_driver.c: a board in, the board after its move out."""
+
+    def __init__(self, exe: Path) -> None:
+        self.proc = subprocess.Popen([str(exe)], cwd=exe.parent, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def new_game(self) -> None:
+        pass
+
+    def best(self, game: Game, seconds: float) -> Move:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        color = 1 if game.position.white_to_move else 2
+        cells = kestog_board(game.position)
+        self.proc.stdin.write(f"go {color} {round(seconds * 1000)} {' '.join(map(str, cells))}\n")
+        self.proc.stdin.flush()
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("KestoG stopped")
+            if line.startswith("board "):
+                after = [int(t) for t in line.split()[1:]]
+                break
+        for move in game.legal_moves():
+            if kestog_board(game.position.play(move)) == after:
+                return move
+        raise ValueError("KestoG's board after its move is no legal move's")
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+@dataclass
+class Tally:
+    scores: list[float]
+    seconds: dict[str, list[float]]
+    illegal: list[str]
+    adjudicated: int = 0
+    calibration: float = 1.0  # the opponent's time asked for / its time given (it may overrun)
+
+    def line(self) -> str:
+        n = len(self.scores)
+        mean = sum(self.scores) / n
+        margin = 2 * math.sqrt(sum((s - mean) ** 2 for s in self.scores) / max(1, n - 1) / n)
+        wins, draws = self.scores.count(1.0), self.scores.count(0.5)
+        each = ", ".join(f"{who} {sum(t) / max(1, len(t)):.3f} s" for who, t in self.seconds.items())
+        return (f"+{wins} ={draws} -{n - wins - draws} of {n}, shashki scores {mean:.1%} ± {margin:.1%} "
+                f"(mean time a move: {each}; {self.adjudicated} drawn at the ply limit)")
+
+
+def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds: float, odds: float,
+              max_plies: int, tally: Tally) -> None:
+    opponent = OPPONENTS[key]
+    game = Game.replay(opening, opponent.variant)
+    ours = HubEngine(None, opponent.variant)
+    theirs: Scan | KestoG = Scan(exe) if key == "scan" else KestoG(exe)
+    ours.send("new-game")
+    theirs.new_game()
+    moves = [hub_move(move, game.variant) for move in game.moves]
+    try:
+        while not game.is_over and game.ply < max_plies:
+            ours_to_move = game.position.white_to_move == ours_white
+            start = time.perf_counter()
+            if ours_to_move:
+                text = ours.best(moves, seconds * odds)
+                who = "shashki"
+            else:
+                who = opponent.name
+            try:
+                if ours_to_move:
+                    move = parse_hub_move(game.position, text)
+                else:
+                    move = theirs.best(game, seconds * tally.calibration)
+            except ValueError as error:
+                tally.illegal.append(f"{who} after {' '.join(game.notations())}: {error}")
+                tally.scores.append(0.0 if ours_to_move else 1.0)
+                return
+            took = time.perf_counter() - start
+            tally.seconds[who].append(took)
+            if not ours_to_move:  # the time asked for is corrected until it takes what it is given
+                step = (seconds / max(took, 1e-3)) ** 0.5
+                tally.calibration = min(4.0, max(0.05, tally.calibration * step))
+            game.play(move)
+            moves.append(hub_move(move, game.variant))
+    finally:
+        ours.close()
+        theirs.close()
+    if game.outcome is None:
+        tally.adjudicated += 1
+    if game.outcome is None or game.outcome.winner is None:
+        tally.scores.append(0.5)
+    else:
+        tally.scores.append(1.0 if (game.outcome.winner.value == "white") == ours_white else 0.0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="shashki against Scan 2.0 or KestoG.")
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), required=True)
+    parser.add_argument("--source", type=Path, help="a clone of the opponent's repository (else cloned)")
+    parser.add_argument("--openings", type=int, default=9, help="two-ply openings, each with both colours")
+    parser.add_argument("--time", type=float, default=0.2, help="the opponent's seconds a move (default 0.2)")
+    parser.add_argument("--odds", default="1", help="shashki's time as multiples of the opponent's: 1,4,16")
+    parser.add_argument("--max-plies", type=int, default=300)
+    args = parser.parse_args(argv)
+    opponent = OPPONENTS[args.opponent]
+    exe = build(args.opponent, args.source.resolve() if args.source else None)
+    os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    starts = openings(opponent.variant, args.openings, plies=2)
+    print(f"shashki against {opponent.name}, {opponent.variant}, {len(starts)} openings x 2 colours, "
+          f"{opponent.name} {args.time} s a move", flush=True)
+    for odds in (float(k) for k in args.odds.split(",")):
+        tally = Tally([], {"shashki": [], opponent.name: []}, [])
+        begun = time.perf_counter()
+        for opening in starts:
+            for ours_white in (True, False):
+                play_game(args.opponent, exe, opening, ours_white, args.time, odds, args.max_plies, tally)
+        print(f"odds {odds:g} (shashki {args.time * odds:g} s a move): {tally.line()} "
+              f"[{time.perf_counter() - begun:.0f} s]", flush=True)
+        for line in tally.illegal:
+            print(f"  illegal move: {line}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
