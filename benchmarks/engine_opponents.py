@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -114,12 +115,21 @@ def build(key: str, source: Path | None) -> Path:
     return exe
 
 
+@dataclass(frozen=True)
+class Search:
+    """What an engine's last completed iteration reported: its depth and the nodes searched in all."""
+
+    depth: int
+    nodes: int
+
+
 class Scan:
     """Scan 2.0 through Hub protocol 1, asked for a move in a position (it reads its files from cwd)."""
 
     def __init__(self, exe: Path) -> None:
         self.proc = subprocess.Popen([str(exe), "hub"], cwd=exe.parent, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.last = Search(0, 0)
         self.send("hub")
         self.wait_for("wait")
         self.send("init")
@@ -136,6 +146,9 @@ class Scan:
             line = self.proc.stdout.readline()
             if not line:
                 raise RuntimeError(f"Scan stopped before '{word}'")
+            if line.startswith("info "):  # info <depth> <mean ply> <score> <nodes> <time> <Mnps> <pv>
+                fields = line.split()
+                self.last = Search(int(fields[1]), int(fields[4]))
             if line.split(" ", 1)[0].strip() == word:
                 return line.strip()
 
@@ -174,6 +187,7 @@ class KestoG:
     def __init__(self, exe: Path) -> None:
         self.proc = subprocess.Popen([str(exe)], cwd=exe.parent, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.last = Search(0, 0)
 
     def new_game(self) -> None:
         pass
@@ -188,6 +202,9 @@ class KestoG:
             line = self.proc.stdout.readline()
             if not line:
                 raise RuntimeError("KestoG stopped")
+            found = re.search(r"\[depth (\d+)\].*\[nodes (\d+)\]", line)
+            if found:  # [thinking] [depth 13] [move 22-18] [time 0.12] [eval -2] [nodes 496103] ...
+                self.last = Search(int(found[1]), int(found[2]))
             if line.startswith("board "):
                 after = [int(t) for t in line.split()[1:]]
                 break
@@ -202,10 +219,33 @@ class KestoG:
         self.proc.wait(timeout=30)
 
 
+class Shashki(HubEngine):
+    """This checkout's Hub engine (benchmarks/engine_builds.py), keeping its last `info` line."""
+
+    last = Search(0, 0)
+
+    def best(self, moves: list[str], seconds: float) -> str:
+        self.send(f'pos start moves="{" ".join(moves)}"')
+        self.send(f"level move-time={seconds}")
+        self.send("go think")
+        assert self.proc.stdout is not None
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the shashki hub engine stopped")
+            if line.startswith("info "):
+                depth, nodes = re.search(r"depth=(\d+)", line), re.search(r"nodes=(\d+)", line)
+                if depth and nodes:
+                    self.last = Search(int(depth[1]), int(nodes[1]))
+            if line.startswith("done "):
+                return line.split("move=", 1)[1].split()[0]
+
+
 @dataclass
 class Tally:
     scores: list[float]
     seconds: dict[str, list[float]]
+    searches: dict[str, list[Search]]
     illegal: list[str]
     adjudicated: int = 0
     calibration: float = 1.0  # the opponent's time asked for / its time given (it may overrun)
@@ -215,16 +255,22 @@ class Tally:
         mean = sum(self.scores) / n
         margin = 2 * math.sqrt(sum((s - mean) ** 2 for s in self.scores) / max(1, n - 1) / n)
         wins, draws = self.scores.count(1.0), self.scores.count(0.5)
-        each = ", ".join(f"{who} {sum(t) / max(1, len(t)):.3f} s" for who, t in self.seconds.items())
-        return (f"+{wins} ={draws} -{n - wins - draws} of {n}, shashki scores {mean:.1%} ± {margin:.1%} "
-                f"(mean time a move: {each}; {self.adjudicated} drawn at the ply limit)")
+        each = []
+        for who, times in self.seconds.items():
+            searches = self.searches[who]
+            depth = sum(s.depth for s in searches) / max(1, len(searches))
+            speed = sum(s.nodes for s in searches) / max(1e-9, sum(times))
+            each.append(f"{who} {sum(times) / max(1, len(times)):.3f} s a move, mean depth {depth:.1f}, "
+                        f"{speed:,.0f} nodes/s")
+        return (f"+{wins} ={draws} -{n - wins - draws} of {n}, shashki scores {mean:.1%} ± {margin:.1%}; "
+                f"{'; '.join(each)}; {self.adjudicated} drawn at the ply limit")
 
 
 def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds: float, odds: float,
               max_plies: int, tally: Tally) -> None:
     opponent = OPPONENTS[key]
     game = Game.replay(opening, opponent.variant)
-    ours = HubEngine(None, opponent.variant)
+    ours = Shashki(None, opponent.variant)
     theirs: Scan | KestoG = Scan(exe) if key == "scan" else KestoG(exe)
     ours.send("new-game")
     theirs.new_game()
@@ -249,6 +295,7 @@ def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds
                 return
             took = time.perf_counter() - start
             tally.seconds[who].append(took)
+            tally.searches[who].append(ours.last if ours_to_move else theirs.last)
             if not ours_to_move:  # the time asked for is corrected until it takes what it is given
                 step = (seconds / max(took, 1e-3)) ** 0.5
                 tally.calibration = min(4.0, max(0.05, tally.calibration * step))
@@ -281,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"shashki against {opponent.name}, {opponent.variant}, {len(starts)} openings x 2 colours, "
           f"{opponent.name} {args.time} s a move", flush=True)
     for odds in (float(k) for k in args.odds.split(",")):
-        tally = Tally([], {"shashki": [], opponent.name: []}, [])
+        tally = Tally([], {"shashki": [], opponent.name: []}, {"shashki": [], opponent.name: []}, [])
         begun = time.perf_counter()
         for opening in starts:
             for ours_white in (True, False):
