@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
+from shashki.engine.counts import Counts
 from shashki.engine.evaluation import Evaluator, popcount
 from shashki.engine.tbprobe import Probe
 from shashki.engine.transposition import (
@@ -97,6 +98,9 @@ class Core:
         self.tablebase: Any = None  # shashki.engine.tablebase.Tablebase
         self.probe: Probe | None = None  # its compiled look-up (Tablebase.prober)
         self.tb_pieces = 0
+        # Russian's count rules (FMJD-64 7.2.4-7.2.8) along the path: a table result is believed only
+        # within what they still allow (shashki.engine.counts); None where the variant has no such rules.
+        self.counts: Counts | None = None
         # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
         # below `span`.
         self.span = 64
@@ -174,15 +178,28 @@ class Core:
                 return DRAW
             i -= 2
         probe = self.probe
-        if probe is not None and popcount(pos.white | pos.black) <= self.tb_pieces:
-            code = probe.code(pos.white, pos.black, pos.kings, pos.white_to_move)
-            if code > 0:
-                if code == 1:
-                    return DRAW
-                plies = (code - 2) >> 1
-                if (code - 2) & 1:
-                    return ply + plies - WIN
-                return WIN - ply - plies
+        if probe is not None:
+            if popcount(pos.white | pos.black) <= self.tb_pieces:
+                code = probe.code(pos.white, pos.black, pos.kings, pos.white_to_move)
+                if code > 0:
+                    if code == 1:
+                        return DRAW
+                    plies = (code - 2) >> 1
+                    counts = self.counts
+                    if counts is None:
+                        if (code - 2) & 1:
+                            return ply + plies - WIN
+                        return WIN - ply - plies
+                    bound = counts.node(pos.white, pos.black, pos.kings, pos.white_to_move, ply)
+                    if bound < 0 and not (plies == 0 and (code - 2) & 1):
+                        return DRAW  # a count ran out (FMJD-64 7.2.4-7.2.8): drawn here
+                    if plies <= bound:
+                        if (code - 2) & 1:
+                            return ply + plies - WIN
+                        return WIN - ply - plies
+                    # Longer than the counts allow: searched on as if there were no table here.
+            elif self.counts is not None:
+                self.counts.dead(ply)
         # A position the table knows is not over and says whether it must capture and whether it
         # has a single move: its moves are generated only if the entry does not settle it.
         entry = self.table.probe(key) if ply < MAX_PLY else -1

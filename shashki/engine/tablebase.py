@@ -42,7 +42,8 @@ from shashki.engine.tbprobe import Probe
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant, get_variant
 
-VARIANT_KEY = "russian-giveaway"
+VARIANT_KEY = "russian-giveaway"  # the default
+VARIANT_KEYS = ("russian-giveaway", "russian")  # the variants with tables
 INVALID, DRAW_CODE = 0, 1
 WIN_RESULT, DRAW_RESULT, LOSS_RESULT = 1, 0, -1
 KINDS = 4  # 0 white man, 1 white king, 2 black man, 3 black king
@@ -152,14 +153,14 @@ class Tablebase:
 
     @classmethod
     def build(cls, pieces: int, progress: Callable[[int, int, int], None] | None = None,
-              directory: Path | None = None, reuse: bool = True) -> Tablebase:
+              directory: Path | None = None, reuse: bool = True, variant_key: str = VARIANT_KEY) -> Tablebase:
         """Build and write the tables up to `pieces`; with `reuse`, tables already written (or shipped)
         are loaded instead of built again."""
-        variant = get_variant(VARIANT_KEY)
+        variant = _variant(variant_key)
         directory = directory or data_dir()
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
         for k in range(1, pieces + 1):
-            path = directory / f"{VARIANT_KEY}-{k}.bin"
+            path = directory / f"{variant.key}-{k}.bin"
             known = _read(k, variant, directory) if reuse else None
             if known is not None:
                 tables.append(known)
@@ -173,21 +174,22 @@ class Tablebase:
         return cls(tables, variant)
 
     @classmethod
-    def load_or_build(cls, pieces: int = 3, directory: Path | None = None) -> Tablebase:
+    def load_or_build(cls, pieces: int = 3, directory: Path | None = None,
+                      variant_key: str = VARIANT_KEY) -> Tablebase:
         """The tables up to `pieces`: shipped, found in the data directory, or built now."""
-        variant = get_variant(VARIANT_KEY)
+        variant = _variant(variant_key)
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
         for k in range(1, pieces + 1):
             table = _read(k, variant, directory)
             if table is None:
-                return cls.build(pieces, directory=directory)
+                return cls.build(pieces, directory=directory, variant_key=variant.key)
             tables.append(table)
         return cls(tables, variant)
 
     @classmethod
-    def default(cls) -> Tablebase:
+    def default(cls, variant_key: str = VARIANT_KEY) -> Tablebase:
         """The shipped tables and every larger one already built in the data directory (never builds)."""
-        variant = get_variant(VARIANT_KEY)
+        variant = _variant(variant_key)
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
         k = 1
         while True:
@@ -201,13 +203,13 @@ class Tablebase:
 
 def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap | None:
     size = _Indexer(variant, k).size
-    path = (directory or data_dir()) / f"{VARIANT_KEY}-{k}.bin"
+    path = (directory or data_dir()) / f"{variant.key}-{k}.bin"
     if path.exists() and path.stat().st_size == size:
         if k <= SHIPPED_PIECES:
             return path.read_bytes()
         with path.open("rb") as file:  # the mapping stays valid once the file is closed
             return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    shipped = SHIPPED_DIR / f"{VARIANT_KEY}-{k}.bin"
+    shipped = SHIPPED_DIR / f"{variant.key}-{k}.bin"
     if shipped.exists():
         data = lzma.decompress(shipped.read_bytes())
         if len(data) == size:
@@ -215,15 +217,26 @@ def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap
     return None
 
 
-_DEFAULT: Tablebase | None = None
+_DEFAULT: dict[str, Tablebase] = {}
 
 
-def default_tablebase() -> Tablebase:
-    """`Tablebase.default()`, loaded once per process."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Tablebase.default()
-    return _DEFAULT
+def default_tablebase(variant_key: str = VARIANT_KEY) -> Tablebase:
+    """`Tablebase.default(variant_key)`, loaded once per process and variant."""
+    table = _DEFAULT.get(variant_key)
+    if table is None:
+        table = _DEFAULT[variant_key] = Tablebase.default(variant_key)
+    return table
+
+
+def has_tables(variant: Variant) -> bool:
+    """Whether the variant (its plain rule set: not the double-diagonal option) has endgame tables."""
+    return variant.key in VARIANT_KEYS and not variant.double_diagonal
+
+
+def _variant(key: str) -> Variant:
+    if key not in VARIANT_KEYS:
+        raise ValueError(f"no endgame tables for {key!r}")
+    return get_variant(key)
 
 
 def _decode(code: int) -> tuple[int, int]:
