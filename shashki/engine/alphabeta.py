@@ -48,6 +48,9 @@ WIN_BOUND: Final = WIN - 1_000  # scores beyond this are wins/losses in a known 
 INFINITE: Final = WIN + 1
 MAX_PLY: Final = 120
 DRAW: Final = 0
+# The horizon's score of a table win the counts do not let the search believe (Russian): more than any
+# material, far below WIN_BOUND; minus the table's distance, so that the search makes progress.
+TABLE_HINT: Final = 2_000
 
 CHECK_EVERY: Final = 512  # nodes between looks at the clock
 
@@ -197,7 +200,10 @@ class Core:
                         if (code - 2) & 1:
                             return ply + plies - WIN
                         return WIN - ply - plies
-                    # Longer than the counts allow: searched on as if there were no table here.
+                    # Longer than the counts allow: searched on, no win or loss claimed; at the
+                    # horizon the table's distance is the evaluation (nearer is better, never a win).
+                    if depth <= 0:
+                        return plies - TABLE_HINT if (code - 2) & 1 else TABLE_HINT - plies
             elif self.counts is not None:
                 self.counts.dead(ply)
         # A position the table knows is not over and says whether it must capture and whether it

@@ -282,6 +282,8 @@ def test_on_the_long_diagonal_the_lone_king_sees_no_loss_the_five_moves_forbid()
 @pytest.mark.parametrize(("fen", "plies"), [
     ("W:WKa1,Kc1,Ke1:BKd8", 17),  # three kings against a king off the long diagonal: 7.2.4
     ("W:WKc1,Ke1,a3:BKd8", 35),  # two kings and a man against a king: the man is crowned first
+    ("W:W18,31,K32:BK7", 53),  # a king and two men against a king: beyond what the counts let the
+    # search believe until the men are crowned (the table's distance guides it at the horizon)
 ])
 def test_won_endings_are_converted_within_the_counts_through_the_rules(fen, plies):
     tb = table()
