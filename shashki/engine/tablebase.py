@@ -1,12 +1,15 @@
-"""Endgame tables for Russian giveaway: the exact result and distance of every position with few pieces.
+"""Endgame tables for Russian giveaway and Russian: the exact result and distance of every position with
+few pieces.
 
 Retrograde analysis (`build`, compiled: `shashki.engine.tbbuild`): every position with k pieces (men and
 kings, either colour, either side to move) is listed; positions where the side to move has no move are won
-for it (RULES.md §3). From there results run backwards, nearest first: a position with a move to a position
-lost for the opponent is won (in one ply more than the nearest such), a position all of whose moves reach
-positions won for the opponent is lost (in one ply more than the farthest). Captures lead to tables with
-fewer pieces, built first. What is never decided is a draw: neither side can force the end, the game goes
-round (threefold repetition).
+for it in giveaway, lost in Russian (RULES.md §3). From there results run backwards, nearest first: a
+position with a move to a position lost for the opponent is won (in one ply more than the nearest such), a
+position all of whose moves reach positions won for the opponent is lost (in one ply more than the
+farthest). Captures lead to tables with fewer pieces, built first. What is never decided is a draw:
+neither side can force the end, the game goes round (threefold repetition). In Russian the result is the
+theoretical one: FMJD-64's draws by count (7.2.4-7.2.8) are not in the tables, and the search believes a
+Russian table result only within them (`shashki.engine.counts`).
 
 Each table is a byte per position (win/draw/loss and the distance in plies), indexed by the occupied
 squares (combinatorial number system), the kind of piece on each (white/black man/king) and the side to
@@ -16,11 +19,13 @@ move:
     1   draw
     2d+2  won for the side to move in d plies    2d+3  lost for the side to move in d plies
 
-The tables up to 4 pieces ship with the package, lzma-compressed (`shashki/engine/tables/`: 2.6 MB for
-the 18.4 million entries of 4 pieces, 84 KB for 3). `shashki tablebase build --pieces 5` builds the
-5-piece table (412 million entries, a 412 MB file) into the tables directory: `$SHASHKI_TABLEBASE_DIR`,
-else `$SHASHKI_DATA/tablebases`, else `./data/tablebases`. `Tablebase.default()` loads the shipped tables
-plus any larger table found there (memory-mapped: shared between processes, read as probed).
+The tables up to 4 pieces ship with the package, lzma-compressed (`shashki/engine/tables/<variant>-k.bin`:
+2.6 MB for the 18.4 million entries of 4 pieces of Russian giveaway, 84 KB for 3; Russian 2.4 MB and 54
+KB; `shashki tablebase build --variant russian --pieces 4 --rebuild` makes them again). `shashki tablebase
+build --pieces 5` builds the 5-piece table (412 million entries, a 412 MB file) into the tables directory:
+`$SHASHKI_TABLEBASE_DIR`, else `$SHASHKI_DATA/tablebases`, else `./data/tablebases`. `Tablebase.default()`
+loads the shipped tables plus any larger table found there (memory-mapped: shared between processes, read
+as probed).
 
 >>> table = Tablebase.load_or_build(2)
 >>> from shashki.rules import Position
