@@ -33,7 +33,13 @@ bound is enough along the whole winning line, where counts restart after capture
   among the three it reaches 45 and 75 plies, so in those endings (and the ones that become them: three
   pieces with a man against a single piece) `fresh` is 9 and longer table results are not trusted.
 
-Draws in the tables are draws under the counts too (the counts only add draws).
+Draws in the tables are draws under the counts too (the counts only add draws). A win beyond the bound
+is never claimed; at the horizon it scores `alphabeta.TABLE_HINT` minus its distance (more than any
+material, far below a win), so that the search heads for the nearer wins it can believe.
+
+The transposition table does not know the counts: within one search a score stored under one path's
+counts may serve another path (as with repetitions); each Russian search from 8 pieces or fewer starts
+with an empty table (`search.COUNTED_ENDING`), so nothing stored under an earlier move's counts is reused.
 """
 
 from __future__ import annotations

@@ -52,6 +52,10 @@ from shashki.rules.variant import DrawRule
 # A game's draw counts (`Game.count_states`): per rule counting now, (count, limit) in plies.
 CountStates = dict[DrawRule, tuple[int, int]]
 
+# Russian: from this many pieces down, each search starts with an empty transposition table (the counts
+# change from move to move, and the table's scores do not know them).
+COUNTED_ENDING = 8
+
 ASPIRATION_DEPTH = 4
 ASPIRATION_WINDOW = 50  # hundredths of a man
 
@@ -265,6 +269,11 @@ class Searcher:
             core.tablebase, core.probe, core.tb_pieces = tb, tb.prober, tb.pieces
             if DrawRule.KING_MOVES_15 in variant.active_draw_rules:  # Russian: FMJD-64's count rules
                 core.counts = self._counts(position, counts)
+                if (position.white | position.black).bit_count() <= COUNTED_ENDING:
+                    # The scores stored by earlier searches were found under earlier counts: a win then
+                    # may be too late now. (Within one search, a position's score may still come from
+                    # another path with other counts, as with repetitions.)
+                    self.table.clear()
         core.new_search(set(history))
         return core
 

@@ -299,3 +299,4 @@ def test_won_endings_are_converted_within_the_counts_through_the_rules(fen, plie
     assert game.outcome is not None and game.outcome.winner is Color.WHITE
     assert game.outcome.reason == "no-legal-move"
     assert game.ply <= plies + 10
+
