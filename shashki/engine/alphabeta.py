@@ -194,8 +194,10 @@ class Core:
                             return ply + plies - WIN
                         return WIN - ply - plies
                     bound = counts.node(pos.white, pos.black, pos.kings, pos.white_to_move, ply)
-                    if bound < 0 and not (plies == 0 and (code - 2) & 1):
-                        return DRAW  # a count ran out (FMJD-64 7.2.4-7.2.8): drawn here
+                    if bound < 0:  # a count ran out (FMJD-64 7.2.4-7.2.8): drawn here, unless the
+                        if plies == 0 and (code - 2) & 1:  # side to move has no move (the win first)
+                            return ply - WIN
+                        return DRAW
                     if plies <= bound:
                         if (code - 2) & 1:
                             return ply + plies - WIN
