@@ -1,6 +1,7 @@
 """Poddavki endings: won 4- (and 5-) piece positions converted by shashki against a table-perfect defender.
 
     python benchmarks/engine_endgames.py [--pieces 4,5] [--count 40] [--depth 8] [--margin 6] [--seed 1]
+    python benchmarks/engine_endgames.py --variant russian --pieces 4 [--own-table]
 
 For each piece count, `--count` positions are drawn at random (fixed seed) among those the endgame table
 says the side to move wins in at least `--min-plies` plies. shashki plays the winning side; the defender
@@ -15,6 +16,11 @@ First it times a table probe (what the search does at every node with few pieces
 (`shashki.engine.tbprobe`) against the Python index it replaced (`tablebase._Indexer.index`), same run.
 The 5-piece table must have been built (`shashki tablebase build --pieces 5`, found in
 $SHASHKI_TABLEBASE_DIR); without it 5 pieces are skipped with a note.
+
+`--variant russian`: ordinary Russian draughts, played through the rules with FMJD-64's count rules
+(7.2.4-7.2.8): the table's win is theoretical, and a count may turn it into a draw, whoever plays it
+(for instance two kings and a man against a king on the long diagonal, not won in 5 moves). The line
+counts the positions converted, and the games the counts drew (`drawn by count`).
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from shashki.engine.search import Searcher  # noqa: E402
 from shashki.engine.tablebase import Tablebase, _Indexer, default_tablebase  # noqa: E402
 from shashki.rules import Game, Move, Position, get_variant  # noqa: E402
 
-VARIANT = get_variant("russian-giveaway")
+VARIANT = get_variant("russian-giveaway")  # --variant sets it
 
 
 def won_positions(table: Tablebase, pieces: int, count: int, min_plies: int, seed: int) -> list[Position]:
@@ -60,6 +66,9 @@ def defence(table: Tablebase, pos: Position) -> Move:
     return max(pos.legal_moves(), key=value)
 
 
+COUNT_DRAWS: list[str] = []  # the games a count rule drew (Russian)
+
+
 def convert(pos: Position, table: Tablebase, engine: Engine, depth: int, cap: int) -> int | None:
     """The plies shashki needs to win from pos against the table's defence, or None (not won in `cap`)."""
     game = Game(VARIANT, pos)
@@ -73,6 +82,8 @@ def convert(pos: Position, table: Tablebase, engine: Engine, depth: int, cap: in
         game.play(move)
     if game.outcome is not None and game.outcome.winner is winner:
         return game.ply
+    if game.outcome is not None and game.outcome.reason not in ("threefold-repetition", "no-legal-move"):
+        COUNT_DRAWS.append(game.outcome.reason)
     return None
 
 
@@ -107,8 +118,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--own-table", action="store_true",
                         help="shashki also probes the table of the ending's own size")
     parser.add_argument("--quiet", action="store_true", help="only the summary lines")
+    parser.add_argument("--variant", default="russian-giveaway", choices=["russian-giveaway", "russian"])
     args = parser.parse_args(argv)
-    table = default_tablebase()
+    global VARIANT
+    VARIANT = get_variant(args.variant)
+    table = default_tablebase(VARIANT.key)
     probe_speed(table, min(table.pieces, 4))
     failed = False
     for pieces in (int(x) for x in args.pieces.split(",")):
@@ -120,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         engine.searcher = Searcher(tablebase=Tablebase(list(table.tables[:known + 1]), VARIANT))
         start = time.perf_counter()
         converted = exact = 0
+        COUNT_DRAWS.clear()
         excess: list[int] = []
         positions = won_positions(table, pieces, args.count, args.min_plies, args.seed)
         for pos in positions:
@@ -135,9 +150,11 @@ def main(argv: list[str] | None = None) -> int:
                 used = "not won" if plies is None else f"{plies:3d}"
                 print(f"  {pos.fen():34s} table {distance:3d}  shashki {used}")
         mean = sum(excess) / len(excess) if excess else 0.0
-        print(f"{pieces} pieces (seed {args.seed}, depth {args.depth}, tables up to {known} pieces): "
-              f"converted {converted}/{len(positions)} within the table's distance + {args.margin} plies, "
-              f"{exact} in exactly the table's distance, {mean:.1f} plies over it on average "
+        drawn = f", drawn by count {len(COUNT_DRAWS)} ({', '.join(sorted(set(COUNT_DRAWS)))})" \
+            if VARIANT.key == "russian" else ""
+        print(f"{VARIANT.key}, {pieces} pieces (seed {args.seed}, depth {args.depth}, tables up to {known} "
+              f"pieces): converted {converted}/{len(positions)} within the table's distance + {args.margin} "
+              f"plies, {exact} in exactly the table's distance, {mean:.1f} plies over it on average{drawn} "
               f"({time.perf_counter() - start:.0f} s)")
         failed |= converted < len(positions)
     return 1 if failed else 0

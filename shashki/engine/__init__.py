@@ -5,7 +5,9 @@
   loop, `alphabeta`, is compiled with mypyc (setup.py) together with the evaluation.
 - `evaluation`: one evaluation for giveaway and one for ordinary draughts, weights as dataclasses
   (the giveaway weights tuned by benchmarks/tune_giveaway.py, shipped in giveaway_weights.json).
-- `tablebase`: Russian giveaway endgame tables (4 pieces shipped, 5 built), probed by the search.
+- `tablebase`: endgame tables of Russian giveaway (4 pieces shipped, 5 built) and Russian (4 pieces
+  shipped), probed by the search; `counts`: Russian's count rules along the search path, within which
+  the Russian tables are believed.
 - `levels`: levels 1-8 for people; `engine`: `Engine`, `play`, `analyse`.
 - `pool`: `AsyncEngine`, the engine in a process pool for the server's event loop.
 - `hub`: the Hub protocol (`python -m shashki.engine.hub`); `cli`: the `play`, `analyse`, `hub` and

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
+from shashki.engine.counts import Counts
 from shashki.engine.evaluation import Evaluator, popcount
 from shashki.engine.tbprobe import Probe
 from shashki.engine.transposition import (
@@ -47,6 +48,9 @@ WIN_BOUND: Final = WIN - 1_000  # scores beyond this are wins/losses in a known 
 INFINITE: Final = WIN + 1
 MAX_PLY: Final = 120
 DRAW: Final = 0
+# The horizon's score of a table win the counts do not let the search believe (Russian): more than any
+# material, far below WIN_BOUND; minus the table's distance, so that the search makes progress.
+TABLE_HINT: Final = 2_000
 
 CHECK_EVERY: Final = 512  # nodes between looks at the clock
 
@@ -97,6 +101,9 @@ class Core:
         self.tablebase: Any = None  # shashki.engine.tablebase.Tablebase
         self.probe: Probe | None = None  # its compiled look-up (Tablebase.prober)
         self.tb_pieces = 0
+        # Russian's count rules (FMJD-64 7.2.4-7.2.8) along the path: a table result is believed only
+        # within what they still allow (shashki.engine.counts); None where the variant has no such rules.
+        self.counts: Counts | None = None
         # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
         # below `span`.
         self.span = 64
@@ -174,15 +181,33 @@ class Core:
                 return DRAW
             i -= 2
         probe = self.probe
-        if probe is not None and popcount(pos.white | pos.black) <= self.tb_pieces:
-            code = probe.code(pos.white, pos.black, pos.kings, pos.white_to_move)
-            if code > 0:
-                if code == 1:
-                    return DRAW
-                plies = (code - 2) >> 1
-                if (code - 2) & 1:
-                    return ply + plies - WIN
-                return WIN - ply - plies
+        if probe is not None:
+            if popcount(pos.white | pos.black) <= self.tb_pieces:
+                code = probe.code(pos.white, pos.black, pos.kings, pos.white_to_move)
+                if code > 0:
+                    if code == 1:
+                        return DRAW
+                    plies = (code - 2) >> 1
+                    counts = self.counts
+                    if counts is None:
+                        if (code - 2) & 1:
+                            return ply + plies - WIN
+                        return WIN - ply - plies
+                    bound = counts.node(pos.white, pos.black, pos.kings, pos.white_to_move, ply)
+                    if bound < 0:  # a count ran out (FMJD-64 7.2.4-7.2.8): drawn here, unless the
+                        if plies == 0 and (code - 2) & 1:  # side to move has no move (the win first)
+                            return ply - WIN
+                        return DRAW
+                    if plies <= bound:
+                        if (code - 2) & 1:
+                            return ply + plies - WIN
+                        return WIN - ply - plies
+                    # Longer than the counts allow: searched on, no win or loss claimed; at the
+                    # horizon the table's distance is the evaluation (nearer is better, never a win).
+                    if depth <= 0:
+                        return plies - TABLE_HINT if (code - 2) & 1 else TABLE_HINT - plies
+            elif self.counts is not None:
+                self.counts.dead(ply)
         # A position the table knows is not over and says whether it must capture and whether it
         # has a single move: its moves are generated only if the entry does not settle it.
         entry = self.table.probe(key) if ply < MAX_PLY else -1

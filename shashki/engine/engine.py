@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from shashki.engine.levels import level_setting
-from shashki.engine.search import Limit, Line, Searcher
+from shashki.engine.search import CountStates, Limit, Line, Searcher
 from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
 
@@ -34,6 +34,16 @@ class PlayResult:
 
     def notation(self, variant) -> str | None:
         return self.move.notation(variant) if self.move is not None else None
+
+
+def game_counts(position_or_game: Position | Game, given: CountStates | None = None) -> CountStates | None:
+    """The draw counts the search starts from: `given`, else a Game's own (`Game.count_states`), else None
+    (a bare position: every count starts there)."""
+    if given is not None:
+        return given
+    if isinstance(position_or_game, Game):
+        return position_or_game.count_states
+    return None
 
 
 def split_game(position_or_game: Position | Game) -> tuple[Position, list[int]]:
@@ -69,17 +79,21 @@ class Engine:
             self.book_mode = None
 
     def analyse(
-        self, position_or_game: Position | Game, limit: Limit, history: Iterable[int] = ()
+        self, position_or_game: Position | Game, limit: Limit, history: Iterable[int] = (),
+        counts: CountStates | None = None,
     ) -> Iterator[Line]:
         """One Line (depth, score, pv, nodes, seconds) per completed iteration.
 
-        `history`: hashes of earlier positions of the game, when a bare Position is given."""
+        `history`: hashes of earlier positions of the game, when a bare Position is given; `counts`: its
+        draw counts (`Game.count_states`, read from a Game when one is given)."""
         position, earlier = split_game(position_or_game)
         history = earlier + list(history)
-        yield from self.searcher.iterate(position, limit, history)
+        counts = game_counts(position_or_game, counts)
+        yield from self.searcher.iterate(position, limit, history, counts=counts)
 
     def lines(
-        self, position_or_game: Position | Game, limit: Limit, count: int, history: Iterable[int] = ()
+        self, position_or_game: Position | Game, limit: Limit, count: int, history: Iterable[int] = (),
+        counts: CountStates | None = None,
     ) -> list[Line]:
         """The best `count` moves, each with its own line (multi-PV), best first.
 
@@ -91,11 +105,12 @@ class Engine:
             raise ValueError("count must be at least 1")
         position, earlier = split_game(position_or_game)
         history = earlier + list(history)
+        counts = game_counts(position_or_game, counts)
         remaining = position.legal_moves()
         found: list[Line] = []
         while remaining and len(found) < count:
             last: Line | None = None
-            for line in self.searcher.iterate(position, limit, history, moves=remaining):
+            for line in self.searcher.iterate(position, limit, history, moves=remaining, counts=counts):
                 last = line
             if last is None or last.move is None:
                 break
@@ -105,11 +120,14 @@ class Engine:
         return sorted(found, key=lambda line: (-line.score, -line.depth))
 
     def play(
-        self, position_or_game: Position | Game, limit: Limit | None = None, history: Iterable[int] = ()
+        self, position_or_game: Position | Game, limit: Limit | None = None, history: Iterable[int] = (),
+        counts: CountStates | None = None,
     ) -> PlayResult:
-        """The move to play (None when there is no legal move), at the engine's level."""
+        """The move to play (None when there is no legal move), at the engine's level (`counts`: see
+        `analyse`)."""
         position, earlier = split_game(position_or_game)
         history = earlier + list(history)
+        counts = game_counts(position_or_game, counts)
         moves = position.legal_moves()
         if not moves:
             return PlayResult(None, 0, 0, (), 0)
@@ -128,7 +146,7 @@ class Engine:
                 move = self.random.choice(moves)
                 return PlayResult(move, 0, 0, (move,), 0, level=lvl.level)
             if lvl.noise and len(moves) > 1:
-                scored = self.searcher.score_moves(position, lvl.depth or 1, history, limit.time)
+                scored = self.searcher.score_moves(position, lvl.depth or 1, history, limit.time, counts)
                 noise = lvl.noise
                 noisy = [(s + self.random.randint(-noise, noise), i) for i, (s, _) in enumerate(scored)]
                 _, best = max(noisy)
@@ -137,7 +155,7 @@ class Engine:
         if limit is None:
             limit = Limit(depth=6)
         last: Line | None = None
-        for line in self.searcher.iterate(position, limit, history):
+        for line in self.searcher.iterate(position, limit, history, counts=counts):
             last = line
         if last is None:  # stopped before the first iteration ended (cannot happen: depth 1 always ends)
             return PlayResult(moves[0], 0, 0, (moves[0],), self.searcher.nodes)

@@ -24,8 +24,8 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from shashki.engine.engine import Engine, PlayResult, split_game
-from shashki.engine.search import Limit, Line
+from shashki.engine.engine import Engine, PlayResult, game_counts, split_game
+from shashki.engine.search import CountStates, Limit, Line
 from shashki.rules.game import Game
 from shashki.rules.position import Position
 
@@ -39,16 +39,19 @@ def _engine(level: int | None) -> Engine:
     return engine
 
 
-def _play(position: Position, history: list[int], limit: Limit | None, level: int | None) -> PlayResult:
-    return _engine(level).play(position, limit, history)
+def _play(position: Position, history: list[int], limit: Limit | None, level: int | None,
+          counts: CountStates | None = None) -> PlayResult:
+    return _engine(level).play(position, limit, history, counts)
 
 
-def _analyse(position: Position, history: list[int], limit: Limit) -> list[Line]:
-    return list(_engine(None).analyse(position, limit, history))
+def _analyse(position: Position, history: list[int], limit: Limit, counts: CountStates | None = None
+             ) -> list[Line]:
+    return list(_engine(None).analyse(position, limit, history, counts))
 
 
-def _lines(position: Position, history: list[int], limit: Limit, count: int) -> list[Line]:
-    return _engine(None).lines(position, limit, count, history)
+def _lines(position: Position, history: list[int], limit: Limit, count: int,
+           counts: CountStates | None = None) -> list[Line]:
+    return _engine(None).lines(position, limit, count, history, counts)
 
 
 def _die_with_parent() -> None:
@@ -102,31 +105,33 @@ class AsyncEngine:
     async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
                    level: int | None = None) -> PlayResult:
         position, history = split_game(position_or_game)
-        return await self.play_from(position, history, limit, level)
+        return await self.play_from(position, history, limit, level, game_counts(position_or_game))
 
     async def play_from(self, position: Position, history: list[int], limit: Limit | None = None,
-                        level: int | None = None) -> PlayResult:
-        """`play` given the position and the hashes of the game's earlier positions (repetitions)."""
-        return await self._run(_play, position, history, limit, level)
+                        level: int | None = None, counts: CountStates | None = None) -> PlayResult:
+        """`play` given the position and the hashes of the game's earlier positions (repetitions), and
+        the game's draw counts (`Game.count_states`; None: they start at the position)."""
+        return await self._run(_play, position, history, limit, level, counts)
 
     async def analyse(self, position_or_game: Position | Game, limit: Limit) -> list[Line]:
         """Every iteration's line once the search has finished."""
         position, history = split_game(position_or_game)
-        return await self.analyse_from(position, history, limit)
+        return await self.analyse_from(position, history, limit, game_counts(position_or_game))
 
-    async def analyse_from(self, position: Position, history: list[int], limit: Limit) -> list[Line]:
-        return await self._run(_analyse, position, history, limit)
+    async def analyse_from(self, position: Position, history: list[int], limit: Limit,
+                           counts: CountStates | None = None) -> list[Line]:
+        return await self._run(_analyse, position, history, limit, counts)
 
     async def lines(self, position_or_game: Position | Game, limit: Limit, count: int) -> list[Line]:
         """The best `count` moves with their lines (multi-PV, `Engine.lines`), best first."""
         position, history = split_game(position_or_game)
-        return await self.lines_from(position, history, limit, count)
+        return await self.lines_from(position, history, limit, count, game_counts(position_or_game))
 
-    async def lines_from(self, position: Position, history: list[int], limit: Limit, count: int
-                         ) -> list[Line]:
+    async def lines_from(self, position: Position, history: list[int], limit: Limit, count: int,
+                         counts: CountStates | None = None) -> list[Line]:
         """`lines` given the position and the hashes of the game's earlier positions (a queued job)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _lines, position, history, limit, count)
+        return await loop.run_in_executor(self._executor, _lines, position, history, limit, count, counts)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()

@@ -41,15 +41,26 @@ from shashki.engine.alphabeta import (
     SearchStopped,
     score_to_tt,
 )
+from shashki.engine.counts import Counts
 from shashki.engine.evaluation import Evaluator, Weights
-from shashki.engine.tablebase import Tablebase, default_tablebase
+from shashki.engine.tablebase import Tablebase, default_tablebase, has_tables
 from shashki.engine.transposition import EXACT, LOWER, TranspositionTable
+from shashki.rules.draws import LONG_DIAGONAL
 from shashki.rules.position import Move, Position
+from shashki.rules.variant import DrawRule
+
+# A game's draw counts (`Game.count_states`): per rule counting now, (count, limit) in plies.
+CountStates = dict[DrawRule, tuple[int, int]]
+
+# Russian: from this many pieces down, each search starts with an empty transposition table (the counts
+# change from move to move, and the table's scores do not know them).
+COUNTED_ENDING = 8
 
 ASPIRATION_DEPTH = 4
 ASPIRATION_WINDOW = 50  # hundredths of a man
 
-__all__ = ["DRAW", "INFINITE", "MAX_PLY", "WIN", "WIN_BOUND", "Limit", "Line", "SearchStopped", "Searcher"]
+__all__ = ["DRAW", "INFINITE", "MAX_PLY", "WIN", "WIN_BOUND", "CountStates", "Limit", "Line", "SearchStopped",
+           "Searcher"]
 
 
 @dataclass(frozen=True)
@@ -119,7 +130,8 @@ class Searcher:
     weights: Weights | None = None
     table: TranspositionTable = field(default_factory=TranspositionTable)
     stop_event: threading.Event = field(default_factory=threading.Event)
-    # Endgame tables (shashki.engine.tablebase) probed in Russian giveaway; None = the shipped ones.
+    # Endgame tables (shashki.engine.tablebase) probed in Russian giveaway and Russian; None = the shipped
+    # ones (given, they must be the variant's).
     tablebase: Tablebase | None = None
     use_tablebase: bool = True
     # Aspiration windows: from depth ASPIRATION_DEPTH on, each iteration first searches a window of
@@ -132,6 +144,7 @@ class Searcher:
     def __post_init__(self) -> None:
         self._core = Core(self.table)
         self._variant_key: str | None = None
+        self._count_rules: Counts | None = None
 
     @property
     def nodes(self) -> int:
@@ -152,13 +165,15 @@ class Searcher:
         limit: Limit,
         history: Iterable[int] = (),
         moves: Iterable[Move] | None = None,
+        counts: CountStates | None = None,
     ) -> Iterator[Line]:
         """Search deeper and deeper, yielding a Line after each completed iteration.
 
         `history`: hashes of the positions of the game before this one (for repetitions).
         `moves`: restrict the root to these moves (they must be legal moves of `position`).
+        `counts`: the game's draw counts (`Game.count_states`); None = every count starts here.
         """
-        core = self._prepare(position, history)
+        core = self._prepare(position, history, counts)
         start = time.perf_counter()
         core.nodes = 0
         core.node_limit = limit.nodes if limit.nodes is not None else 1 << 62
@@ -197,11 +212,12 @@ class Searcher:
                 return  # the next iteration would not finish in time
 
     def score_moves(
-        self, position: Position, depth: int, history: Iterable[int] = (), seconds: float | None = None
+        self, position: Position, depth: int, history: Iterable[int] = (), seconds: float | None = None,
+        counts: CountStates | None = None,
     ) -> list[tuple[int, Move]]:
         """Every legal move with its score (full window; for the levels' randomness), searched 1, 2, ...
         `depth` plies deep as time allows: the scores of the deepest depth completed in `seconds`."""
-        core = self._prepare(position, history)
+        core = self._prepare(position, history, counts)
         start = time.perf_counter()
         core.deadline = start + seconds if seconds is not None else float("inf")
         core.node_limit = 1 << 62
@@ -226,7 +242,7 @@ class Searcher:
     # -------------------------------------------------------------------------------------------
     # Internals
 
-    def _prepare(self, position: Position, history: Iterable[int]) -> Core:
+    def _prepare(self, position: Position, history: Iterable[int], counts: CountStates | None = None) -> Core:
         core = self._core
         core.table = self.table
         core.stop_event = self.stop_event
@@ -246,12 +262,41 @@ class Searcher:
         core.tablebase = None
         core.probe = None
         core.tb_pieces = 0
-        if self.use_tablebase and variant.key == "russian-giveaway" and not variant.double_diagonal:
+        core.counts = None
+        if self.use_tablebase and has_tables(variant):
             # (the double-diagonal draw is a convention the tables do not know: RULES.md §3)
-            tb = self.tablebase if self.tablebase is not None else default_tablebase()
+            tb = self.tablebase if self.tablebase is not None else default_tablebase(variant.key)
             core.tablebase, core.probe, core.tb_pieces = tb, tb.prober, tb.pieces
+            if DrawRule.KING_MOVES_15 in variant.active_draw_rules:  # Russian: FMJD-64's count rules
+                core.counts = self._counts(position, counts)
+                if (position.white | position.black).bit_count() <= COUNTED_ENDING:
+                    # The scores stored by earlier searches were found under earlier counts: a win then
+                    # may be too late now. (Within one search, a position's score may still come from
+                    # another path with other counts, as with repetitions.)
+                    self.table.clear()
         core.new_search(set(history))
         return core
+
+    def _counts(self, position: Position, states: CountStates | None) -> Counts:
+        """The count rules along the search path (shashki.engine.counts), with the root's counts."""
+        if self._count_rules is None:
+            board = position.variant.board
+            diagonal = sum(1 << board.by_name[name] for name in LONG_DIAGONAL)
+            self._count_rules = Counts(diagonal, MAX_PLY + 2)
+        tracker = self._count_rules
+        given = states or {}
+
+        def state(rule: DrawRule) -> tuple[int, int]:
+            return given.get(rule, (-1, 0))
+
+        quiet = state(DrawRule.KING_MOVES_15)[0]
+        progress = state(DrawRule.NO_PROGRESS_30_60)[0]
+        kings3, kings3_limit = state(DrawRule.KINGS_3_VS_1_15)
+        long, long_limit = state(DrawRule.LONG_DIAGONAL_5)
+        small, small_limit = state(DrawRule.SMALL_ENDING_5)
+        tracker.root(position.white, position.black, position.kings, position.white_to_move, max(quiet, 0),
+                     progress, kings3, kings3_limit, long, long_limit, small, small_limit, states is not None)
+        return tracker
 
     def _aspire(self, pos: Position, moves: list[Move], depth: int, previous: int) -> int:
         """The root searched first within a window around the previous iteration's score."""

@@ -1,12 +1,15 @@
-"""Endgame tables for Russian giveaway: the exact result and distance of every position with few pieces.
+"""Endgame tables for Russian giveaway and Russian: the exact result and distance of every position with
+few pieces.
 
 Retrograde analysis (`build`, compiled: `shashki.engine.tbbuild`): every position with k pieces (men and
 kings, either colour, either side to move) is listed; positions where the side to move has no move are won
-for it (RULES.md §3). From there results run backwards, nearest first: a position with a move to a position
-lost for the opponent is won (in one ply more than the nearest such), a position all of whose moves reach
-positions won for the opponent is lost (in one ply more than the farthest). Captures lead to tables with
-fewer pieces, built first. What is never decided is a draw: neither side can force the end, the game goes
-round (threefold repetition).
+for it in giveaway, lost in Russian (RULES.md §3). From there results run backwards, nearest first: a
+position with a move to a position lost for the opponent is won (in one ply more than the nearest such), a
+position all of whose moves reach positions won for the opponent is lost (in one ply more than the
+farthest). Captures lead to tables with fewer pieces, built first. What is never decided is a draw:
+neither side can force the end, the game goes round (threefold repetition). In Russian the result is the
+theoretical one: FMJD-64's draws by count (7.2.4-7.2.8) are not in the tables, and the search believes a
+Russian table result only within them (`shashki.engine.counts`).
 
 Each table is a byte per position (win/draw/loss and the distance in plies), indexed by the occupied
 squares (combinatorial number system), the kind of piece on each (white/black man/king) and the side to
@@ -16,11 +19,13 @@ move:
     1   draw
     2d+2  won for the side to move in d plies    2d+3  lost for the side to move in d plies
 
-The tables up to 4 pieces ship with the package, lzma-compressed (`shashki/engine/tables/`: 2.6 MB for
-the 18.4 million entries of 4 pieces, 84 KB for 3). `shashki tablebase build --pieces 5` builds the
-5-piece table (412 million entries, a 412 MB file) into the tables directory: `$SHASHKI_TABLEBASE_DIR`,
-else `$SHASHKI_DATA/tablebases`, else `./data/tablebases`. `Tablebase.default()` loads the shipped tables
-plus any larger table found there (memory-mapped: shared between processes, read as probed).
+The tables up to 4 pieces ship with the package, lzma-compressed (`shashki/engine/tables/<variant>-k.bin`:
+2.6 MB for the 18.4 million entries of 4 pieces of Russian giveaway, 84 KB for 3; Russian 2.4 MB and 54
+KB; `shashki tablebase build --variant russian --pieces 4 --rebuild` makes them again). `shashki tablebase
+build --pieces 5` builds the 5-piece table (412 million entries, a 412 MB file) into the tables directory:
+`$SHASHKI_TABLEBASE_DIR`, else `$SHASHKI_DATA/tablebases`, else `./data/tablebases`. `Tablebase.default()`
+loads the shipped tables plus any larger table found there (memory-mapped: shared between processes, read
+as probed).
 
 >>> table = Tablebase.load_or_build(2)
 >>> from shashki.rules import Position
@@ -42,7 +47,8 @@ from shashki.engine.tbprobe import Probe
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant, get_variant
 
-VARIANT_KEY = "russian-giveaway"
+VARIANT_KEY = "russian-giveaway"  # the default
+VARIANT_KEYS = ("russian-giveaway", "russian")  # the variants with tables
 INVALID, DRAW_CODE = 0, 1
 WIN_RESULT, DRAW_RESULT, LOSS_RESULT = 1, 0, -1
 KINDS = 4  # 0 white man, 1 white king, 2 black man, 3 black king
@@ -152,14 +158,14 @@ class Tablebase:
 
     @classmethod
     def build(cls, pieces: int, progress: Callable[[int, int, int], None] | None = None,
-              directory: Path | None = None, reuse: bool = True) -> Tablebase:
+              directory: Path | None = None, reuse: bool = True, variant_key: str = VARIANT_KEY) -> Tablebase:
         """Build and write the tables up to `pieces`; with `reuse`, tables already written (or shipped)
         are loaded instead of built again."""
-        variant = get_variant(VARIANT_KEY)
+        variant = _variant(variant_key)
         directory = directory or data_dir()
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
         for k in range(1, pieces + 1):
-            path = directory / f"{VARIANT_KEY}-{k}.bin"
+            path = directory / f"{variant.key}-{k}.bin"
             known = _read(k, variant, directory) if reuse else None
             if known is not None:
                 tables.append(known)
@@ -173,21 +179,22 @@ class Tablebase:
         return cls(tables, variant)
 
     @classmethod
-    def load_or_build(cls, pieces: int = 3, directory: Path | None = None) -> Tablebase:
+    def load_or_build(cls, pieces: int = 3, directory: Path | None = None,
+                      variant_key: str = VARIANT_KEY) -> Tablebase:
         """The tables up to `pieces`: shipped, found in the data directory, or built now."""
-        variant = get_variant(VARIANT_KEY)
+        variant = _variant(variant_key)
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
         for k in range(1, pieces + 1):
             table = _read(k, variant, directory)
             if table is None:
-                return cls.build(pieces, directory=directory)
+                return cls.build(pieces, directory=directory, variant_key=variant.key)
             tables.append(table)
         return cls(tables, variant)
 
     @classmethod
-    def default(cls) -> Tablebase:
+    def default(cls, variant_key: str = VARIANT_KEY) -> Tablebase:
         """The shipped tables and every larger one already built in the data directory (never builds)."""
-        variant = get_variant(VARIANT_KEY)
+        variant = _variant(variant_key)
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
         k = 1
         while True:
@@ -201,13 +208,13 @@ class Tablebase:
 
 def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap | None:
     size = _Indexer(variant, k).size
-    path = (directory or data_dir()) / f"{VARIANT_KEY}-{k}.bin"
+    path = (directory or data_dir()) / f"{variant.key}-{k}.bin"
     if path.exists() and path.stat().st_size == size:
         if k <= SHIPPED_PIECES:
             return path.read_bytes()
         with path.open("rb") as file:  # the mapping stays valid once the file is closed
             return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-    shipped = SHIPPED_DIR / f"{VARIANT_KEY}-{k}.bin"
+    shipped = SHIPPED_DIR / f"{variant.key}-{k}.bin"
     if shipped.exists():
         data = lzma.decompress(shipped.read_bytes())
         if len(data) == size:
@@ -215,15 +222,26 @@ def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap
     return None
 
 
-_DEFAULT: Tablebase | None = None
+_DEFAULT: dict[str, Tablebase] = {}
 
 
-def default_tablebase() -> Tablebase:
-    """`Tablebase.default()`, loaded once per process."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = Tablebase.default()
-    return _DEFAULT
+def default_tablebase(variant_key: str = VARIANT_KEY) -> Tablebase:
+    """`Tablebase.default(variant_key)`, loaded once per process and variant."""
+    table = _DEFAULT.get(variant_key)
+    if table is None:
+        table = _DEFAULT[variant_key] = Tablebase.default(variant_key)
+    return table
+
+
+def has_tables(variant: Variant) -> bool:
+    """Whether the variant (its plain rule set: not the double-diagonal option) has endgame tables."""
+    return variant.key in VARIANT_KEYS and not variant.double_diagonal
+
+
+def _variant(key: str) -> Variant:
+    if key not in VARIANT_KEYS:
+        raise ValueError(f"no endgame tables for {key!r}")
+    return get_variant(key)
 
 
 def _decode(code: int) -> tuple[int, int]:

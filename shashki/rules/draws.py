@@ -89,6 +89,12 @@ class DrawCounter:
     def drawn(self) -> bool:
         raise NotImplementedError
 
+    @property
+    def state(self) -> tuple[int, int] | None:
+        """(count, limit in plies) while the rule counts towards a draw, else None (the engine's search
+        goes on counting from here: shashki.engine.counts)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.rule.value} {self.count}>"
 
@@ -154,6 +160,10 @@ class QuietKingMoves(DrawCounter):
     def drawn(self) -> bool:
         return self.count >= self.limit
 
+    @property
+    def state(self) -> tuple[int, int] | None:
+        return self.count, self.limit
+
 
 # A configuration: None while the rule's condition does not hold, else (key, moves, counted side): the
 # count restarts when the key changes; the counted side is True (White) or False (Black) for a rule
@@ -197,6 +207,10 @@ class Ending(DrawCounter):
     @property
     def drawn(self) -> bool:
         return self.key is not None and self.count >= self.limit
+
+    @property
+    def state(self) -> tuple[int, int] | None:
+        return None if self.key is None else (self.count, self.limit)
 
 
 def _plies(moves: int, side: bool | None, white_to_move: bool) -> int:

@@ -158,6 +158,17 @@ class Game:
         occurrences."""
         return {counter.rule: counter.count for counter in self._draws}
 
+    @property
+    def count_states(self) -> dict[DrawRule, tuple[int, int]]:
+        """The draw rules counting towards a draw now, each with (count, limit), both in plies: the rule
+        ends the game once count reaches limit (see shashki.rules.draws)."""
+        states = {}
+        for counter in self._draws:
+            state = counter.state
+            if state is not None:
+                states[counter.rule] = state
+        return states
+
     def legal_moves(self) -> list[Move]:
         """The moves the side to move may play; none once the game is over."""
         if self.outcome is not None:

@@ -37,12 +37,12 @@ import uuid
 from dataclasses import asdict
 from typing import Any
 
-from shashki.engine.engine import PlayResult, split_game
+from shashki.engine.engine import PlayResult, game_counts, split_game
 from shashki.engine.pool import AsyncEngine
-from shashki.engine.search import Limit, Line
+from shashki.engine.search import CountStates, Limit, Line
 from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
-from shashki.rules.variant import get_variant
+from shashki.rules.variant import DrawRule, get_variant
 from shashki.server.errors import log_failure
 
 log = logging.getLogger("shashki.jobs")
@@ -57,10 +57,12 @@ GROUP = "workers"
 
 def encode_job(
     kind: str, position: Position, history: list[int], limit: Limit | None, level: int | None,
-    count: int | None = None,
+    count: int | None = None, counts: CountStates | None = None,
 ) -> dict:
     variant = position.variant
-    extra = {"count": count} if count is not None else {}
+    extra: dict = {"count": count} if count is not None else {}
+    if counts:  # the game's draw counts (Game.count_states), for Russian's endgame tables
+        extra["counts"] = {rule.value: list(state) for rule, state in counts.items()}
     return extra | {
         "kind": kind,
         "variant": variant.key,
@@ -77,6 +79,14 @@ def decode_job(job: dict) -> tuple[str, Position, list[int], Limit | None, int |
     position = Position.from_fen(job["fen"], variant)
     limit = Limit(**job["limit"]) if job.get("limit") is not None else None
     return job["kind"], position, [int(h) for h in job.get("history", [])], limit, job.get("level")
+
+
+def decode_counts(job: dict) -> CountStates | None:
+    """The game's draw counts a job carries, or None (they start at its position)."""
+    counts = job.get("counts")
+    if not counts:
+        return None
+    return {DrawRule(rule): (int(state[0]), int(state[1])) for rule, state in counts.items()}
 
 
 def _moves_json(moves: tuple[Move, ...]) -> list[dict]:
@@ -149,7 +159,7 @@ class QueuedEngine:
     async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
                    level: int | None = None, *, key: str | None = None) -> PlayResult:
         position, history = split_game(position_or_game)
-        job = encode_job("play", position, history, limit, level)
+        job = encode_job("play", position, history, limit, level, counts=game_counts(position_or_game))
         result = await self._submit(job, position, PLAY, key, self._deadline(limit))
         if result is None:
             return await self._local_engine().play(position_or_game, limit, level)
@@ -159,7 +169,7 @@ class QueuedEngine:
     async def analyse(self, position_or_game: Position | Game, limit: Limit, *, key: str | None = None,
                       priority: int = ANALYSIS) -> list[Line]:
         position, history = split_game(position_or_game)
-        job = encode_job("analyse", position, history, limit, None)
+        job = encode_job("analyse", position, history, limit, None, counts=game_counts(position_or_game))
         result = await self._submit(job, position, priority, key, self._deadline(limit))
         if result is None:
             return await self._local_engine().analyse(position_or_game, limit)
@@ -172,7 +182,7 @@ class QueuedEngine:
         `priority` (below a game's move by default), or here when no worker answers within the search's
         time and `answer_seconds` (default the engine's): a person at the board is waiting."""
         position, history = split_game(position_or_game)
-        job = encode_job("lines", position, history, limit, None, count)
+        job = encode_job("lines", position, history, limit, None, count, game_counts(position_or_game))
         wait = answer_seconds if answer_seconds is not None else self.answer_seconds
         deadline = (limit.time or 0.0) * count + wait  # each of the `count` root searches has the time
         result = await self._submit(job, position, priority, None, deadline)
@@ -331,17 +341,19 @@ class Worker:
             job_id = fields[b"id"].decode()
             job = json.loads(fields[b"job"])
             kind, position, history, limit, level = decode_job(job)
+            counts = decode_counts(job)
             if kind == "play":
-                result: PlayResult | list[Line] = await self.engine.play_from(position, history, limit, level)
+                result: PlayResult | list[Line] = await self.engine.play_from(position, history, limit, level,
+                                                                              counts)
             elif kind == "lines":
                 if limit is None:
                     raise ValueError("lines need a limit")
                 count = max(1, min(int(job.get("count", 1)), 20))
-                result = await self.engine.lines_from(position, history, limit, count)
+                result = await self.engine.lines_from(position, history, limit, count, counts)
             else:
                 if limit is None:
                     raise ValueError("an analysis needs a limit")
-                result = await self.engine.analyse_from(position, history, limit)
+                result = await self.engine.analyse_from(position, history, limit, counts)
             data = json.dumps(encode_result(kind, result))
             await self._redis.set(self.prefix + "result:" + job_id, data, ex=self.result_seconds)
             await self._redis.publish(self.prefix + "done:" + job_id, "1")

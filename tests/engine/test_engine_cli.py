@@ -52,3 +52,13 @@ def test_tablebase_build_writes_the_tables_to_the_data_directory(tmp_path, monke
     assert result.exit_code == 0, result.output
     assert (tmp_path / "tablebases" / "russian-giveaway-2.bin").stat().st_size == 15872
     assert "16,128 entries" in result.output
+
+
+def test_tablebase_build_makes_the_russian_tables_and_refuses_a_variant_without_any(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHASHKI_DATA", str(tmp_path))
+    result = runner.invoke(app, ["tablebase", "build", "--variant", "russian", "--pieces", "2", "--rebuild"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "tablebases" / "russian-2.bin").stat().st_size == 15872
+    assert "russian tables" in result.output
+    refused = runner.invoke(app, ["tablebase", "build", "--variant", "international", "--pieces", "2"])
+    assert refused.exit_code != 0 and "not international" in str(refused.exception)
