@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
 
 import httpx
 import pytest
+from sqlalchemy import update
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.models import ApiToken, Session
 from shashki.server.events import InProcessBus
 from shashki.server.storage import Database
+from shashki.server.storage.base import utcnow
 
 from .helpers import GameSocket, Player, eventually
 from .test_bot_api import ApiClient
@@ -131,3 +135,29 @@ def test_each_action_rechecks_the_credential_even_when_no_revocation_was_heard(t
         return seen
 
     assert asyncio.run(scenario()) == [True, False, False]
+
+
+def test_an_expired_session_or_a_revoked_token_is_no_longer_valid(tmp_path):
+    """The per-action check reads the credential's row without a session (storage/direct.py): an expiry
+    in the past (a stored time, read back as UTC) ends a session, a revocation ends a token."""
+
+    async def scenario() -> list[bool]:
+        db = await Database(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}").open()
+        accounts = AccountService(db, argon2_memory_kib=1024, argon2_time_cost=1, bus=InProcessBus())
+        await accounts.register("alice", "correct horse battery")
+        _user, session, _csrf = await accounts.login("alice", "correct horse battery")
+        actor = await accounts.actor_for_session(session)
+        assert actor is not None
+        token, _row = await accounts.create_token(actor, ["board:play"])
+        by_token = await accounts.actor_for_token(token)
+        assert actor is not None and by_token is not None
+        seen = [await accounts.still_valid(a, fresh=True) for a in (actor, by_token)]
+        async with db.session() as s:
+            await s.execute(update(Session).values(expires_at=utcnow() - timedelta(seconds=1)))
+            await s.execute(update(ApiToken).values(revoked_at=utcnow()))
+            await s.commit()
+        seen += [await accounts.still_valid(a, fresh=True) for a in (actor, by_token)]
+        await db.close()
+        return seen
+
+    assert asyncio.run(scenario()) == [True, True, False, False]

@@ -340,12 +340,11 @@ class GameService:
 
     # -- presence (called by the live channel and the Bot API's game stream) ---------------------------
 
-    async def player_joined(self, game_id: str, user_id: int) -> None:
-        color = (await self.store.live(game_id)).seat(user_id)
-        if color is not None:
-            self.presence.joined(game_id, color)
+    def player_joined(self, game_id: str, color: Color | str) -> None:
+        """A player's socket or stream to their game opened (`color`: their seat, known when it opened; a
+        seat does not change while the game is played). No reading of the game: at its end both sockets
+        close, and a finished game is not cached (issue 11: each left reloaded and replayed it)."""
+        self.presence.joined(game_id, Color(color))
 
-    async def player_left(self, game_id: str, user_id: int) -> None:
-        color = (await self.store.live(game_id)).seat(user_id)
-        if color is not None:
-            self.presence.left(game_id, color)
+    def player_left(self, game_id: str, color: Color | str) -> None:
+        self.presence.left(game_id, Color(color))

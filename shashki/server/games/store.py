@@ -176,8 +176,14 @@ class GameStore:
         """Bring a game up to date if another process has changed it (call under its lock).
 
         With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
-        written the game since this one cached it; one indexed read of its version tells.
+        written the game since this one cached it; one indexed read of its version tells. With events in
+        this process (no Redis) this process is the only server of its games, so the cached game is
+        the authority and is not read again: only a copy marked stale (a failed write) is reloaded. A
+        second process on the same file anyway would still lose no write: the compare-and-set refuses
+        the stale one (`commit`), which drops the copy, and the next action reloads it.
         """
+        if not self.bus.shared and not live.stale:
+            return
         version = await self.db.direct.scalar(version_of(live.id))
         if version is None or (version == live.record.version and not live.stale):
             return

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from shashki.rules import Color, Move, Position
+from shashki.rules import Color, Move, Position, Variant
 from shashki.rules.notation import square_label
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameStatus
@@ -52,20 +52,39 @@ def _legal(position: Position) -> _Legal:
     found = _LEGAL_CACHE.get(position)
     if found is None:
         variant = position.variant
+        labels, separator = _labels(variant)
         rules_moves = position.legal_moves()
-        moves = tuple(
-            LegalMove(
-                m.notation(variant),
-                tuple(square_label(variant, b) for b in m.path),
-                tuple(square_label(variant, b) for b in m.captured),
-            )
-            for m in rules_moves
-        )
-        named = {lm.move: m for lm, m in zip(moves, rules_moves, strict=True)}
-        found = moves, [m.as_dict() for m in moves], named, position.fen()
+        moves = []
+        as_json = []
+        named = {}
+        for m in rules_moves:
+            path = [labels[b] for b in m.path]
+            captures = [labels[b] for b in m.captured]
+            # Move.notation's text, from the labels: the path joined by "-", or by the variant's
+            # capture separator for a capture.
+            text = (separator if m.capture_mask else "-").join(path)
+            moves.append(LegalMove(text, tuple(path), tuple(captures)))
+            as_json.append({"move": text, "path": path, "captures": captures})
+            named[text] = m
+        found = tuple(moves), as_json, named, position.fen()
         if len(_LEGAL_CACHE) >= LEGAL_CACHE_SIZE:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[position] = found
+    return found
+
+
+_LABELS: dict[Variant, tuple[tuple[str, ...], str]] = {}
+
+
+def _labels(variant: Variant) -> tuple[tuple[str, ...], str]:
+    """Every square's label in the variant's notation, indexed by its bit (`square_label`), and the
+    capture separator: made once per variant (issue 11: the labels were a third of a state's making)."""
+    found = _LABELS.get(variant)
+    if found is None:
+        board = variant.board
+        size = max(board.bits) + 1
+        labels = tuple(square_label(variant, b) if b in board.bits else "" for b in range(size))
+        found = _LABELS[variant] = labels, variant.capture_separator
     return found
 
 

@@ -1,6 +1,8 @@
 """Typed FastAPI dependencies: a route names the services it needs by type (`games: Games`), and FastAPI
-hands it the ones the app built at start-up (`shashki.server.app`). No route looks in `app.state` itself,
-so what a route depends on is in its signature and checked by mypy.
+hands it the ones the app built at start-up (`shashki.server.app`). They are coroutines although they
+only read `app.state`: FastAPI runs a plain function dependency in its thread pool, a hop to a thread
+and back on every request (issue 11). No route looks in `app.state` itself, so what a route depends on
+is in its signature and checked by mypy.
 
 They work for HTTP routes and WebSockets alike (`HTTPConnection` is the common base).
 
@@ -44,88 +46,92 @@ def accounts_of(conn: HTTPConnection) -> AccountService:
     return conn.app.state.accounts
 
 
-def _games(conn: HTTPConnection) -> GameService:
+async def _accounts(conn: HTTPConnection) -> AccountService:
+    return accounts_of(conn)
+
+
+async def _games(conn: HTTPConnection) -> GameService:
     return conn.app.state.games
 
 
-def _lobby(conn: HTTPConnection) -> LobbyService:
+async def _lobby(conn: HTTPConnection) -> LobbyService:
     return conn.app.state.lobby
 
 
-def _history(conn: HTTPConnection) -> HistoryService:
+async def _history(conn: HTTPConnection) -> HistoryService:
     return conn.app.state.history
 
 
-def _ratings(conn: HTTPConnection) -> RatingService:
+async def _ratings(conn: HTTPConnection) -> RatingService:
     return conn.app.state.ratings
 
 
-def _chat(conn: HTTPConnection) -> ChatService:
+async def _chat(conn: HTTPConnection) -> ChatService:
     return conn.app.state.chat
 
 
-def _rematch(conn: HTTPConnection) -> RematchService:
+async def _rematch(conn: HTTPConnection) -> RematchService:
     return conn.app.state.rematch
 
 
-def _bus(conn: HTTPConnection) -> EventBus:
+async def _bus(conn: HTTPConnection) -> EventBus:
     return conn.app.state.bus
 
 
-def _settings(conn: HTTPConnection) -> Settings:
+async def _settings(conn: HTTPConnection) -> Settings:
     return conn.app.state.settings
 
 
-def _public(conn: HTTPConnection) -> PublicSettings:
+async def _public(conn: HTTPConnection) -> PublicSettings:
     return conn.app.state.public
 
 
-def _limits(conn: HTTPConnection) -> Limiter:
+async def _limits(conn: HTTPConnection) -> Limiter:
     return conn.app.state.limits
 
 
-def _bots(conn: HTTPConnection) -> BotApi:
+async def _bots(conn: HTTPConnection) -> BotApi:
     return conn.app.state.bots
 
 
-def _notifications(conn: HTTPConnection) -> NotificationService:
+async def _notifications(conn: HTTPConnection) -> NotificationService:
     return conn.app.state.notifications
 
 
-def _reviews(conn: HTTPConnection) -> ReviewService:
+async def _reviews(conn: HTTPConnection) -> ReviewService:
     return conn.app.state.reviews
 
 
-def _explorer(conn: HTTPConnection) -> ExplorerService:
+async def _explorer(conn: HTTPConnection) -> ExplorerService:
     return conn.app.state.explorer
-def _analysis(conn: HTTPConnection) -> AnalysisService:
+async def _analysis(conn: HTTPConnection) -> AnalysisService:
     return conn.app.state.analysis
-def _tournaments(conn: HTTPConnection) -> TournamentService:
+async def _tournaments(conn: HTTPConnection) -> TournamentService:
     return conn.app.state.tournaments
-def _social(conn: HTTPConnection) -> SocialService:
+async def _social(conn: HTTPConnection) -> SocialService:
     return conn.app.state.social
 
 
-def _puzzles(conn: HTTPConnection) -> PuzzleService:
+async def _puzzles(conn: HTTPConnection) -> PuzzleService:
     return conn.app.state.puzzles
 
 
-def _watching(conn: HTTPConnection) -> NowPlaying:
+async def _watching(conn: HTTPConnection) -> NowPlaying:
     return conn.app.state.now_playing
 
 
-def _database(conn: HTTPConnection) -> Database:
+async def _database(conn: HTTPConnection) -> Database:
     return conn.app.state.db
 
 
-def _draining(conn: HTTPConnection) -> bool:
+async def _draining(conn: HTTPConnection) -> bool:
     """Whether the server is shutting down (set by the application's lifespan)."""
     return bool(getattr(conn.app.state, "draining", False))
-def _preferences(conn: HTTPConnection) -> PreferenceService:
+async def _preferences(conn: HTTPConnection) -> PreferenceService:
     return conn.app.state.preferences
 
 
-Accounts = Annotated[AccountService, Depends(accounts_of)]
+Accounts = Annotated[AccountService, Depends(_accounts)]
 Games = Annotated[GameService, Depends(_games)]
 Lobby = Annotated[LobbyService, Depends(_lobby)]
 History = Annotated[HistoryService, Depends(_history)]

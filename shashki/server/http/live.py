@@ -183,7 +183,7 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
             await send_state()
             first_state_sent.set()
             if color and actor:
-                await games.player_joined(game_id, actor.id)
+                games.player_joined(game_id, color)
             else:
                 games.presence.joined(game_id, SPECTATORS)
             joined = True
@@ -203,7 +203,7 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
             if joined:
                 with contextlib.suppress(BaseException):
                     if color and actor:
-                        await games.player_left(game_id, actor.id)
+                        games.player_left(game_id, color)
                     else:
                         games.presence.left(game_id, SPECTATORS)
                 with contextlib.suppress(BaseException):

@@ -212,7 +212,7 @@ class Streams:
                 yield await self.views.game_full(game, state, moves)
                 if state.status != "started":
                     return
-                await self.games.player_joined(game_id, user.id)
+                self.games.player_joined(game_id, color)
                 await self.bus.publish(f"game:{game_id}", self.presence(game_id))
                 # The computer (an empty seat) is always there.
                 opponent_here = game.seat(other(color)) is None or self.games.presence.connected(
@@ -275,7 +275,7 @@ class Streams:
                     pump.cancel()
                     with contextlib.suppress(BaseException):
                         await pump
-                    await self.games.player_left(game_id, user.id)
+                    self.games.player_left(game_id, color)
                     await self.bus.publish(f"game:{game_id}", self.presence(game_id))
 
     @staticmethod

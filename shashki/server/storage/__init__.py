@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm import Session
 
 from shashki.server.storage.direct import Direct
+from shashki.server.storage.onehop import one_hop_dbapi
 from shashki.server.storage.writer import WriteLock, serialised_session_class
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -49,7 +50,12 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
-        options = {} if self.is_sqlite else {"pool_pre_ping": True}
+        options: dict[str, Any] = {"pool_pre_ping": True}
+        if url.startswith("sqlite+aiosqlite:"):
+            # One trip to the driver's thread per statement (storage/onehop.py).
+            options = {"module": one_hop_dbapi()}
+        elif self.is_sqlite:
+            options = {}
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
