@@ -33,21 +33,12 @@ from shashki.engine.hub import hub_move, parse_hub_move  # noqa: E402
 from shashki.rules import Game  # noqa: E402
 
 
-class HubEngine:
-    """One build's Hub engine in a subprocess (the build under `folder`, or this checkout's)."""
+class LineEngine:
+    """An engine in a subprocess that speaks in lines (the Hub protocol, or a driver's own words)."""
 
-    def __init__(self, folder: Path | None, variant: str) -> None:
-        env = dict(os.environ)
-        if folder is not None:
-            env["PYTHONPATH"] = str(folder)
-        self.proc = subprocess.Popen([sys.executable, "-m", "shashki.engine.hub"], cwd=folder or ROOT,
-                                     env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                     bufsize=1)
-        self.send("hub")
-        self.wait_for("wait")
-        self.send(f"set-param name=variant value={variant}")
-        self.send("init")
-        self.wait_for("ready")
+    def __init__(self, command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
 
     def send(self, line: str) -> None:
         assert self.proc.stdin is not None
@@ -55,13 +46,33 @@ class HubEngine:
         self.proc.stdin.flush()
 
     def wait_for(self, word: str) -> str:
+        """The next line that starts with `word`; every line read goes by `seen` first."""
         assert self.proc.stdout is not None
         while True:
             line = self.proc.stdout.readline()
             if not line:
-                raise RuntimeError(f"the hub engine stopped before '{word}'")
+                raise RuntimeError(f"the engine stopped before '{word}'")
+            self.seen(line)
             if line.split(" ", 1)[0].strip() == word:
                 return line.strip()
+
+    def seen(self, line: str) -> None:
+        """A line the engine wrote (its search lines, say): nothing here."""
+
+
+class HubEngine(LineEngine):
+    """One build's Hub engine in a subprocess (the build under `folder`, or this checkout's)."""
+
+    def __init__(self, folder: Path | None, variant: str) -> None:
+        env = dict(os.environ)
+        if folder is not None:
+            env["PYTHONPATH"] = str(folder)
+        super().__init__([sys.executable, "-m", "shashki.engine.hub"], folder or ROOT, env)
+        self.send("hub")
+        self.wait_for("wait")
+        self.send(f"set-param name=variant value={variant}")
+        self.send("init")
+        self.wait_for("ready")
 
     def best(self, moves: list[str], seconds: float) -> str:
         self.send(f'pos start moves="{" ".join(moves)}"')
