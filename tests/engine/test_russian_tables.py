@@ -16,12 +16,13 @@ from itertools import combinations
 from math import comb
 
 import pytest
+from test_tbbuild import expected_code, random_positions
 
 from shashki.engine import Engine
 from shashki.engine.alphabeta import WIN_BOUND
 from shashki.engine.counts import FRESH_LONG_DIAGONAL, Counts
 from shashki.engine.search import MAX_PLY, Limit
-from shashki.engine.tablebase import DRAW_CODE, Tablebase, _decode, _encode, _Indexer, default_tablebase
+from shashki.engine.tablebase import Tablebase, _decode, _Indexer, default_tablebase
 from shashki.rules import Game, Position, get_variant
 from shashki.rules.draws import LONG_DIAGONAL
 from shashki.rules.variant import Color, DrawRule
@@ -48,41 +49,11 @@ def test_the_shipped_four_piece_table_is_what_the_builder_makes(tmp_path):
     assert built.tables[4] == table().tables[4]
 
 
-def expected_code(tb: Tablebase, pos: Position) -> int:
-    """The entry a position must have from its children's (RULES.md §3: no legal move loses)."""
-    moves = pos.legal_moves()
-    if not moves:
-        return _encode(-1, 0)
-    wins, losses, drawn = [], [], False
-    for move in moves:
-        result, plies = tb.probe(pos.play(move))
-        if result == -1:
-            wins.append(plies + 1)
-        elif result == 1:
-            losses.append(plies + 1)
-        else:
-            drawn = True
-    if wins:
-        return _encode(1, min(wins))
-    return DRAW_CODE if drawn else _encode(-1, max(losses))
-
-
-def random_positions(k: int, count: int, seed: int) -> list[Position]:
-    indexer = _Indexer(VARIANT, k)
-    rng = random.Random(seed)
-    found: list[Position] = []
-    while len(found) < count:
-        pos = indexer.position(rng.randrange(indexer.size))
-        if pos is not None:
-            found.append(pos)
-    return found
-
-
 @pytest.mark.parametrize("pieces", [2, 3, 4])
 def test_every_entry_checked_follows_from_its_children_and_no_move_loses(pieces):
     tb = table()
     results: dict[int, int] = defaultdict(int)
-    for pos in random_positions(pieces, 1500, seed=pieces):
+    for pos in random_positions(pieces, 1500, seed=pieces, variant=VARIANT):
         assert tb.code(pos) == expected_code(tb, pos), pos.fen()
         results[tb.probe(pos)[0]] += 1
     assert set(results) == {1, 0, -1}
@@ -264,7 +235,7 @@ def test_on_the_long_diagonal_the_lone_king_sees_no_loss_the_five_moves_forbid()
     tb = table()
     # Three pieces with a king against a lone king on the long diagonal, its side to move: lost in the
     # table far beyond the 10 plies 7.2.7 allows; the defender's engine sees no loss.
-    for pos in random_positions(4, 20000, seed=3):
+    for pos in random_positions(4, 20000, seed=3, variant=VARIANT):
         counts = pos.counts()
         lone_black = counts[2] == 0 and counts[3] == 1 and counts[0] + counts[1] == 3 and counts[1] >= 1
         diagonal = sum(1 << VARIANT.board.by_name[n] for n in LONG_DIAGONAL)

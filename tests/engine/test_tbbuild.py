@@ -28,6 +28,7 @@ from shashki.engine.tablebase import (
     default_tablebase,
 )
 from shashki.rules import Game, Position, get_variant
+from shashki.rules.variant import Variant
 
 VARIANT = get_variant("russian-giveaway")
 
@@ -102,10 +103,11 @@ def test_four_piece_table_builds_from_scratch_as_shipped(tmp_path):
 
 
 def expected_code(table: Tablebase, pos: Position) -> int:
-    """The entry a position must have, from its children's entries (what won/lost in d plies means)."""
+    """The entry a position must have, from its children's entries (what won/lost in d plies means);
+    without a legal move the side to move wins in the giveaway forms and loses otherwise (RULES.md §3)."""
     moves = pos.legal_moves()
     if not moves:
-        return _encode(1, 0)
+        return _encode(1 if pos.variant.giveaway else -1, 0)
     wins, losses, drawn = [], [], False
     for move in moves:
         result, plies = table.probe(pos.play(move))
@@ -120,8 +122,8 @@ def expected_code(table: Tablebase, pos: Position) -> int:
     return DRAW_CODE if drawn else _encode(-1, max(losses))
 
 
-def random_positions(k: int, count: int, seed: int) -> list[Position]:
-    indexer = _Indexer(VARIANT, k)
+def random_positions(k: int, count: int, seed: int, variant: Variant = VARIANT) -> list[Position]:
+    indexer = _Indexer(variant, k)
     rng = random.Random(seed)
     found: list[Position] = []
     while len(found) < count:
