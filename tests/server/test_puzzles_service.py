@@ -4,11 +4,15 @@ never twice, ratings moved on both sides by Glicko-2."""
 from __future__ import annotations
 
 import asyncio
+import os
+import secrets
 from datetime import date, timedelta
 
+import pytest
 from sqlalchemy import select
 
-from shashki.server.puzzles.models import PuzzleRow
+from shashki.server.accounts.service import AccountService, Actor
+from shashki.server.puzzles.models import PuzzleAttempt, PuzzleRating, PuzzleRow
 from shashki.server.puzzles.rating import rate_attempt
 from shashki.server.puzzles.service import PuzzleService
 from shashki.server.puzzles.starter import read_puzzles, starter_file, starter_files, starter_variants
@@ -16,9 +20,9 @@ from shashki.server.ratings.glicko2 import Rating
 from shashki.server.storage import Database
 
 
-def run(tmp_path, scenario):
+def run(tmp_path, scenario, url: str | None = None):
     async def main():
-        db = await Database(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}").open()
+        db = await Database(url or f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}").open()
         try:
             return await scenario(PuzzleService(db))
         finally:
@@ -95,3 +99,35 @@ def test_an_attempt_moves_both_ratings_in_opposite_directions():
     hard = Rating(1900, 80)
     gain = rate_attempt(player, hard, True)[0].rating - 1500
     assert gain > 1500 - rate_attempt(player, hard, False)[0].rating
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_attempts_ending_at_once_rate_only_the_first_and_lose_no_rating_update(tmp_path, database):
+    """Two tabs (or two processes) ending a member's first attempts at the same moment: exactly one is
+    rated, and every rating change is applied to the values the one before it left (none overwritten)."""
+    url = None
+    if database == "postgresql":
+        url = os.environ.get("SHASHKI_TEST_DATABASE_URL")
+        if not url:
+            pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
+    names = [f"{who}{secrets.token_hex(4)}" for who in ("alice", "bob")]  # the shared database has others
+
+    async def scenario(puzzles):
+        shipped = list(read_puzzles(starter_file("russian")))[:3]
+        await puzzles.import_puzzles(shipped)
+        accounts = AccountService(puzzles.db, argon2_memory_kib=1024, argon2_time_cost=1)
+        member = Actor(user=await accounts.register(names[0], "x" * 12), via="session")
+        other = Actor(user=await accounts.register(names[1], "y" * 12), via="session")
+        first, second, third = (p["id"] for p in shipped)
+        # One puzzle tried at once in four tabs; two other puzzles at once; another member on the first.
+        same = await asyncio.gather(*(puzzles._record(first, member, True) for _ in range(4)))
+        await asyncio.gather(puzzles._record(second, member, False), puzzles._record(third, member, True),
+                             puzzles._record(first, other, False))
+        async with puzzles.db.session() as s:
+            rated = list(await s.scalars(select(PuzzleAttempt.rated).where(
+                PuzzleAttempt.user_id == member.id, PuzzleAttempt.puzzle_id == first)))
+            player = await s.get(PuzzleRating, (member.id, "russian"))
+            assert player is not None
+            return sum(change is not None for change, _ in same), sorted(rated), player.attempts
+
+    assert run(tmp_path, scenario, url) == (1, [False, False, False, True], 3)

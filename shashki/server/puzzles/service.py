@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import exists, func, insert, select
+from sqlalchemy import exists, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Position, UnknownVariant, get_variant
@@ -39,7 +39,7 @@ from shashki.server.puzzles.solution import SOLVED, step
 from shashki.server.puzzles.starter import read_puzzles, starter_file, starter_files, starter_variants
 from shashki.server.puzzles.themes import ALL_THEMES
 from shashki.server.ratings.glicko2 import Rating
-from shashki.server.storage import Database
+from shashki.server.storage import Database, insert_unless_there
 from shashki.server.storage.base import utcnow
 
 NEAR = 12
@@ -236,15 +236,23 @@ class PuzzleService:
                       ) -> tuple[dict[str, int] | None, float]:
         """Count the play; for a member store the attempt, rated when it is their first at the puzzle."""
         async with self.db.session() as s:
-            row = await s.get(PuzzleRow, puzzle_id)
+            # The play is counted first, by an UPDATE: from then on this transaction holds the puzzle's
+            # row (PostgreSQL) or the one writer's lock (SQLite: storage/writer.py), so attempts ending at
+            # once are judged one after the other: only the first is rated, and no rating change is lost.
+            counted = update(PuzzleRow).where(PuzzleRow.id == puzzle_id).values(plays=PuzzleRow.plays + 1)
+            await s.execute(counted)
+            row = await s.get(PuzzleRow, puzzle_id, populate_existing=True)
             assert row is not None
-            row.plays += 1
             change = None
             if member is not None:
-                player = await s.get(PuzzleRating, (member.id, row.variant))
-                if player is None:
-                    player = _new_rating(member.id, row.variant)
-                    s.add(player)
+                # The player's row, there and locked (their attempts at other puzzles wait for it).
+                await insert_unless_there(s, PuzzleRating, **_new_rating_values(member.id, row.variant))
+                player = (await s.scalars(
+                    select(PuzzleRating)
+                    .where(PuzzleRating.user_id == member.id, PuzzleRating.variant == row.variant)
+                    .with_for_update()
+                    .execution_options(populate_existing=True)
+                )).one()
                 tried = await s.scalar(select(PuzzleAttempt.id).where(
                     PuzzleAttempt.user_id == member.id, PuzzleAttempt.puzzle_id == puzzle_id).limit(1))
                 before = player.rating
@@ -342,6 +350,10 @@ class PuzzleService:
         return min(pool, key=lambda r: hashlib.sha256(f"{day} {r.id}".encode()).hexdigest()).id
 
 
+def _new_rating_values(user_id: int, variant: str) -> dict[str, Any]:
+    return {"user_id": user_id, "variant": variant, "rating": 1500.0, "deviation": 350.0, "volatility": 0.06,
+            "attempts": 0, "solved": 0, "updated_at": utcnow()}
+
+
 def _new_rating(user_id: int, variant: str) -> PuzzleRating:
-    return PuzzleRating(user_id=user_id, variant=variant, rating=1500.0, deviation=350.0, volatility=0.06,
-                        attempts=0, solved=0, updated_at=utcnow())
+    return PuzzleRating(**_new_rating_values(user_id, variant))

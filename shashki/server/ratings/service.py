@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color, Outcome
@@ -29,7 +28,7 @@ from shashki.server.games.models import GameRecord
 from shashki.server.ratings import glicko2
 from shashki.server.ratings.models import PlayerRating, RatingHistory
 from shashki.server.ratings.speed import SPEEDS, speed_of
-from shashki.server.storage import Database
+from shashki.server.storage import Database, insert_unless_there
 
 PROVISIONAL_GAMES = 10
 TAU = glicko2.DEFAULT_TAU
@@ -146,11 +145,7 @@ class RatingService:
             "games": 0,
             "updated_at": now,
         }
-        # INSERT ... ON CONFLICT DO NOTHING is spelt by each dialect.
-        if s.get_bind().dialect.name == "postgresql":
-            await s.execute(postgresql.insert(PlayerRating).values(**values).on_conflict_do_nothing())
-        else:
-            await s.execute(sqlite.insert(PlayerRating).values(**values).on_conflict_do_nothing())
+        await insert_unless_there(s, PlayerRating, **values)
         return (
             await s.scalars(
                 select(PlayerRating)

@@ -25,7 +25,6 @@ import logging
 from collections.abc import Iterator
 
 from sqlalchemy import delete, func, or_, select
-from sqlalchemy.dialects import postgresql, sqlite
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
@@ -34,7 +33,7 @@ from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
 from shashki.server.games.service import GameService
 from shashki.server.social.models import Block, Follow
-from shashki.server.storage import Database
+from shashki.server.storage import Database, insert_unless_there
 from shashki.server.storage.base import utcnow
 
 log = logging.getLogger("shashki.server")
@@ -88,8 +87,7 @@ class SocialService:
     async def _insert(self, table: type[Follow] | type[Block], **values: object) -> None:
         """Add a row unless it is there (INSERT ... ON CONFLICT DO NOTHING, spelt by each dialect)."""
         async with self.db.session() as s:
-            insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
-            await s.execute(insert(table).values(**values, created_at=utcnow()).on_conflict_do_nothing())
+            await insert_unless_there(s, table, **values, created_at=utcnow())
             await s.commit()
 
     async def _count(self, column, user_id: int) -> int:

@@ -13,6 +13,7 @@ from typing import Any, cast
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session
@@ -28,6 +29,13 @@ def alembic_config() -> Config:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
+
+
+async def insert_unless_there(s: AsyncSession, model: Any, **values: Any) -> None:
+    """INSERT ... ON CONFLICT DO NOTHING, spelt by the session's dialect: the row is there afterwards,
+    whoever added it, without a unique-key error when two transactions add it at once."""
+    insert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
+    await s.execute(insert(model).values(**values).on_conflict_do_nothing())
 
 
 def rows_changed(result: Result[Any]) -> int:
