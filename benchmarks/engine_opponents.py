@@ -20,9 +20,8 @@ Openings: `--openings` distinct random openings of two plies (a move each, fixed
 both colours. The referee is shashki's rules (`Game`, with the variant's draw rules): a move that is not
 legal loses the game for the side that sent it, and is printed. Games not over after `--max-plies`
 plies are draws. Time odds: at odds k shashki gets k times the opponent's time a move. Both engines think
-one at a time, so a busy machine slows both alike. An engine that overruns the time it is asked for is
-asked for less, corrected after each of its moves (KestoG still overruns: it took 0.37 s a move when
-given 0.2 s); the mean time each actually took a move is printed, and is what a comparison must use.
+one at a time, so a busy machine slows both alike. The mean time each actually took a move is printed
+(a forced move takes next to nothing), and is what a comparison must use.
 """
 
 from __future__ import annotations
@@ -218,7 +217,6 @@ class Tally:
     searches: dict[str, list[Search]]
     illegal: list[str]
     adjudicated: int = 0
-    calibration: float = 1.0  # the opponent's time asked for / its time given (it may overrun)
 
     def line(self) -> str:
         n = len(self.scores)
@@ -258,7 +256,7 @@ def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds
                 if ours_to_move:
                     move = parse_hub_move(game.position, text)
                 else:
-                    move = theirs.best(game, seconds * tally.calibration)
+                    move = theirs.best(game, seconds)
             except ValueError as error:
                 tally.illegal.append(f"{who} after {' '.join(game.notations())}: {error}")
                 tally.scores.append(0.0 if ours_to_move else 1.0)
@@ -266,9 +264,6 @@ def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds
             took = time.perf_counter() - start
             tally.seconds[who].append(took)
             tally.searches[who].append(ours.last if ours_to_move else theirs.last)
-            if not ours_to_move:  # the time asked for is corrected until it takes what it is given
-                step = (seconds / max(took, 1e-3)) ** 0.5
-                tally.calibration = min(4.0, max(0.05, tally.calibration * step))
             game.play(move)
             moves.append(hub_move(move, game.variant))
     finally:

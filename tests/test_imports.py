@@ -54,9 +54,24 @@ def import_statements(tree: ast.AST, *, in_functions: bool):
             yield from import_statements(node, in_functions=in_functions)
 
 
+def parse(path: Path) -> ast.Module:
+    """The file's syntax tree. CPython 3.11 keeps the AST constructor's recursion depth in state shared
+    by the threads, so a compile() in another thread at the same moment (a thread an earlier test left
+    running) can make `ast.parse` fail with "AST constructor recursion depth mismatch" (CPython
+    gh-106905); the file is then parsed again."""
+    source = path.read_text()
+    for attempt in range(5):
+        try:
+            return ast.parse(source, str(path))
+        except SystemError:
+            if attempt == 4:
+                raise
+    raise AssertionError("unreachable")
+
+
 def imports_of(name: str, path: Path, modules: dict[str, Path], *, in_functions: bool = True) -> set[str]:
     """The modules of the package that `name` imports (at module level only unless `in_functions`)."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parse(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in import_statements(tree, in_functions=in_functions):

@@ -4,10 +4,25 @@
  * Each input line:  go <color: 1 white, 2 black> <milliseconds> <64 numbers: board[x][y], x-major>
  * Each answer:      board <64 numbers: the board after the engine's move>
  * (KestoG's own prints, its search lines, come before the answer and are skipped by the reader.)
+ *
+ * The time: KestoG looks at the clock only between the iterations of its iterative deepening and stops
+ * after the first one that ends past `maxtime`, so it overruns by up to the length of its last
+ * iteration. The driver therefore also uses CheckerBoard's "play now": an interval timer sets
+ * `*playnow` when the time is up, and KestoG plays the best move of its last completed iteration.
  */
+#include <signal.h>
+#include <sys/time.h>
+
 #define main kestog_demo_main
 #include "KestoG.C"
 #undef main
+
+static int playnow = 0;
+
+static void time_is_up(int signal_number) {
+  (void)signal_number;
+  playnow = 1;
+}
 
 int main(void) {
   static char line[8192];
@@ -23,9 +38,14 @@ int main(void) {
       board[i / 8][i % 8] = value;
     }
     char status[1024];
-    int playnow = 0;
     struct CBmove move;
+    struct itimerval timer = {{0, 0}, {ms / 1000, (ms % 1000) * 1000}};
+    struct itimerval off = {{0, 0}, {0, 0}};
+    playnow = 0;
+    signal(SIGALRM, time_is_up);
+    setitimer(ITIMER_REAL, &timer, NULL);
     getmove(board, color, ms / 1000.0, status, &playnow, 0, 0, &move);
+    setitimer(ITIMER_REAL, &off, NULL);
     printf("\nboard");
     for (int i = 0; i < 64; i++) printf(" %d", board[i / 8][i % 8]);
     printf("\n");
