@@ -195,6 +195,18 @@ def challenge(challenger, name: str) -> None:
     challenger.click("#challenge-form button[type=submit]")
 
 
+def accept_from_notice(page) -> None:
+    """Accept, from the notice at the top of the page, the one challenge pending for the page's player once
+    the server has it (the notice may still show an older one until the new one's news arrives)."""
+    for _ in range(100):
+        pending = page.evaluate("async () => (await (await fetch('/api/challenges')).json()).in.map((c) => c.id)")
+        if pending:
+            break
+        page.wait_for_timeout(100)
+    assert len(pending) == 1, pending
+    page.click(f"#notice[data-challenge-id='{pending[0]}'] #notice-accept")
+
+
 def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation_and_claim(pages):
     alice_name, bob_name = new_name("alice"), new_name("bob")
     alice, bob = pages("/"), pages("/")
@@ -222,7 +234,7 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
 
     # Resignation. Bob, on the page of the aborted game, is shown the new challenge there and accepts it.
     challenge(alice, bob_name)
-    bob.click("#notice-accept")
+    accept_from_notice(bob)
     new = another_game(bob, gid)
     assert another_game(alice, gid) == new
     gid = new
@@ -238,7 +250,7 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
 
     # Claiming victory once the opponent has gone on their own turn (the test server waits 0.5 s).
     challenge(alice, bob_name)
-    bob.click("#notice-accept")
+    accept_from_notice(bob)
     new = another_game(bob, gid)
     assert another_game(alice, gid) == new
     gid = new

@@ -10,8 +10,13 @@ import { playerLabel, timeControlLabel, variantName } from "./widgets.js";
 
 const listeners = new Set();
 const LISTS = ["seeks", "challenges", "playing", "nowPlaying"];
-const SETTLED = ["challengeCancelled", "challengeDeclined", "challengeAccepted"]; // a challenge that is gone
+// a challenge that is gone ("challengeSettled" is this page's own: see `settle`)
+const SETTLED = ["challengeCancelled", "challengeDeclined", "challengeAccepted", "challengeSettled"];
 const latest = {}; // the last snapshot of each list
+// Challenges known to be settled (cancelled, declined, accepted, or refused as settled when answered). A
+// settled challenge never becomes pending again, but a list read before it was settled can arrive after
+// the news (a snapshot and an event cross on the socket): such a list must not bring it back.
+const settled = new Set();
 let socket = null;
 let last = 0;
 
@@ -26,11 +31,27 @@ export function resync() {
   if (socket) socket.send({ type: "resync" });
 }
 
+/** Forget a challenge for good (it was answered here, or the server said it is settled), and redraw. */
+export function settle(id) {
+  dispatch({ type: "challengeSettled", id });
+}
+
+function withoutSettled(message) {
+  if (message.type === "challenges") {
+    const open = (x) => !settled.has(x.id);
+    return { ...message, in: (message.in || []).filter(open), out: (message.out || []).filter(open) };
+  }
+  return message;
+}
+
 function dispatch(message) {
   if (message.n !== undefined) {
     if (last && message.n !== last + 1) resync(); // a gap: ask for the lists again
     last = message.n;
   }
+  if (SETTLED.includes(message.type)) settled.add(message.id);
+  if (message.type === "challenge" && settled.has(message.challenge.id)) return;
+  message = withoutSettled(message);
   if (LISTS.includes(message.type)) latest[message.type] = message;
   if (message.type === "challenge" && latest.challenges) {
     const c = message.challenge;
@@ -98,11 +119,11 @@ export function drawChallengeNotice() {
   const answer = (action) => async () => {
     try {
       const data = await api("POST", `/api/challenges/${c.id}/${action}`, action === "decline" ? { reason: "generic" } : undefined);
+      settle(c.id);
       if (data.game) navigate(`/game/${data.game.id}`);
-      latest.challenges.in = latest.challenges.in.filter((x) => x.id !== c.id);
-      drawChallengeNotice();
     } catch (e) {
       toast(e.message, "error");
+      if (e.code === "challenge_settled" || e.status === 404) settle(c.id); // gone: show the next one, if any
     }
   };
   fill(
@@ -111,5 +132,6 @@ export function drawChallengeNotice() {
     h("button", { id: "notice-accept", onClick: answer("accept") }, t("lobby.accept")),
     h("button", { class: "secondary", id: "notice-decline", onClick: answer("decline") }, t("lobby.decline"))
   );
+  notice.dataset.challengeId = c.id;
   notice.hidden = false;
 }

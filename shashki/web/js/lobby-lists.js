@@ -3,6 +3,7 @@
 
 import { api, ensureSession, isAnonymous } from "./api.js";
 import { clear, fill, h } from "./dom.js";
+import { settle } from "./feed.js";
 import { declineReasons } from "./meta.js";
 import { t } from "./i18n.js";
 import { navigate } from "./router.js";
@@ -10,6 +11,18 @@ import { act, card, playerLabel, playerLink, timeControlLabel, variantName } fro
 
 function challengeTermsText(c) {
   return `${variantName(c.variant)} · ${timeControlLabel(c.time_control, c.days)} · ${t(c.rated ? "terms.rated" : "terms.casual")}`;
+}
+
+/** Answer a challenge; answered or found settled already (409), it is gone from every list. */
+async function answering(c, request) {
+  try {
+    const data = await request();
+    settle(c.id);
+    return data;
+  } catch (e) {
+    if (e.code === "challenge_settled") settle(c.id);
+    throw e;
+  }
 }
 
 function gameItem(game) {
@@ -119,11 +132,11 @@ export class LobbyLists {
         declineReasons().map((r) => h("option", { value: r }, t(`decline.${r}`)))
       );
       const accept = async () => {
-        const data = await api("POST", `/api/challenges/${c.id}/accept`);
+        const data = await answering(c, () => api("POST", `/api/challenges/${c.id}/accept`));
         navigate(`/game/${data.game.id}`);
       };
       const decline = async () => {
-        await api("POST", `/api/challenges/${c.id}/decline`, { reason: reason.value });
+        await answering(c, () => api("POST", `/api/challenges/${c.id}/decline`, { reason: reason.value }));
         answered(c);
       };
       this.challengesIn.append(

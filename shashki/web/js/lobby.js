@@ -109,6 +109,7 @@ export async function mount(container) {
       case "challengeCancelled":
       case "challengeDeclined":
       case "challengeAccepted":
+      case "challengeSettled":
         state.in = state.in.filter((c) => c.id !== message.id);
         state.out = state.out.filter((c) => c.id !== message.id);
         lists.renderChallenges();
