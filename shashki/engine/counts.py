@@ -47,6 +47,8 @@ from __future__ import annotations
 from typing import Final
 
 from shashki.engine.evaluation import popcount
+from shashki.rules.draws import LONG_DIAGONAL
+from shashki.rules.position import Position
 
 KING_MOVES: Final = 30  # 7.2.5: 15 moves of each side
 FRESH_LONG_DIAGONAL: Final = 9  # 7.2.7: the stronger side's 5 moves, from a position where it is to move
@@ -199,6 +201,18 @@ class Counts:
         if drawn:
             return -1
         return bound
+
+
+def long_diagonal(by_name: dict[str, int]) -> int:
+    """The a1-h8 squares (7.2.7's long diagonal) as a bitboard of the board whose squares are `by_name`."""
+    return sum(1 << by_name[name] for name in LONG_DIAGONAL)
+
+
+def fresh_bound(position: Position) -> int:
+    """The plies a table result of `position` may take and still hold under the count rules, every count
+    starting there (as in a game set up from its FEN): what the search would believe at its root."""
+    tracker = Counts(long_diagonal(position.variant.board.by_name), 1)
+    return tracker.node(position.white, position.black, position.kings, position.white_to_move, 0)
 
 
 def _pieces(material: int) -> int:

@@ -41,11 +41,10 @@ from shashki.engine.alphabeta import (
     SearchStopped,
     score_to_tt,
 )
-from shashki.engine.counts import Counts
+from shashki.engine.counts import Counts, long_diagonal
 from shashki.engine.evaluation import Evaluator, Weights
 from shashki.engine.tablebase import Tablebase, default_tablebase, has_tables
 from shashki.engine.transposition import EXACT, LOWER, TranspositionTable
-from shashki.rules.draws import LONG_DIAGONAL
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DrawRule
 
@@ -280,9 +279,7 @@ class Searcher:
     def _counts(self, position: Position, states: CountStates | None) -> Counts:
         """The count rules along the search path (shashki.engine.counts), with the root's counts."""
         if self._count_rules is None:
-            board = position.variant.board
-            diagonal = sum(1 << board.by_name[name] for name in LONG_DIAGONAL)
-            self._count_rules = Counts(diagonal, MAX_PLY + 2)
+            self._count_rules = Counts(long_diagonal(position.variant.board.by_name), MAX_PLY + 2)
         tracker = self._count_rules
         given = states or {}
 

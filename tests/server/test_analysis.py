@@ -224,3 +224,16 @@ def test_generated_frames_on_the_analysis_socket_are_answered_and_it_stays_open(
 
         answered()
     assert "Traceback" not in server.log.read_text()[log_before:]
+
+
+def test_russian_endings_show_the_tables_verdict_and_whether_the_counts_may_draw_it(http):
+    # Within the counts (FMJD-64 7.2.4-7.2.8, counted from this position): a plain verdict.
+    within = http.post("/api/analysis/position", json={"variant": "russian", "fen": "W:WKh6,d4:BKc3,c7"})
+    within = within.json()
+    assert within["tablebase"] == {"result": "win", "winner": "white", "plies": 7, "moves": 4}
+    # Three pieces with a man against a king: a 7.2.7 count may start on the long diagonal with 5 moves
+    # to go, so a 43-ply table win is not one the rules promise (the engine does not believe it either).
+    beyond = http.post("/api/analysis/position", json={"variant": "russian", "fen": "W:WKg5,Kb6,e1:BKg3"})
+    beyond = beyond.json()
+    assert beyond["tablebase"] == {"result": "win", "winner": "white", "plies": 43, "moves": 22,
+                                   "counts": "may_draw"}

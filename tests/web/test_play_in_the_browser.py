@@ -195,11 +195,14 @@ def challenge(challenger, name: str) -> None:
     challenger.click("#challenge-form button[type=submit]")
 
 
+PENDING_CHALLENGES = "async () => (await (await fetch('/api/challenges')).json()).in.map((c) => c.id)"
+
+
 def accept_from_notice(page) -> None:
     """Accept, from the notice at the top of the page, the one challenge pending for the page's player once
     the server has it (the notice may still show an older one until the new one's news arrives)."""
     for _ in range(100):
-        pending = page.evaluate("async () => (await (await fetch('/api/challenges')).json()).in.map((c) => c.id)")
+        pending = page.evaluate(PENDING_CHALLENGES)
         if pending:
             break
         page.wait_for_timeout(100)

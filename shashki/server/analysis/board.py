@@ -58,16 +58,21 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 def tablebase_json(position: Position) -> dict[str, Any] | None:
-    """The endgame tables' result for the side to move (Russian giveaway with few pieces), else None.
+    """The endgame tables' result for the side to move (Russian giveaway and Russian with few pieces),
+    else None.
 
-    Only the plain rule set: the tables do not know the double-diagonal convention (RULES.md §3).
+    Only the plain rule sets: the tables do not know the double-diagonal convention (RULES.md §3). The
+    Russian tables know no draw by count (FMJD-64 7.2.4-7.2.8): a win longer than the counts allow,
+    counted afresh from this position as in a game set up from it (`counts.fresh_bound`, what the engine
+    believes), is marked `"counts": "may_draw"` — the rules may draw it before it is won.
     """
-    variant = position.variant
-    if variant.key != "russian-giveaway" or variant.double_diagonal:
-        return None
-    from shashki.engine.tablebase import default_tablebase
+    from shashki.engine.counts import fresh_bound
+    from shashki.engine.tablebase import default_tablebase, has_tables
 
-    probe = default_tablebase().probe(position)
+    variant = position.variant
+    if not has_tables(variant):
+        return None
+    probe = default_tablebase(variant.key).probe(position)
     if probe is None:
         return None
     result, plies = probe
@@ -75,8 +80,11 @@ def tablebase_json(position: Position) -> dict[str, Any] | None:
     if result == 0:
         return {"result": "draw", "winner": None, "plies": 0}
     winner = mover if result > 0 else mover.other
-    return {"result": "win" if result > 0 else "loss", "winner": winner.value, "plies": plies,
-            "moves": (plies + 1) // 2}
+    body: dict[str, Any] = {"result": "win" if result > 0 else "loss", "winner": winner.value, "plies": plies,
+                            "moves": (plies + 1) // 2}
+    if not variant.giveaway and plies > fresh_bound(position):
+        body["counts"] = "may_draw"
+    return body
 
 
 def position_json(position: Position, ply: int = 0, outcome: Outcome | None = None) -> dict[str, Any]:

@@ -176,7 +176,7 @@ export async function mount(container) {
     const tb = node.tablebase;
     if (tb) {
       const key = tb.result === "draw" ? "analysis.tbDraw" : tb.winner === "white" ? "analysis.tbWhiteWins" : "analysis.tbBlackWins";
-      parts.push(t(key, { n: tb.moves ?? 0 }));
+      parts.push(t(key, { n: tb.moves ?? 0 }) + (tb.counts === "may_draw" ? ` (${t("analysis.tbCountsMayDraw")})` : ""));
     }
     el.info.textContent = parts.join(" · ");
     el.info.dataset.tablebase = tb ? tb.result : "";
