@@ -120,7 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         # Ratings move inside the transaction that records a rated game's end.
         app.state.ratings = RatingService(db, accounts_service)
-        game_service.end_hooks.append(app.state.ratings.on_game_end)
+        game_service.end_hooks.append(app.state.ratings.end_hook)
         # Computer analyses of finished games, on the engine's job queue (workers) or a pool of their own.
         app.state.reviews = ReviewService(
             db,

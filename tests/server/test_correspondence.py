@@ -60,7 +60,7 @@ class World:
         self.notifications = NotificationService(db, self.bus)
         self.games.store.add_listener(self.notifications.game_changed)
         self.ratings = RatingService(db, self.games.accounts)
-        self.games.end_hooks.append(self.ratings.on_game_end)
+        self.games.end_hooks.append(self.ratings.end_hook)
         self.lobby = LobbyService(db, self.bus, self.games)
         self.lobby.challenge_hooks.append(self.notifications.challenged)
 

@@ -142,7 +142,7 @@ def test_a_game_whose_first_move_never_comes_aborts_itself_unrated_and_the_timer
         db = await _database(tmp_path)
         games = _games(db, first_move_seconds=0.8)
         ratings = RatingService(db, games.accounts)
-        games.end_hooks.append(ratings.on_game_end)
+        games.end_hooks.append(ratings.end_hook)
         nobody_moves = await games.create(white_id=1, black_id=2, terms=clock)
         black_never_moves = await games.create(white_id=1, black_id=2, terms=clock)
         await games.move(1, black_never_moves.id, "c3-d4", ply=0)

@@ -62,7 +62,7 @@ async def process(url: str, lease_seconds: float = 10.0) -> Process:
     accounts = AccountService(db, argon2_memory_kib=1024, argon2_time_cost=1)
     games = GameService(db, bus, engine=RandomOpponent(), accounts=accounts, first_move_seconds=0)
     ratings = RatingService(db, accounts)
-    games.end_hooks.append(ratings.on_game_end)
+    games.end_hooks.append(ratings.end_hook)
     feed = TournamentFeed(bus, coalesce=0.01)
     service = TournamentService(db, games, accounts, ratings, feed, min_clock_ms=1000)
     results = Results(db, feed)

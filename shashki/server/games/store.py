@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -44,9 +45,18 @@ from shashki.server.storage.direct import Refused
 log = logging.getLogger(__name__)
 
 Listener = Callable[[LiveGame], None]
-# Called inside the transaction that records a game's end, with the session, the game's record (as it
-# stood), the outcome and its time; each returns more columns of the game to record (the ratings).
-EndHook = Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
+
+
+@dataclass(frozen=True, slots=True)
+class EndHook:
+    """Another domain's write in the transaction that records a game's end (the ratings): `run` is
+    called with the session, the game's record (as it stood), the outcome and its time, and returns more
+    columns of the game to record; only for the ends it `applies` to (record, outcome) — a game end no
+    hook applies to is written like a move, on the direct path."""
+
+    applies: Callable[[GameRecord, Outcome], bool]
+    run: Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
+
 # How the store learns the players' names: the accounts' public lookup (`AccountService.users_by_id`).
 PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
@@ -157,7 +167,15 @@ class GameStore:
                 )
             )
             tournament = await self.tournament_of(s, game_id) if self.tournament_of else None
-        accounts = await self._players({i for i in (record.white_id, record.black_id) if i is not None})
+        return self._made(record, moves, tournament, await self._accounts_of(record))
+
+    async def _accounts_of(self, record: GameRecord) -> dict[int, Player]:
+        return await self._players({i for i in (record.white_id, record.black_id) if i is not None})
+
+    def _made(
+        self, record: GameRecord, moves: list[str], tournament: str | None, accounts: dict[int, Player]
+    ) -> LiveGame:
+        """The game in memory: its record, its moves replayed, its players."""
 
         def player(user_id: int | None) -> Player:
             if user_id is None:
@@ -273,11 +291,17 @@ class GameStore:
         """
         async with self.db.session() as s:
             s.add(record)
+            await s.flush()
             if within is not None:
-                await s.flush()
                 await within(s, record.id)
+            tournament = await self.tournament_of(s, record.id) if self.tournament_of else None
             await s.commit()
-        live = await self.live(record.id)
+        # The game in memory is made from what was just written, not read back and replayed (issue 11:
+        # a start cost a second transaction): the record as flushed, the rules game at its start.
+        live = self._made(record, [], tournament, await self._accounts_of(record))
+        if live.is_live:
+            self._live.setdefault(live.id, live)
+            live = self._live[live.id]
         state = self.view(live).to_json()
         for user_id in (record.white_id, record.black_id):
             if user_id is not None:
@@ -357,8 +381,9 @@ class GameStore:
                 # Freeze the clocks where they stood when the game ended.
                 changes["white_ms"], changes["black_ms"] = clock.at(at)
         try:
-            if ending and outcome is not None and self.end_hooks:
-                await self._commit_end(r, changes, move, outcome)
+            hooks = [h for h in self.end_hooks if h.applies(r, outcome)] if ending and outcome else []
+            if hooks and outcome is not None:
+                await self._commit_end(r, changes, move, outcome, hooks)
             else:
                 # The per-move path: two Core statements in one transaction (storage/direct.py).
                 await self.db.direct.write(*change(r.id, r.version, changes, move))
@@ -389,7 +414,12 @@ class GameStore:
         return view
 
     async def _commit_end(
-        self, r: GameRecord, changes: dict[str, Any], move: dict[str, Any] | None, outcome: Outcome
+        self,
+        r: GameRecord,
+        changes: dict[str, Any],
+        move: dict[str, Any] | None,
+        outcome: Outcome,
+        hooks: list[EndHook],
     ) -> None:
         """The end of a game with its end hooks (the ratings move in the same transaction), in a session:
         the hooks read and write other domains' tables. `changes` gains the hooks' columns."""
@@ -403,8 +433,8 @@ class GameStore:
                 raise Refused("the game changed")
             if move is not None:
                 await s.execute(insert(MoveRecord).values(**move))
-            for hook in self.end_hooks:
-                extra = await hook(s, r, outcome, changes["finished_at"])
+            for hook in hooks:
+                extra = await hook.run(s, r, outcome, changes["finished_at"])
                 if extra:
                     await s.execute(update(GameRecord).where(GameRecord.id == r.id).values(**extra))
                     changes.update(extra)

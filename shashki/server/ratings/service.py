@@ -25,6 +25,7 @@ from shashki.rules.game import ABORTED
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Invalid
 from shashki.server.games.models import GameRecord
+from shashki.server.games.store import EndHook
 from shashki.server.ratings import glicko2
 from shashki.server.ratings.models import PlayerRating, RatingHistory
 from shashki.server.ratings.speed import SPEEDS, speed_of
@@ -71,18 +72,29 @@ class RatingService:
 
     # -- the update, inside the game service's transaction ----------------------------------------------
 
-    async def on_game_end(
-        self, s: AsyncSession, record: GameRecord, outcome: Outcome, now: datetime
-    ) -> dict[str, Any]:
-        """Rate a rated game that ends now with `outcome`; returns the game columns to record (the
-        ratings before the game and their changes). An aborted game is not rated."""
-        if (
+    @property
+    def end_hook(self) -> EndHook:
+        """What the game store runs in the transaction that ends a game that `rates` (the others end
+        like a move, on the direct path: most casual games touch no rating)."""
+        return EndHook(applies=self.rates, run=self.on_game_end)
+
+    @staticmethod
+    def rates(record: GameRecord, outcome: Outcome) -> bool:
+        """Whether a game ending with `outcome` moves ratings (an aborted game does not)."""
+        return not (
             outcome.reason == ABORTED
             or not record.rated
             or record.white_id is None
             or record.black_id is None
             or (record.clock_initial_ms is None and record.days_per_move is None)
-        ):
+        )
+
+    async def on_game_end(
+        self, s: AsyncSession, record: GameRecord, outcome: Outcome, now: datetime
+    ) -> dict[str, Any]:
+        """Rate a rated game that ends now with `outcome`; returns the game columns to record (the
+        ratings before the game and their changes). An aborted game is not rated."""
+        if not self.rates(record, outcome):
             return {}
         # A correspondence game (days per move, no clock) is rated in the "correspondence" category.
         speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
