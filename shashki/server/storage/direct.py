@@ -1,5 +1,6 @@
 """Statements on the hot path of a move, without the ORM: `Direct.write(Update(...), Insert(...))` runs
-them in one transaction, `Direct.scalar` reads one value.
+them in one transaction, `Direct.scalar` reads one value and `Direct.row` one row (the actor of every
+request and socket: a token's or a session's row, then its account's).
 
 A move is a compare-and-set UPDATE of its game and an INSERT of its row, in one transaction (issue 11:
 the ORM's sessions, flushes and cache keys were 64% of a move's CPU). The statements are described as
@@ -68,6 +69,16 @@ class Read:
     where: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Row:
+    """SELECT `columns` FROM `table` WHERE each column of `where` equals its value: the first row, as a
+    dict of those columns (an indexed read by a unique key: a token, an id)."""
+
+    table: Table
+    columns: tuple[str, ...]
+    where: dict[str, Any]
+
+
 log = logging.getLogger(__name__)
 _DIALECT = sqlite_dialect.dialect()
 # Commits on the direct SQLite connection between two checkpoints of the WAL (SQLite's own default
@@ -108,7 +119,7 @@ class Direct:
         self._raw: sqlite3.Connection | None = None
         self._sql: dict[tuple, _Sql] = {}
         self._core: dict[tuple, Any] = {}
-        self._results: dict[tuple[str, str], Any] = {}
+        self._results: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
         self.fallbacks = 0  # SQLite transactions that went through the async engine instead
         self._commits = 0
         self._checkpoint: asyncio.Future | None = None
@@ -130,7 +141,7 @@ class Direct:
             self._raw = raw
         return self._raw
 
-    def _statement(self, op: Update | Insert | Read) -> _Sql:
+    def _statement(self, op: Update | Insert | Row) -> _Sql:
         table = op.table
         if isinstance(op, Insert):
             shape: tuple = ("i", table.name, tuple(op.row))
@@ -139,7 +150,7 @@ class Direct:
             shape = (
                 ("u", table.name, tuple(op.values), where)
                 if isinstance(op, Update)
-                else ("r", table.name, op.column, where)
+                else ("r", table.name, op.columns, where)
             )
         found = self._sql.get(shape)
         if found is None:
@@ -155,7 +166,8 @@ class Direct:
                     text = f'UPDATE "{table.name}" SET {sets} WHERE {test}'
                     found = _Sql(text, table, shape[2] + compared)
                 else:
-                    text = f'SELECT "{op.column}" FROM "{table.name}" WHERE {test} LIMIT 1'
+                    names = ", ".join(f'"{k}"' for k in op.columns)
+                    text = f'SELECT {names} FROM "{table.name}" WHERE {test} LIMIT 1'
                     found = _Sql(text, table, compared)
             self._sql[shape] = found
         return found
@@ -199,13 +211,13 @@ class Direct:
 
     # -- the async engine (PostgreSQL; SQLite's fallback) --------------------------------------------
 
-    def _core_statement(self, op: Update | Insert | Read) -> Any:
+    def _core_statement(self, op: Update | Insert | Row) -> Any:
         if isinstance(op, Insert):
             shape: tuple = ("i", op.table.name)
         elif isinstance(op, Update):
             shape = ("u", op.table.name, _where_shape(op.where))
         else:
-            shape = ("r", op.table.name, op.column, _where_shape(op.where))
+            shape = ("r", op.table.name, op.columns, _where_shape(op.where))
         found = self._core.get(shape)
         if found is None:
             if isinstance(op, Insert):
@@ -221,7 +233,7 @@ class Direct:
                     # SET takes the columns given at execution (SQLAlchemy derives it from the parameters).
                     update(op.table).where(test)
                     if isinstance(op, Update)
-                    else select(op.table.c[op.column]).where(test).limit(1)
+                    else select(*(op.table.c[k] for k in op.columns)).where(test).limit(1)
                 )
             self._core[shape] = found
         return found
@@ -267,27 +279,41 @@ class Direct:
             lock.release()
 
     async def scalar(self, read: Read) -> Any:
-        """The value read, None when no row matches (a read never waits for the writer in WAL mode:
+        """The value read, None when no row matches."""
+        found = await self.row(Row(read.table, (read.column,), read.where))
+        return None if found is None else found[read.column]
+
+    async def row(self, read: Row) -> dict[str, Any] | None:
+        """The first row read, None when no row matches (a read never waits for the writer in WAL mode:
         https://www.sqlite.org/wal.html)."""
         raw = self._sqlite()
         if raw is None:
             where = {f"w_{k}": v for k, v in read.where.items() if v is not None}
             async with self._db.engine.connect() as conn:
-                return (await conn.execute(self._core_statement(read), where)).scalar()
+                found = (await conn.execute(self._core_statement(read), where)).first()
+            return None if found is None else dict(zip(read.columns, found, strict=True))
         sql = self._statement(read)
         try:
-            row = raw.execute(sql.text, sql.parameters({}, read.where)).fetchone()
+            values = raw.execute(sql.text, sql.parameters({}, read.where)).fetchone()
         except sqlite3.OperationalError as error:
             raise OperationalError(str(error), None, error) from None
-        if row is None or row[0] is None:
+        if values is None:
             return None
-        key = (read.table.name, read.column)
-        if key not in self._results:
-            self._results[key] = (
-                read.table.c[read.column].type.dialect_impl(_DIALECT).result_processor(_DIALECT, None)
+        return {
+            column: value if value is None or convert is None else convert(value)
+            for column, value, convert in zip(read.columns, values, self._converters(read), strict=True)
+        }
+
+    def _converters(self, read: Row) -> tuple[Any, ...]:
+        """How SQLAlchemy turns each column's stored value into Python (None: as stored)."""
+        key = (read.table.name, read.columns)
+        found = self._results.get(key)
+        if found is None:
+            found = self._results[key] = tuple(
+                read.table.c[c].type.dialect_impl(_DIALECT).result_processor(_DIALECT, None)
+                for c in read.columns
             )
-        convert = self._results[key]
-        return row[0] if convert is None else convert(row[0])
+        return found
 
     def close(self) -> None:
         if self._raw is not None:
