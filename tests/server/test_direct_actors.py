@@ -47,6 +47,8 @@ def test_actors_are_read_on_the_direct_path_as_stored_and_ended_credentials_give
         secret, token = await accounts.create_token(by_session, ["board:play", "read"])
         by_token = await accounts.actor_for_token(secret)
         players = await accounts.users_by_id({user.id, other.id})
+        by_name = await accounts.user_by_name(name.upper())
+        anonymous, _, _ = await accounts.start_anonymous()
         no_row = await db.direct.row(Row(API_TOKENS, ("id",), {"token_hash": "nothing"}))
         await accounts.revoke_token(by_session, token.id)
         revoked = await accounts.actor_for_token(secret)
@@ -56,10 +58,13 @@ def test_actors_are_read_on_the_direct_path_as_stored_and_ended_credentials_give
         expired = await accounts.actor_for_session(session_token)
         unknown = await accounts.actor_for_session("no-such-session")
         await db.close()
-        return user, other, csrf, by_session, by_token, players, no_row, revoked, expired, unknown
+        anonymous_by_name = await accounts.user_by_name(anonymous.username)
+        return user, other, csrf, by_session, by_token, players, no_row, revoked, expired, unknown, by_name, (
+            anonymous, anonymous_by_name
+        )
 
-    user, other, csrf, by_session, by_token, players, no_row, revoked, expired, unknown = asyncio.run(
-        scenario()
+    user, other, csrf, by_session, by_token, players, no_row, revoked, expired, unknown, by_name, anon = (
+        asyncio.run(scenario())
     )
     assert isinstance(by_session, Actor) and by_session.via == "session" and by_session.csrf_token == csrf
     for actor in (by_session, by_token):
@@ -75,4 +80,6 @@ def test_actors_are_read_on_the_direct_path_as_stored_and_ended_credentials_give
     assert by_token.scopes == frozenset({"board:play", "read"})
     assert {i: u.username for i, u in players.items()} == {user.id: name, other.id: f"b{name}"}
     assert no_row is None and revoked is None and expired is None and unknown is None
+    assert by_name is not None and by_name.id == user.id  # any case
+    assert anon[0].anonymous and anon[1] is None  # an anonymous identity is never found by name
     assert timedelta(0) <= utcnow() - user.created_at < timedelta(minutes=5)

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import cast
+from typing import Any, cast
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -242,8 +242,12 @@ class AccountService:
         return Actor(user=user, via="token", scopes=frozenset(found["scopes"].split()), credential=digest)
 
     async def _user_by_id(self, user_id: int) -> User | None:
-        """The account, read on the direct path; a detached `User` as a closed session leaves it."""
-        found = await self.db.direct.row(Row(USERS, USER_COLUMNS, {"id": user_id}))
+        return await self._user_where({"id": user_id})
+
+    async def _user_where(self, where: dict[str, Any]) -> User | None:
+        """The account matching `where` (a unique key), read on the direct path; a detached `User` as a
+        closed session leaves it."""
+        found = await self.db.direct.row(Row(USERS, USER_COLUMNS, where))
         if found is None:
             return None
         user = User(**found)
@@ -279,10 +283,7 @@ class AccountService:
 
     async def user_by_name(self, username: str) -> User | None:
         """The account of this name (any case); anonymous identities have none."""
-        async with self.db.session() as s:
-            return await s.scalar(
-                select(User).where(User.username_key == username.lower(), User.anonymous.is_(False))
-            )
+        return await self._user_where({"username_key": username.lower(), "anonymous": False})
 
     async def users_by_id(self, ids: set[int]) -> dict[int, User]:
         if not ids:
