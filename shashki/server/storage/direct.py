@@ -111,6 +111,11 @@ def _where_shape(where: dict[str, Any]) -> tuple[tuple[str, bool], ...]:
     return tuple((k, v is None) for k, v in where.items())
 
 
+def _compared(table: Table, where: tuple[tuple[str, bool], ...]) -> Any:
+    """The WHERE of a Core statement: each column equal to its parameter `w_<column>`, or IS NULL."""
+    return and_(*(table.c[k].is_(None) if null else table.c[k] == bindparam(f"w_{k}") for k, null in where))
+
+
 class Direct:
     """The statements of the per-move path, on the cheapest connection the database offers."""
 
@@ -223,12 +228,7 @@ class Direct:
             if isinstance(op, Insert):
                 found = insert(op.table)
             else:
-                test = and_(
-                    *(
-                        op.table.c[k].is_(None) if null else op.table.c[k] == bindparam(f"w_{k}")
-                        for k, null in _where_shape(op.where)
-                    )
-                )
+                test = _compared(op.table, _where_shape(op.where))
                 found = (
                     # SET takes the columns given at execution (SQLAlchemy derives it from the parameters).
                     update(op.table).where(test)
@@ -249,6 +249,46 @@ class Direct:
             else:
                 await conn.execute(statement, op.row)
 
+    def _single(self, ops: tuple[Update | Insert, ...]) -> tuple[Any, dict[str, Any]] | None:
+        """On PostgreSQL, a compare-and-set alone or followed by its move's row as one statement and its
+        parameters: `WITH changed AS (UPDATE ... RETURNING) INSERT ... SELECT ... FROM changed`, the row
+        inserted only if the update changed its one row. One statement is atomic
+        (https://www.postgresql.org/docs/current/queries-with.html#QUERIES-WITH-MODIFYING), so it runs in
+        autocommit: one round trip instead of four (BEGIN, UPDATE, INSERT, COMMIT). None for other shapes."""
+        if self._db.engine.dialect.name != "postgresql" or not 1 <= len(ops) <= 2:
+            return None
+        change, row = ops[0], ops[1] if len(ops) == 2 else None
+        if not isinstance(change, Update) or change.expect != 1 or not isinstance(row, Insert | None):
+            return None
+        where = _where_shape(change.where)
+        shape = ("single", change.table.name, tuple(change.values), where)
+        if row is not None:
+            shape += (row.table.name, tuple(row.row))
+        statement = self._core.get(shape)
+        if statement is None:
+            table = change.table
+            statement = update(table).where(_compared(table, where)).values(
+                {k: bindparam(f"s_{k}", type_=table.c[k].type) for k in change.values}
+            )
+            if row is not None:
+                changed = statement.returning(*table.primary_key.columns).cte("changed")
+                columns = row.table.c
+                selected = select(*(bindparam(f"i_{k}", type_=columns[k].type) for k in row.row))
+                statement = insert(row.table).from_select(list(row.row), selected.select_from(changed))
+            self._core[shape] = statement
+        parameters = {f"s_{k}": v for k, v in change.values.items()}
+        parameters.update({f"w_{k}": v for k, v in change.where.items() if v is not None})
+        if row is not None:
+            parameters.update({f"i_{k}": v for k, v in row.row.items()})
+        return statement, parameters
+
+    async def _run_single(self, statement: Any, parameters: dict[str, Any]) -> None:
+        async with self._db.engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            done = await conn.execute(statement, parameters)
+        if done.rowcount != 1:
+            raise Refused(f"{done.rowcount} rows changed, not 1")
+
     # -- the interface -------------------------------------------------------------------------------
 
     async def write(self, *ops: Update | Insert) -> None:
@@ -256,6 +296,10 @@ class Direct:
         IntegrityError (a unique key) or OperationalError (the database away) roll all of them back."""
         raw = self._sqlite()
         if raw is None:
+            single = self._single(ops)
+            if single is not None:
+                await self._run_single(*single)
+                return
             async with self._db.engine.begin() as conn:
                 await self._run_core(conn, ops)
             return

@@ -1,0 +1,98 @@
+"""The per-move write on both databases (storage/direct.py): on PostgreSQL a compare-and-set with its
+move's row is one statement in autocommit (one round trip), on SQLite a transaction on the stdlib
+connection — the same outcomes either way: the change and the row both written, or neither (a lost
+compare-and-set, a ply written already), and a value compared to NULL matched as SQL's IS NULL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import cast
+
+import pytest
+from sqlalchemy import Table, delete, event, func, select
+from sqlalchemy.exc import IntegrityError
+
+from shashki.rules import Color
+from shashki.server.accounts.models import User
+from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
+from shashki.server.storage import Database
+from shashki.server.storage.direct import Insert, Read, Refused, Update
+
+GAMES = cast(Table, GameRecord.__table__)
+MOVES = cast(Table, MoveRecord.__table__)
+NOW = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
+
+
+def _url(database: str, tmp_path) -> str:
+    if database == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+    url = os.environ.get("SHASHKI_TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
+    return url
+
+
+def _move(game_id: str, ply: int, notation: str = "c3-d4") -> Insert:
+    row = {"game_id": game_id, "ply": ply, "notation": notation, "played_at": NOW, "clock_ms": 59_000}
+    return Insert(MOVES, row)
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_change_and_its_move_are_written_together_or_not_at_all_on_both_databases(database, tmp_path):
+    game_id = "t" + secrets.token_hex(4)  # a shared PostgreSQL database holds other games
+    later = NOW + timedelta(seconds=2)
+
+    async def scenario():
+        db = await Database(_url(database, tmp_path)).open()
+        async with db.session() as s:
+            user = User(username=game_id, username_key=game_id, password_hash="-", created_at=NOW)
+            s.add(user)
+            await s.flush()
+            s.add(
+                GameRecord(
+                    id=game_id, variant="russian-giveaway", white_id=user.id, black_id=None,
+                    computer_level=1, turn_started_at=NOW, ply=0, version=1, status=GameStatus.STARTED,
+                    created_at=NOW,
+                )
+            )  # fmt: skip
+            await s.commit()
+        seen: list[str] = []
+        event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+        write = db.direct.write
+        first = {"ply": 1, "version": 2, "turn_started_at": later, "draw_offer": Color.BLACK}
+        await write(Update(GAMES, first, {"id": game_id, "version": 1}), _move(game_id, 0))
+        with pytest.raises(Refused):  # a lost compare-and-set: neither the change nor the row
+            await write(Update(GAMES, {"ply": 9}, {"id": game_id, "version": 1}), _move(game_id, 1, "lost"))
+        with pytest.raises(IntegrityError):  # the ply written already: the change rolled back with it
+            again = Update(GAMES, {"ply": 7, "version": 3}, {"id": game_id, "version": 2})
+            await write(again, _move(game_id, 0))
+        # A change alone, compared to NULL (no result yet), then one that matches no row.
+        await write(Update(GAMES, {"version": 3, "draw_offer": None}, {"id": game_id, "result": None}))
+        with pytest.raises(Refused):
+            await write(Update(GAMES, {"version": 4}, {"id": game_id, "version": 2}))
+        writes = list(seen)
+        async with db.session() as s:
+            record = await s.get(GameRecord, game_id)
+            moves = list(await s.scalars(select(MoveRecord).where(MoveRecord.game_id == game_id)))
+            mine = MoveRecord.game_id == game_id
+            count = await s.scalar(select(func.count()).select_from(MoveRecord).where(mine))
+            await s.execute(delete(GameRecord).where(GameRecord.id == game_id))
+            await s.execute(delete(User).where(User.username_key == game_id))
+            await s.commit()
+        started = await db.direct.scalar(Read(GAMES, "turn_started_at", {"id": game_id}))  # deleted: None
+        await db.close()
+        return record, moves, count, started, writes
+
+    record, moves, count, started, writes = asyncio.run(scenario())
+    if database == "postgresql":  # each write one statement (two, UPDATE and INSERT, in a transaction before)
+        assert len(writes) == 5 and sum("WITH changed AS" in w for w in writes) == 3
+    else:
+        assert writes == []  # SQLite: the stdlib connection, not the async engine
+    assert (record.ply, record.version, record.draw_offer) == (1, 3, None)
+    assert record.turn_started_at == later
+    assert count == 1
+    assert [(m.ply, m.notation, m.played_at, m.clock_ms) for m in moves] == [(0, "c3-d4", NOW, 59_000)]
+    assert started is None
