@@ -23,6 +23,7 @@ from shashki.rules.notation import parse_square
 from shashki.rules.variant import Variant
 
 if TYPE_CHECKING:
+    from shashki.rules.board import BoardGeometry
     from shashki.rules.position import Position
 
 _RANGE = re.compile(r"^([0-9]+)-([0-9]+)$")
@@ -114,15 +115,28 @@ def read_fen(text: str, variant: Variant) -> FenPieces:
 
 def write_fen(pos: Position, algebraic: bool = False) -> str:
     """The position as a FEN, pieces in square-number order, kings marked K."""
-    board = pos.board
+    squares = _fen_squares(pos.board, algebraic)
+    kings = pos.kings
     out = ["W" if pos.white_to_move else "B"]
     for side, bb in (("W", pos.white), ("B", pos.black)):
-        items = []
-        for bit in sorted(board.iter_bits(bb), key=board.number):
-            label = board.square_name(bit) if algebraic else str(board.number(bit))
-            items.append(("K" if pos.kings >> bit & 1 else "") + label)
+        items = [("K" + label if kings & mask else label) for mask, label in squares if bb & mask]
         out.append(side + ",".join(items))
     return ":".join(out)
+
+
+_FEN_SQUARES: dict[tuple[int, bool, bool], tuple[tuple[int, str], ...]] = {}
+
+
+def _fen_squares(board: BoardGeometry, algebraic: bool) -> tuple[tuple[int, str], ...]:
+    """Every square of the board in number order, as its bit's mask and its FEN label: made once per
+    board (a FEN is written for every state the server sends)."""
+    key = (board.size, board.mirrored, algebraic)  # what makes a board (rules/board.py)
+    found = _FEN_SQUARES.get(key)
+    if found is None:
+        found = _FEN_SQUARES[key] = tuple(  # `bits`: square 1's bit first
+            (1 << bit, board.square_name(bit) if algebraic else str(board.number(bit))) for bit in board.bits
+        )
+    return found
 
 
 def _square(variant: Variant, token: str) -> int:

@@ -334,6 +334,8 @@ class Direct:
         if raw is None:
             where = {f"w_{k}": v for k, v in read.where.items() if v is not None}
             async with self._db.engine.connect() as conn:
+                # One SELECT needs no transaction around it: no BEGIN and ROLLBACK round trips.
+                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
                 found = (await conn.execute(self._core_statement(read), where)).first()
             return None if found is None else dict(zip(read.columns, found, strict=True))
         sql = self._statement(read)
