@@ -29,13 +29,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from shashki.rules import Color, Outcome
+from shashki.rules import Color, IllegalMove, Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.events import Encoded, EventBus
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
 from shashki.server.games.presence import Presence
-from shashki.server.games.replay import replay
+from shashki.server.games.replay import catch_up, replay
 from shashki.server.games.statements import change, version_of
 from shashki.server.games.view import GameView, build_view
 from shashki.server.storage import Database, rows_changed
@@ -205,11 +205,40 @@ class GameStore:
         version = await self.db.direct.scalar(version_of(live.id))
         if version is None or (version == live.record.version and not live.stale):
             return
-        fresh = await self._load(live.id)
-        live.record, live.rules = fresh.record, fresh.rules
-        live.notations, live.players = fresh.notations, fresh.players
-        live.tournament = fresh.tournament
-        live.stale = False
+        if live.stale or not await self._catch_up(live):
+            fresh = await self._load(live.id)
+            live.record, live.rules = fresh.record, fresh.rules
+            live.notations, live.players = fresh.notations, fresh.players
+            live.tournament = fresh.tournament
+            live.stale = False
+        if not live.is_live and self._live.get(live.id) is live:
+            del self._live[live.id]  # ended by another process: read afresh when asked for, as after `commit`
+
+    async def _catch_up(self, live: LiveGame) -> bool:
+        """Bring a game another process has moved on up to date as a delta (issue 11: a reload replayed
+        the whole game at every foreign move): its record read again and the moves stored since applied
+        to the cached rules game. False when the stored moves do not follow the cached ones (then the
+        game is loaded afresh)."""
+        have = len(live.notations)
+        async with self.db.session() as s:
+            record = await s.get(GameRecord, live.id)
+            later = list(
+                await s.scalars(
+                    select(MoveRecord.notation)
+                    .where(MoveRecord.game_id == live.id, MoveRecord.ply >= have)
+                    .order_by(MoveRecord.ply)
+                )
+            )
+        if record is None or record.ply != have + len(later):
+            return False
+        try:
+            catch_up(live.rules, record, later)
+        except IllegalMove:
+            log.error("game %s: a stored move does not follow the cached game; loading it afresh", live.id)
+            return False
+        live.record = record
+        live.notations.extend(later)
+        return True
 
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame) -> AsyncIterator[LiveGame]:
