@@ -63,9 +63,12 @@ class Database:
         self.is_sqlite = url.startswith("sqlite")
         # A server process keeps this many connections open: every socket's action takes one for a few
         # milliseconds, and past the pool's size SQLAlchemy opens and closes a connection per checkout (issue
-        # 11: connecting was a twelfth of the server's time under load with the default 5). Pre-ping: a
-        # connection cut by a database restart is replaced before use, not failed on.
-        options: dict[str, Any] = {"pool_pre_ping": True, "pool_size": POOL_SIZE, "max_overflow": OVERFLOW}
+        # 11: connecting was a twelfth of the server's time under load with the default 5). No pre-ping: on
+        # asyncpg it is BEGIN, a query and ROLLBACK, three round trips at every checkout (a quarter of the
+        # server's time under load); a connection cut by a database restart fails its one statement instead,
+        # which invalidates the whole pool (https://docs.sqlalchemy.org/en/20/core/pooling.html, "Disconnect
+        # Handling - Optimistic"), that action is answered `unavailable` and the next ones reconnect.
+        options: dict[str, Any] = {"pool_size": POOL_SIZE, "max_overflow": OVERFLOW}
         if url.startswith("sqlite+aiosqlite:"):
             # One trip to the driver's thread per statement (storage/onehop.py).
             options = {"module": one_hop_dbapi()}
