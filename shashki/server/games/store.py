@@ -220,7 +220,7 @@ class GameStore:
         to the cached rules game. False when the stored moves do not follow the cached ones (then the
         game is loaded afresh)."""
         have = len(live.notations)
-        async with self.db.session() as s:
+        async with self.db.reading() as s:  # the moves read after the record: no snapshot needed
             record = await s.get(GameRecord, live.id)
             later = list(
                 await s.scalars(

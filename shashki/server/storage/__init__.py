@@ -7,6 +7,8 @@ migrations up to the newest revision before anything else touches the tables.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -84,6 +86,20 @@ class Database:
         )
         # Core statements in one transaction, without a session: the per-move path (storage/direct.py).
         self.direct = Direct(self)
+
+    @contextlib.asynccontextmanager
+    async def reading(self) -> AsyncIterator[AsyncSession]:
+        """A session for reads alone. On PostgreSQL it runs on a connection in autocommit: each SELECT one
+        round trip, with no BEGIN before nor ROLLBACK after (a session's reads are then not one snapshot:
+        for reads that need none). On SQLite an ordinary session (no round trips to save)."""
+        if self.is_sqlite:
+            async with self.session() as s:
+                yield s
+            return
+        async with self.engine.connect() as conn:
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            async with AsyncSession(bind=conn, expire_on_commit=False) as s:
+                yield s
 
     async def open(self) -> Database:
         if self.is_sqlite:
