@@ -94,12 +94,13 @@ class RatingService:
     ) -> dict[str, Any]:
         """Rate a rated game that ends now with `outcome`; returns the game columns to record (the
         ratings before the game and their changes). An aborted game is not rated."""
-        if not self.rates(record, outcome):
+        white_id, black_id = record.white_id, record.black_id
+        if not self.rates(record, outcome) or white_id is None or black_id is None:
             return {}
         # A correspondence game (days per move, no clock) is rated in the "correspondence" category.
         speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
-        white = await self._locked_row(s, record.white_id, record.variant, speed, now)
-        black = await self._locked_row(s, record.black_id, record.variant, speed, now)
+        white = await self._locked_row(s, white_id, record.variant, speed, now)
+        black = await self._locked_row(s, black_id, record.variant, speed, now)
         winner = outcome.winner
         white_score = 1.0 if winner is Color.WHITE else 0.0 if winner is Color.BLACK else 0.5
         W, B = Color.WHITE, Color.BLACK

@@ -261,7 +261,7 @@ class Direct:
         if not isinstance(change, Update) or change.expect != 1 or not isinstance(row, Insert | None):
             return None
         where = _where_shape(change.where)
-        shape = ("single", change.table.name, tuple(change.values), where)
+        shape: tuple = ("single", change.table.name, tuple(change.values), where)
         if row is not None:
             shape += (row.table.name, tuple(row.row))
         statement = self._core.get(shape)
