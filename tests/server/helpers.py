@@ -16,6 +16,7 @@ import uuid
 from pathlib import Path
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 FAST = {
@@ -39,6 +40,17 @@ FAST = {
     "SHASHKI_ANALYSIS_MAX_SECONDS": "3",
 }
 PASSWORD = "correct horse battery"
+
+
+def database_url(database: str, tmp_path: Path) -> str:
+    """A fresh SQLite file, or the shared PostgreSQL of `scripts/test-services.sh` (skipped without it):
+    for tests parametrized over `["sqlite", "postgresql"]`."""
+    if database == "sqlite":
+        return f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+    url = os.environ.get("SHASHKI_TEST_DATABASE_URL")
+    if not url:
+        pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
+    return url
 
 
 def free_port() -> int:

@@ -6,7 +6,6 @@ read for a game's players is the one stored."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from datetime import timedelta
 
@@ -22,14 +21,7 @@ from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Row
 
-
-def _url(database: str, tmp_path) -> str:
-    if database == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
-    url = os.environ.get("SHASHKI_TEST_DATABASE_URL")
-    if not url:
-        pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
-    return url
+from .helpers import database_url
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
@@ -37,7 +29,7 @@ def test_actors_are_read_on_the_direct_path_as_stored_and_ended_credentials_give
     name = f"anna{secrets.token_hex(3)}"  # a shared PostgreSQL database holds others
 
     async def scenario():
-        db = await Database(_url(database, tmp_path)).open()
+        db = await Database(database_url(database, tmp_path)).open()
         accounts = AccountService(db, argon2_memory_kib=1024, argon2_time_cost=1)
         user = await accounts.register(name, "x" * 12)
         other = await accounts.register(f"b{name}", "y" * 12)

@@ -6,7 +6,6 @@ compare-and-set, a ply written already), and a value compared to NULL matched as
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import cast
@@ -21,18 +20,11 @@ from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
 from shashki.server.storage import Database
 from shashki.server.storage.direct import Insert, Read, Refused, Update
 
+from .helpers import database_url
+
 GAMES = cast(Table, GameRecord.__table__)
 MOVES = cast(Table, MoveRecord.__table__)
 NOW = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
-
-
-def _url(database: str, tmp_path) -> str:
-    if database == "sqlite":
-        return f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
-    url = os.environ.get("SHASHKI_TEST_DATABASE_URL")
-    if not url:
-        pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
-    return url
 
 
 def _move(game_id: str, ply: int, notation: str = "c3-d4") -> Insert:
@@ -46,7 +38,7 @@ def test_a_change_and_its_move_are_written_together_or_not_at_all_on_both_databa
     later = NOW + timedelta(seconds=2)
 
     async def scenario():
-        db = await Database(_url(database, tmp_path)).open()
+        db = await Database(database_url(database, tmp_path)).open()
         async with db.session() as s:
             user = User(username=game_id, username_key=game_id, password_hash="-", created_at=NOW)
             s.add(user)
