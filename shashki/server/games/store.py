@@ -29,13 +29,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
-from shashki.rules import Color, IllegalMove, Outcome
+from shashki.rules import Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.events import Encoded, EventBus
-from shashki.server.games.live import LiveGame, Player
+from shashki.server.games.live import LiveGame
+from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
 from shashki.server.games.presence import Presence
-from shashki.server.games.replay import catch_up, replay
 from shashki.server.games.statements import change, version_of
 from shashki.server.games.view import GameView, build_view
 from shashki.server.storage import Database, rows_changed
@@ -57,12 +57,8 @@ class EndHook:
     applies: Callable[[GameRecord, Outcome], bool]
     run: Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
 
-# How the store learns the players' names: the accounts' public lookup (`AccountService.users_by_id`).
-PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
 AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
-# The tournament a game belongs to, asked when a game is loaded (the tournaments own that table).
-TournamentLookup = Callable[[AsyncSession, str], Awaitable[str | None]]
 # Seconds between the retries of a publish that failed after its commit (about 15 s in all, enough for a
 # Redis restart; beyond it the clients resync on their next state or reconnection).
 PUBLISH_RETRIES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -83,14 +79,22 @@ class GameStore:
         self.bus = bus
         self.presence = presence
         self.claim_after_ms = claim_after_ms
-        self.computer_name = computer_name
         self.end_hooks: list[EndHook] = []
-        self.tournament_of: TournamentLookup | None = None  # set by the tournaments service
-        self._players = players
+        # Games are made in memory by the loader: loaded, made as written, or caught up.
+        self.loader = GameLoader(db, players, computer_name)
         self._listeners: list[Listener] = []
         self._live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._retries: set[asyncio.Task] = set()  # publishes retried in the background
+
+    @property
+    def tournament_of(self) -> TournamentLookup | None:
+        """The tournament a game belongs to (set by the tournaments service; the loader asks it)."""
+        return self.loader.tournament_of
+
+    @tournament_of.setter
+    def tournament_of(self, lookup: TournamentLookup | None) -> None:
+        self.loader.tournament_of = lookup
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener(game)` after every committed change, on creation and when resumed at start."""
@@ -118,7 +122,7 @@ class GameStore:
             async with lock:
                 live = self._live.get(game_id)
                 if live is None:
-                    live = await self._load(game_id)
+                    live = await self.loader.load(game_id)
                     # Only games in play are kept: a finished one is read afresh when asked for, so the
                     # cache does not grow with the history of every game looked at.
                     if live.is_live:
@@ -156,40 +160,6 @@ class GameStore:
         async with self.db.session() as s:
             return int(await s.scalar(query) or 0)
 
-    async def _load(self, game_id: str) -> LiveGame:
-        async with self.db.session() as s:
-            record = await s.get(GameRecord, game_id)
-            if record is None:
-                raise NotFound("no_such_game", f"There is no game {game_id!r}.")
-            moves = list(
-                await s.scalars(
-                    select(MoveRecord.notation).where(MoveRecord.game_id == game_id).order_by(MoveRecord.ply)
-                )
-            )
-            tournament = await self.tournament_of(s, game_id) if self.tournament_of else None
-        return self._made(record, moves, tournament, await self._accounts_of(record))
-
-    async def _accounts_of(self, record: GameRecord) -> dict[int, Player]:
-        return await self._players({i for i in (record.white_id, record.black_id) if i is not None})
-
-    def _made(
-        self, record: GameRecord, moves: list[str], tournament: str | None, accounts: dict[int, Player]
-    ) -> LiveGame:
-        """The game in memory: its record, its moves replayed, its players."""
-
-        def player(user_id: int | None) -> Player:
-            if user_id is None:
-                return Player.computer(record.computer_level, self.computer_name)
-            return accounts[user_id]
-
-        return LiveGame(
-            record=record,
-            rules=replay(record, moves),
-            notations=moves,
-            players={Color.WHITE: player(record.white_id), Color.BLACK: player(record.black_id)},
-            tournament=tournament,
-        )
-
     async def refresh(self, live: LiveGame) -> None:
         """Bring a game up to date if another process has changed it (call under its lock).
 
@@ -205,40 +175,14 @@ class GameStore:
         version = await self.db.direct.scalar(version_of(live.id))
         if version is None or (version == live.record.version and not live.stale):
             return
-        if live.stale or not await self._catch_up(live):
-            fresh = await self._load(live.id)
+        if live.stale or not await self.loader.catch_up(live):
+            fresh = await self.loader.load(live.id)
             live.record, live.rules = fresh.record, fresh.rules
             live.notations, live.players = fresh.notations, fresh.players
             live.tournament = fresh.tournament
             live.stale = False
         if not live.is_live and self._live.get(live.id) is live:
             del self._live[live.id]  # ended by another process: read afresh when asked for, as after `commit`
-
-    async def _catch_up(self, live: LiveGame) -> bool:
-        """Bring a game another process has moved on up to date as a delta (issue 11: a reload replayed
-        the whole game at every foreign move): its record read again and the moves stored since applied
-        to the cached rules game. False when the stored moves do not follow the cached ones (then the
-        game is loaded afresh)."""
-        have = len(live.notations)
-        async with self.db.reading() as s:  # the moves read after the record: no snapshot needed
-            record = await s.get(GameRecord, live.id)
-            later = list(
-                await s.scalars(
-                    select(MoveRecord.notation)
-                    .where(MoveRecord.game_id == live.id, MoveRecord.ply >= have)
-                    .order_by(MoveRecord.ply)
-                )
-            )
-        if record is None or record.ply != have + len(later):
-            return False
-        try:
-            catch_up(live.rules, record, later)
-        except IllegalMove:
-            log.error("game %s: a stored move does not follow the cached game; loading it afresh", live.id)
-            return False
-        live.record = record
-        live.notations.extend(later)
-        return True
 
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame) -> AsyncIterator[LiveGame]:
@@ -327,7 +271,7 @@ class GameStore:
             await s.commit()
         # The game in memory is made from what was just written, not read back and replayed (issue 11:
         # a start cost a second transaction): the record as flushed, the rules game at its start.
-        live = self._made(record, [], tournament, await self._accounts_of(record))
+        live = self.loader.made(record, [], tournament, await self.loader.accounts_of(record))
         if live.is_live:
             self._live.setdefault(live.id, live)
             live = self._live[live.id]
