@@ -23,8 +23,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
+from typing import cast
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import Table, delete, func, or_, select
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
@@ -35,12 +36,14 @@ from shashki.server.games.service import GameService
 from shashki.server.social.models import Block, Follow
 from shashki.server.storage import Database, insert_unless_there
 from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Row
 
 log = logging.getLogger("shashki.server")
 
 # lichess caps the players one follows (400) and blocks (500); a list larger than this is not a social
 # list any more but a crawl.
 MAX_FOLLOWING = 400
+BLOCKS = cast(Table, Block.__table__)
 MAX_BLOCKING = 500
 
 
@@ -184,9 +187,9 @@ class SocialService:
         return [{"id": i, "username": users[i].username, "bot": users[i].is_bot} for i in ids if i in users]
 
     async def blocks(self, blocker_id: int, blocked_id: int) -> bool:
-        """Whether `blocker_id` blocks `blocked_id`."""
-        async with self.db.session() as s:
-            return await s.get(Block, (blocker_id, blocked_id)) is not None
+        """Whether `blocker_id` blocks `blocked_id` (on the direct path: every challenge asks both ways)."""
+        where = {"blocker_id": blocker_id, "blocked_id": blocked_id}
+        return await self.db.direct.row(Row(BLOCKS, ("blocker_id",), where)) is not None
 
     async def blocked_between(self, a: int, b: int) -> bool:
         """Whether either of two accounts blocks the other."""
