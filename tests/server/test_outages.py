@@ -133,6 +133,55 @@ class Services:
 
 
 @pytest.mark.slow
+def test_after_a_postgresql_restart_a_read_is_asked_again_and_anything_else_fails_as_unavailable_once(
+    private_services,
+):
+    """No pre-ping (storage/__init__.py): the pooled connections a restart cut fail their next statement.
+    The direct path's one-row reads ask again on a new connection; a session or a write fails as an
+    outage (`OperationalError`, answered `unavailable`), never as an unknown driver error, and the next
+    statement reconnects."""
+    from sqlalchemy import select
+
+    from shashki.server.accounts.service import USERS
+    from shashki.server.errors import UNAVAILABLE
+    from shashki.server.games.statements import GAMES
+    from shashki.server.storage import Database
+    from shashki.server.storage.direct import Refused, Row, Update
+
+    def restart() -> None:  # no statement runs while it is down: the pool learns of it only afterwards
+        private_services.stop_postgres()
+        private_services.start_postgres()
+
+    async def failure(action) -> str:
+        try:
+            await action()
+        except (*UNAVAILABLE, Refused) as error:
+            return type(error).__name__
+        return "none"
+
+    async def scenario():
+        db = await Database(private_services.database_url).open()
+        read = Row(USERS, ("id",), {"id": 1})
+        write = Update(GAMES, {"version": 1}, {"id": "none", "version": 0})  # one statement, no such game
+
+        async def session_read() -> None:
+            async with db.session() as s:
+                await s.execute(select(USERS.c.id).limit(1))
+
+        outcomes = [await db.direct.row(read)]  # the pool holds a connection
+        restart()
+        outcomes.append(await db.direct.row(read))  # asked again: no error
+        restart()
+        outcomes += [await failure(session_read), await failure(session_read)]
+        restart()
+        outcomes += [await failure(lambda: db.direct.write(write)) for _ in range(2)]
+        await db.close()
+        return outcomes
+
+    assert asyncio.run(scenario()) == [None, None, "OperationalError", "none", "OperationalError", "Refused"]
+
+
+@pytest.mark.slow
 def test_postgresql_and_redis_restarted_under_a_live_game_lose_no_acknowledged_move(
     tmp_path, private_services
 ):

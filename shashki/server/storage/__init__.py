@@ -16,7 +16,8 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import CursorResult, Result
+from sqlalchemy.engine import CursorResult, ExceptionContext, Result
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import Session
 
@@ -79,6 +80,8 @@ class Database:
         self.engine: AsyncEngine = create_async_engine(url, **options)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            event.listen(self.engine.sync_engine, "handle_error", _disconnect_is_unavailable)
         self.write_lock: WriteLock | None = WriteLock() if self.is_sqlite else None
         sync_class = serialised_session_class(self.write_lock) if self.write_lock else Session
         self.session = async_sessionmaker(
@@ -120,6 +123,20 @@ class Database:
     async def close(self) -> None:
         self.direct.close()
         await self.engine.dispose()
+
+
+def _disconnect_is_unavailable(context: ExceptionContext) -> OperationalError | None:
+    """A statement on a connection the database has cut (a restart, a failover) fails as an outage, like
+    a refused connection (`OperationalError`: answered `unavailable`, retried by the client), not as an
+    unknown driver error (asyncpg's shows as a bare `DBAPIError`). SQLAlchemy has invalidated the pool by
+    then (https://docs.sqlalchemy.org/en/20/core/pooling.html#disconnect-handling-optimistic): the next
+    statements reconnect."""
+    error = context.sqlalchemy_exception
+    if not context.is_disconnect or error is None or isinstance(error, OperationalError | InterfaceError):
+        return None
+    return OperationalError(
+        context.statement, context.parameters, context.original_exception, connection_invalidated=True
+    )
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

@@ -333,10 +333,14 @@ class Direct:
         raw = self._sqlite()
         if raw is None:
             where = {f"w_{k}": v for k, v in read.where.items() if v is not None}
-            async with self._db.engine.connect() as conn:
-                # One SELECT needs no transaction around it: no BEGIN and ROLLBACK round trips.
-                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                found = (await conn.execute(self._core_statement(read), where)).first()
+            try:
+                found = await self._select_one(read, where)
+            except OperationalError as error:
+                if not error.connection_invalidated:
+                    raise
+                # A connection the database cut (the pool has no pre-ping): a read is safe to ask again,
+                # on a new connection (the pool was invalidated with it).
+                found = await self._select_one(read, where)
             return None if found is None else dict(zip(read.columns, found, strict=True))
         sql = self._statement(read)
         try:
@@ -349,6 +353,12 @@ class Direct:
             column: value if value is None or convert is None else convert(value)
             for column, value, convert in zip(read.columns, values, self._converters(read), strict=True)
         }
+
+    async def _select_one(self, read: Row, where: dict[str, Any]) -> Any:
+        async with self._db.engine.connect() as conn:
+            # One SELECT needs no transaction around it: no BEGIN and ROLLBACK round trips.
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            return (await conn.execute(self._core_statement(read), where)).first()
 
     def _converters(self, read: Row) -> tuple[Any, ...]:
         """How SQLAlchemy turns each column's stored value into Python (None: as stored)."""
