@@ -90,6 +90,16 @@ async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncGe
                 await task
 
 
+def _subject(event: Json) -> tuple[str, str] | None:
+    """What a game start or a challenge heard on a user's channel is about (its kind and id)."""
+    kind = event.get("type")
+    if kind == "gameStart":
+        return kind, str(event["game"].get("id"))
+    if kind == "challenge":
+        return kind, str(event["challenge"].get("id"))
+    return None
+
+
 def only_an_offer(before: StateView, after: StateView) -> bool:
     """Whether `after` differs from `before` only by a draw offer of the side to move."""
     return (
@@ -127,18 +137,27 @@ class Streams:
     # -- the event stream -------------------------------------------------------------------------
 
     async def events(self, user: User) -> AsyncIterator[Json | None]:
-        """The account's events: games in progress and pending challenges first, then as they come."""
+        """The account's events: games in progress and pending challenges first, then as they come.
+
+        A game or challenge that began while the first ones were being listed is both listed and heard
+        (the subscription comes first, so that nothing is missed): it is sent once, as listed."""
         with self.event_slots.hold(user.id):
             async with self.bus.subscribe(f"user:{user.id}") as sub:
+                listed: set[tuple[str, str]] = set()
                 for state in await self.games.ongoing(user.id):
                     game = await self.views.game_event(state_view(state), user.id)
+                    listed.add(("gameStart", str(state["id"])))
                     yield {"type": "gameStart", "game": game}
                 for challenge in await self.lobby.pending_challenges(user.id, incoming_only=True):
+                    listed.add(("challenge", str(challenge.id)))
                     yield {"type": "challenge", "challenge": await self.views.challenge_json(challenge)}
                 async with contextlib.aclosing(merged([sub], self.keepalive)) as stream:
                     async for event in stream:
                         if event is None:
                             yield None
+                            continue
+                        if listed and _subject(event) in listed:
+                            listed.discard(_subject(event))  # sent already, as listed
                             continue
                         try:
                             out = await self._event(event, user)
