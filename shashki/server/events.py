@@ -50,13 +50,18 @@ def loads(text: str | bytes) -> Any:
 class Encoded(dict):
     """An event with its JSON text, made once however many sockets send it on (`text`): a game's state
     goes to both players and every spectator (issue 11: it was serialised once per socket). Treat it as
-    read-only: the text does not follow changes."""
+    read-only: the text does not follow changes.
 
-    __slots__ = ("text",)
+    `servers` is a part for the server processes alone, never sent to a client: the columns and move of a
+    game's change, with which another process brings its cached copy up to date (`games.follow`). Redis
+    carries it after the text, on a line of its own (`RedisBus`)."""
 
-    def __init__(self, event: dict, text: str | None = None) -> None:
+    __slots__ = ("text", "servers")
+
+    def __init__(self, event: dict, text: str | None = None, servers: dict | None = None) -> None:
         super().__init__(event)
         self.text = dumps(event) if text is None else text
+        self.servers = servers
 
 
 def text_of(message: dict) -> str:
@@ -167,7 +172,7 @@ class RedisBus:
         self.reconnections = 0
 
     async def publish(self, channel: str, event: dict) -> None:
-        await self._redis.publish(self._prefix + channel, text_of(event))
+        await self._redis.publish(self._prefix + channel, _payload(event))
 
     @property
     def channels(self) -> int:
@@ -286,8 +291,7 @@ class RedisBus:
             channel = message["channel"].decode()[len(self._prefix) :]
             listeners = self._listeners.get(channel)
             if listeners:
-                data = message["data"]
-                event = Encoded(loads(data), data.decode() if isinstance(data, bytes) else data)
+                event = _event(message["data"])
                 for subscription in list(listeners):
                     subscription.put(event)
 
@@ -303,6 +307,60 @@ class RedisBus:
             self._pubsub = None
         self._listeners.clear()
         await self._redis.aclose()
+
+
+# Seconds between the retries of a publish that failed after its commit (about 15 s in all, enough for a
+# Redis restart; beyond it the clients resync on their next state or reconnection).
+PUBLISH_RETRIES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+class AfterCommit:
+    """Publishes what has been committed, and never fails: the change stands whatever the bus does.
+
+    A committed move is durable and acknowledged (issue 11: a publish that failed after the commit turned
+    a recorded move into an error, and left the listeners — flag timer, computer — untold). A failed
+    publish is retried in the background, a few times with growing waits (`PUBLISH_RETRIES`); whoever
+    misses the event anyway sees a gap in `seq` (or the next state) and asks for the state.
+    """
+
+    def __init__(self, bus: EventBus) -> None:
+        self.bus = bus
+        self.retries: set[asyncio.Task] = set()  # publishes being retried in the background
+
+    async def publish(self, channel: str, event: dict) -> None:
+        try:
+            await self.bus.publish(channel, event)
+        except Exception as error:
+            kind = event.get("type")
+            log.warning("publishing %s on %s failed (%s); retrying in the background", kind, channel, error)
+            task = asyncio.create_task(self._later(channel, event))
+            self.retries.add(task)
+            task.add_done_callback(self.retries.discard)
+
+    async def _later(self, channel: str, event: dict) -> None:
+        for wait in PUBLISH_RETRIES:
+            await asyncio.sleep(wait)
+            try:
+                await self.bus.publish(channel, event)
+                return
+            except Exception:
+                continue
+        retries = len(PUBLISH_RETRIES)
+        log.error("gave up publishing %s on %s after %d retries", event.get("type"), channel, retries)
+
+
+def _payload(event: dict) -> str:
+    """What Redis carries of an event: its JSON text, then its part for the servers (if any) on a second
+    line (compact JSON never holds a raw newline: one inside a string is written `\\n`)."""
+    servers = getattr(event, "servers", None)
+    return text_of(event) if servers is None else f"{text_of(event)}\n{dumps(servers)}"
+
+
+def _event(data: bytes | str) -> Encoded:
+    """An event read back from Redis (`_payload`), its text kept to be sent on as it came."""
+    text = data.decode() if isinstance(data, bytes) else data
+    text, _, servers = text.partition("\n")
+    return Encoded(loads(text), text, loads(servers) if servers else None)
 
 
 def make_bus(redis_url: str | None) -> EventBus:

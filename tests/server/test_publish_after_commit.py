@@ -1,4 +1,4 @@
-"""A publish that fails after a commit never turns the committed change into an error (games/store.py):
+"""A publish that fails after a commit never turns the committed change into an error (events.AfterCommit):
 it is retried in the background, a bounded number of times, and the listeners are told all the same."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-import shashki.server.games.store as store_module
+import shashki.server.events as events_module
 from shashki.server.accounts.models import User
 from shashki.server.events import InProcessBus
 from shashki.server.games.computer import RandomOpponent
@@ -37,7 +37,7 @@ class FlakyBus(InProcessBus):
 
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch):
-    monkeypatch.setattr(store_module, "PUBLISH_RETRIES", (0.01, 0.02, 0.03))
+    monkeypatch.setattr(events_module, "PUBLISH_RETRIES", (0.01, 0.02, 0.03))
 
 
 async def _service(tmp_path, bus: FlakyBus) -> tuple[Database, GameService]:
@@ -83,7 +83,7 @@ def test_a_publish_that_keeps_failing_is_given_up_after_the_bounded_retries(tmp_
         bus.failures = 100
         state = await games.move(1, live.id, live.rules.position.parse_move("c3-d4"), ply=0)
         await asyncio.sleep(0.3)
-        attempts, pending = bus.attempts, len(games.store._retries)
+        attempts, pending = bus.attempts, len(games.store.published.retries)
         bus.failures = 0
         second = await games.move(2, live.id, live.rules.position.parse_move("f6-g5"), ply=1)
         await games.close()
@@ -92,6 +92,6 @@ def test_a_publish_that_keeps_failing_is_given_up_after_the_bounded_retries(tmp_
 
     state, attempts, pending, second = asyncio.run(scenario())
     assert state["seq"] == 2
-    assert attempts == 1 + len(store_module.PUBLISH_RETRIES)
+    assert attempts == 1 + len(events_module.PUBLISH_RETRIES)
     assert pending == 0
     assert second["seq"] == 3 and second["moves"] == ["c3-d4", "f6-g5"]  # the game goes on

@@ -3,7 +3,9 @@ the first move, the computer's turn) stand for the game.
 
 Ownership is a lease in Redis (`shashki:owner:<game>` = the process, expiring after `lease_seconds`):
 - the process that commits a change takes the game (a listener of the store): it has the freshest state
-  and has just armed the timers;
+  and has just armed the timers (one SET when it takes the game, not at every move: while it holds the
+  game its renewals keep the lease, and a process whose lease another took learns it at its next renewal
+  and takes the game again at its next commit);
 - each owner renews its leases every third of the lease; a lease it finds taken by another is dropped;
 - every process sweeps the games in play every `sweep_seconds`: a game whose lease has lapsed — its
   owner died, or stopped — is claimed by one process (SET NX), loaded afresh, and its listeners are told,
@@ -91,8 +93,9 @@ class GameOwners:
 
     def __call__(self, live: LiveGame) -> None:
         if live.is_live:
-            self.owned.add(live.id)
-            self._spawn(self._take(live.id))
+            if live.id not in self.owned:  # one SET per game taken, not one per move: renewals keep it
+                self.owned.add(live.id)
+                self._spawn(self._take(live.id))
         elif live.id in self.owned:
             self.owned.discard(live.id)
             self._spawn(self._let_go(live.id))

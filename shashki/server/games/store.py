@@ -31,7 +31,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from shashki.rules import Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
-from shashki.server.events import Encoded, EventBus
+from shashki.server.events import AfterCommit, Encoded, EventBus
+from shashki.server.games.follow import Followers, change_for_servers
 from shashki.server.games.live import LiveGame
 from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
@@ -57,11 +58,9 @@ class EndHook:
     applies: Callable[[GameRecord, Outcome], bool]
     run: Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
 
+
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
 AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
-# Seconds between the retries of a publish that failed after its commit (about 15 s in all, enough for a
-# Redis restart; beyond it the clients resync on their next state or reconnection).
-PUBLISH_RETRIES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 class GameStore:
@@ -84,8 +83,10 @@ class GameStore:
         self.loader = GameLoader(db, players, computer_name)
         self._listeners: list[Listener] = []
         self._live: dict[str, LiveGame] = {}
+        # With other processes (Redis), the changes they make to the cached games, applied as heard.
+        self.followers = Followers(bus, self._drop)
         self._loading: dict[str, asyncio.Lock] = {}
-        self._retries: set[asyncio.Task] = set()  # publishes retried in the background
+        self.published = AfterCommit(bus)  # publishes that never fail a committed change
 
     @property
     def tournament_of(self) -> TournamentLookup | None:
@@ -127,6 +128,7 @@ class GameStore:
                     # cache does not grow with the history of every game looked at.
                     if live.is_live:
                         self._live[game_id] = live
+                        self.followers.follow(live)
         finally:
             if self._loading.get(game_id) is lock:
                 del self._loading[game_id]
@@ -164,7 +166,8 @@ class GameStore:
         """Bring a game up to date if another process has changed it (call under its lock).
 
         With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
-        written the game since this one cached it; one indexed read of its version tells. With events in
+        written the game since this one cached it; one indexed read of its version tells (and the changes
+        heard from them, `games/follow.py`, have usually brought the copy up to date already). With events in
         this process (no Redis) this process is the only server of its games, so the cached game is
         the authority and is not read again: only a copy marked stale (a failed write) is reloaded. A
         second process on the same file anyway would still lose no write: the compare-and-set refuses
@@ -181,8 +184,7 @@ class GameStore:
             live.notations, live.players = fresh.notations, fresh.players
             live.tournament = fresh.tournament
             live.stale = False
-        if not live.is_live and self._live.get(live.id) is live:
-            del self._live[live.id]  # ended by another process: read afresh when asked for, as after `commit`
+        self._drop(live)  # if ended by another process: read afresh when asked for, as after `commit`
 
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame) -> AsyncIterator[LiveGame]:
@@ -194,8 +196,15 @@ class GameStore:
     def forget(self, game_id: str) -> None:
         """Drop a cached game found stale; the next use loads it afresh from the database."""
         old = self._live.pop(game_id, None)
+        self.followers.stop(game_id)
         if old is not None:
             old.stale = True  # whoever still holds this copy reloads it before acting on it
+
+    def _drop(self, live: LiveGame) -> None:
+        """Let a game that has ended leave the cache: whoever asks again reads it from the database."""
+        if not live.is_live and self._live.get(live.id) is live:
+            del self._live[live.id]
+            self.followers.stop(live.id)
 
     async def started_ids(self, user_id: int | None = None) -> list[str]:
         """The games in play (of one player, if given)."""
@@ -273,12 +282,12 @@ class GameStore:
         # a start cost a second transaction): the record as flushed, the rules game at its start.
         live = self.loader.made(record, [], tournament, await self.loader.accounts_of(record))
         if live.is_live:
-            self._live.setdefault(live.id, live)
-            live = self._live[live.id]
+            live = self._live.setdefault(live.id, live)
+            self.followers.follow(live)
         state = self.view(live).to_json()
         for user_id in (record.white_id, record.black_id):
             if user_id is not None:
-                await self.publish(f"user:{user_id}", {"type": "gameStart", "game": state})
+                await self.published.publish(f"user:{user_id}", {"type": "gameStart", "game": state})
         self.notify(live)
         return live
 
@@ -293,39 +302,6 @@ class GameStore:
                 .values({column: to_id})
             )
             await s.commit()
-
-    async def publish(self, channel: str, event: dict) -> None:
-        """Publish what has been committed; never fails: the change stands whatever the bus does.
-
-        A committed move is durable and acknowledged (issue 11: a publish that failed after the commit
-        turned a recorded move into an error, and left the listeners — flag timer, computer — untold). A
-        failed publish is retried in the background, a few times with growing waits (`PUBLISH_RETRIES`);
-        whoever misses the event anyway sees a gap in `seq` (or the next state) and asks for the state.
-        """
-        try:
-            await self.bus.publish(channel, event)
-        except Exception as error:
-            log.warning(
-                "publishing %s on %s failed (%s); retrying in the background",
-                event.get("type"),
-                channel,
-                error,
-            )
-            task = asyncio.create_task(self._publish_later(channel, event))
-            self._retries.add(task)
-            task.add_done_callback(self._retries.discard)
-
-    async def _publish_later(self, channel: str, event: dict) -> None:
-        for wait in PUBLISH_RETRIES:
-            await asyncio.sleep(wait)
-            try:
-                await self.bus.publish(channel, event)
-                return
-            except Exception:
-                continue
-        log.error(
-            "gave up publishing %s on %s after %d retries", event.get("type"), channel, len(PUBLISH_RETRIES)
-        )
 
     async def commit(
         self,
@@ -372,17 +348,16 @@ class GameStore:
         if outcome is not None and live.rules.outcome is None:
             live.rules.finish(outcome)  # an end decided off the board
         view = self.view(live)
-        # Serialised once here, sent as such by every socket of the game (events.Encoded).
-        await self.publish(
-            f"game:{r.id}", Encoded({"type": "state", "seq": r.version, "game": view.to_json()})
-        )
+        # Serialised once here, sent as such by every socket of the game (events.Encoded); the other
+        # processes also get the change itself, to apply to their copies (games/follow.py).
+        servers = change_for_servers(changes, move["notation"] if move else None) if self.bus.shared else None
+        state = {"type": "state", "seq": r.version, "game": view.to_json()}
+        await self.published.publish(f"game:{r.id}", Encoded(state, servers=servers))
         if ending:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:
-                    await self.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
-        if not live.is_live and self._live.get(live.id) is live:
-            # A finished game leaves the cache; whoever asks again reads it from the database.
-            del self._live[live.id]
+                    await self.published.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
+        self._drop(live)
         self.notify(live)
         return view
 

@@ -1,0 +1,181 @@
+"""With several server processes, each applies the changes the others publish to the games it caches, as
+they are heard (games/follow.py, issue 11): the players of a game on two processes play it through without
+either process reading the game's record or moves again — only the version check before each action —
+and an end decided on the other process takes the game out of the cache. A change that is not the next
+one, or comes while this process is changing the game, is left to the version check and the catching up
+from the database. The servers' part of an event crosses Redis beside the text the clients get."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import event
+
+from shashki.server.events import Encoded, InProcessBus, RedisBus, _event, _payload
+from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.follow import apply_heard, change_for_servers
+from shashki.server.games.models import GameStatus
+from shashki.server.games.service import GameService
+from shashki.server.games.terms import GameTerms
+
+from .test_game_parts import _service
+
+REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
+COLUMNS = ("version", "ply", "white_ms", "black_ms", "turn_started_at", "status", "draw_offer", "winner")
+
+
+def _columns(games: GameService, game_id: str) -> tuple:
+    live = games.store._live[game_id]
+    return tuple(getattr(live.record, name) for name in COLUMNS) + (live.rules.position,)
+
+
+async def _two_processes(tmp_path, bus_of=None):
+    """Two game services on one database, standing for two processes whose events are shared."""
+    db, one = await _service(tmp_path)
+    await one.close()
+    buses = bus_of() if bus_of else (InProcessBus(),) * 2
+    services = []
+    for bus in buses:
+        games = GameService(db, bus, engine=RandomOpponent(seed=1), computer_delay_seconds=0)
+        games.store.bus.shared = True  # type: ignore[misc]
+        services.append(games)
+    return db, services
+
+
+async def _play(services, live_id, state, plies, rng, after_each=None):
+    states = []
+    for ply in range(plies):
+        if state["status"] != "started":
+            break
+        mover = services[ply % 2]  # each player's socket is on its own process
+        user = 1 if state["side_to_move"] == "white" else 2
+        move = rng.choice(state["legal_moves"])["move"]
+        state = await mover.move(user, live_id, move, ply=state["ply"])
+        states.append(state)
+        if after_each:
+            await after_each()
+    return states
+
+
+def test_two_processes_play_a_game_through_on_the_changes_they_hear_without_reading_it_again(tmp_path):
+    rng = random.Random(5)
+
+    async def scenario():
+        db, (one, other) = await _two_processes(tmp_path)
+        live = await one.create(white_id=1, black_id=2, terms=GameTerms(clock_initial_ms=300_000))
+        await other.store.live(live.id)  # both processes hold the game
+        await asyncio.sleep(0)  # and listen to it
+        seen: list[str] = []  # what goes through SQLAlchemy: loading and catching up
+        event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+        versions = []  # the version checks, on the direct path
+        scalar = db.direct.scalar
+
+        async def counted(read):
+            versions.append(read.column)
+            return await scalar(read)
+
+        db.direct.scalar = counted  # type: ignore[method-assign]
+        agree = []
+
+        async def compare():
+            await asyncio.sleep(0)  # the followers run
+            agree.append(_columns(one, live.id) == _columns(other, live.id))
+
+        states = await _play((one, other), live.id, one.state(live), 30, rng, compare)
+        offered = await other.offer_draw(2, live.id)  # a change without a move, heard by the first
+        await asyncio.sleep(0)
+        heard_offer = one.store._live[live.id].record.draw_offer
+        ended = await one.resign(1, live.id)
+        await asyncio.sleep(0)
+        cached = (one.store.cached, other.store.cached, len(one.store.followers), len(other.store.followers))
+        applied = one.store.followers.applied + other.store.followers.applied
+        reads = [" ".join(s.split()) for s in seen if s.lstrip().upper().startswith("SELECT")]
+        for games in (one, other):
+            await games.close()
+        await db.close()
+        return states, agree, offered, heard_offer, ended, cached, applied, reads, versions
+
+    states, agree, offered, heard_offer, ended, cached, applied, reads, versions = asyncio.run(scenario())
+    assert len(states) >= 10 and all(agree)
+    assert offered["draw_offer"] == "black" and heard_offer is not None and heard_offer.value == "black"
+    assert ended["status"] == "finished" and ended["winner"] == "black"
+    assert cached == (0, 0, 0, 0)  # the end heard took the game out of the other process's cache too
+    assert applied == len(states) + 2  # every change was applied where it was heard
+    # Only the version was checked before each action: the game's record and moves were never read.
+    assert versions == ["version"] * (len(states) + 2) and reads == []
+
+
+def test_a_change_that_is_not_the_next_one_is_left_to_the_version_check_and_caught_up(tmp_path):
+    rng = random.Random(7)
+
+    async def scenario():
+        db, (one, other) = await _two_processes(tmp_path)
+        live = await one.create(white_id=1, black_id=2)
+        copy = await other.store.live(live.id)
+        other.store.followers.stop(live.id)  # the second process hears nothing now (a lost connection)
+        await _play((one, one), live.id, one.state(live), 3, rng)  # three changes it did not hear
+        missed = copy.record.version
+        late = Encoded({"type": "state", "seq": 99}, servers=change_for_servers({"version": 99}, None))
+        not_next = apply_heard(copy, late)
+        async with copy.lock:  # this process is itself changing the game: nothing is applied under it
+            locked = apply_heard(copy, late)
+        state = await other.get_state(live.id)  # the version check catches up from the database
+        caught = _columns(other, live.id) == _columns(one, live.id)
+        for games in (one, other):
+            await games.close()
+        await db.close()
+        return missed, not_next, locked, state, caught
+
+    missed, not_next, locked, state, caught = asyncio.run(scenario())
+    assert missed == 1 and not not_next and not locked
+    assert state["ply"] == 3 and caught
+
+
+def test_the_servers_part_of_an_event_crosses_redis_beside_the_text_the_clients_get():
+    at = datetime(2026, 12, 3, 10, 30, tzinfo=UTC)
+    part = change_for_servers({"version": 4, "turn_started_at": at, "status": GameStatus.FINISHED}, "c3-d4")
+    sent = Encoded({"type": "state", "seq": 4, "game": {"chat": "two\nlines"}}, servers=part)
+    received = _event(_payload(sent).encode())
+    assert received == sent and received.text == sent.text  # what the sockets send on, unchanged
+    assert "servers" not in received.text and received.servers == part
+    assert part["changes"]["turn_started_at"] == at.isoformat() and part["changes"]["status"] == "finished"
+    plain = _event(_payload({"type": "lobby"}).encode())
+    assert plain == {"type": "lobby"} and plain.servers is None
+
+
+@pytest.mark.skipif(not REDIS_URL, reason="needs SHASHKI_TEST_REDIS_URL (test-services.sh)")
+def test_two_processes_on_redis_apply_each_others_changes(tmp_path):
+    rng = random.Random(11)
+    prefix = f"follow-{uuid.uuid4().hex[:8]}:"
+
+    async def scenario():
+        db, services = await _two_processes(
+            tmp_path, lambda: tuple(RedisBus(REDIS_URL, prefix=prefix) for _ in range(2))
+        )
+        one, other = services
+        live = await one.create(white_id=1, black_id=2)
+        await other.store.live(live.id)
+        await asyncio.sleep(0.2)  # both subscribed
+
+        async def heard():
+            for _ in range(100):  # Redis delivers in a moment
+                if _columns(one, live.id)[0] == _columns(other, live.id)[0]:
+                    return
+                await asyncio.sleep(0.01)
+
+        states = await _play((one, other), live.id, one.state(live), 12, rng, heard)
+        applied = (one.store.followers.applied, other.store.followers.applied)
+        agree = _columns(one, live.id) == _columns(other, live.id)
+        for games in (one, other):
+            await games.close()
+        await db.close()
+        return states, applied, agree
+
+    states, applied, agree = asyncio.run(scenario())
+    assert len(states) == 12 and agree
+    assert applied == (6, 6)  # each process applied the other's moves as heard
