@@ -111,7 +111,8 @@ def move_by_path(
     pos: Position, squares: list[int], text: str | None = None, captured: Iterable[int] | None = None
 ) -> Move:
     """The legal move of `pos` whose route the squares (bits, as in `Move.path`) name: the whole route,
-    or its start and end when that names one move, or its start, end and some landing squares in order.
+    or else its start and end when that names one move, or its start, end and some landing squares in
+    order.
     `captured`, when given, is the set of squares whose pieces the move takes: the Hub protocol and DXP
     name a capture by its start, its end and what it takes, not by its route.
 
@@ -139,16 +140,13 @@ def move_by_path(
     # Every route of every legal move, so that any route the player types is recognised.
     distinct = {m.key: m for m in legal}
     routes = pos.capture_routes() if legal and legal[0].capture_mask else legal
-    if len(squares) == 2:
-        matches = [m for m in routes if m.path[0] == start and m.path[-1] == end]
-    else:
-        matches = [m for m in routes if m.path == tuple(squares)]
-        if not matches:
-            matches = [
-                m
-                for m in routes
-                if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
-            ]
+    # A whole route names its move, even when it is also the start and end of a longer route (a king's
+    # `f4:h2` taking one piece, beside `f4:h6:f8:d6:h2` taking four: its notation must read back).
+    matches = [m for m in routes if m.path == tuple(squares)]
+    if not matches:
+        matches = [
+            m for m in routes if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)
+        ]
     if captured is not None:
         taken = set(captured)
         by_route = _unique(matches)

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_fen import positions
 
-from shashki.rules import VARIANTS, IllegalMove, Position
+from shashki.rules import VARIANTS, Game, IllegalMove, Position
 from shashki.rules.notation import parse_move, parse_square, split_squares, square_label
 
 
@@ -169,6 +169,20 @@ def test_ambiguous_start_and_end_lists_the_candidates():
     assert parsed("russian", "h2:a5:d2", fen) == "h2:c7:a5:d2"
 
 
+def test_a_whole_route_is_read_even_when_it_is_the_start_and_end_of_a_longer_one():
+    # The king takes g3 alone (f4:h2), or g5, g7, e7 and then g3 (f4:h6:f8:d6:h2): both end on h2. The
+    # notation of the first is its whole route and must read back (a stored game is replayed from it).
+    fen = "W:WKf4:Bg3,g5,g7,e7"
+    pos = position("russian", fen)
+    assert sorted(m.notation(pos.variant) for m in pos.legal_moves()) == ["f4:h2", "f4:h6:f8:d6:h2"]
+    assert parsed("russian", "f4:h2", fen) == "f4:h2"
+    assert parsed("russian", "f4xh2", fen) == "f4:h2"
+    assert parsed("russian", "f4:h6:f8:d6:h2", fen) == "f4:h6:f8:d6:h2"
+    assert parsed("russian", "f4:d6:h2", fen) == "f4:h6:f8:d6:h2"  # some landing squares: the longer one
+    game = Game.replay(["f4:h2"], "russian-giveaway", fen)
+    assert game.moves[0].notation(game.variant) == "f4:h2" and len(game.moves[0].captured) == 1
+
+
 def test_man_backward():
     error = refusal("russian", "d4-c3", "W:Wd4:Bh8")
     assert error.code == "man_backward"
@@ -249,12 +263,14 @@ def test_notation_round_trip_of_every_legal_move(pos):
         for route in pos.capture_routes():
             assert parse_move(pos, route.notation(variant)).key == route.key
             assert route.key in keys
-    # Start and end alone name a move exactly when no other move shares them.
+    # Start and end alone name a move exactly when no other move shares them, or when they are the whole
+    # route of one of those that do.
     for move in legal:
         short = f"{square_label(variant, move.start)}-{square_label(variant, move.end)}"
         twins = [m for m in legal if m.start == move.start and m.end == move.end]
-        if len(twins) == 1:
-            assert parse_move(pos, short).key == move.key
+        whole = [m for m in twins if len(m.path) == 2]
+        if len(twins) == 1 or whole:
+            assert parse_move(pos, short).key == (whole or twins)[0].key
         else:
             with pytest.raises(IllegalMove) as info:
                 parse_move(pos, short)
