@@ -87,8 +87,10 @@ export function gamesCard(username) {
   const next = h("button", { class: "secondary", id: "games-next", type: "button" }, t("profile.nextPage"));
   const where = h("span", { id: "games-page" });
   let page = 1;
+  let latest = 0; // the last load asked for: an answer to an earlier one (filters changed fast) is dropped
 
   async function load() {
+    const mine = ++latest;
     const query = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
     for (const [key, value] of new FormData(form)) if (String(value).trim()) query.set(key, String(value).trim());
     prev.disabled = next.disabled = true;
@@ -96,11 +98,13 @@ export function gamesCard(username) {
     try {
       data = await api("GET", `/api/users/${encodeURIComponent(username)}/games?${query}`);
     } catch (e) {
+      if (mine !== latest) return;
       fill(list, h("li", { class: "muted error", id: "games-error" }, e.status === 404 ? t("profile.noOpponent") : e.message));
       fill(total);
       where.textContent = "";
       return;
     }
+    if (mine !== latest) return;
     fill(list, ...(data.games.length ? data.games.map((g) => gameRow(g, username)) : [h("li", { class: "muted" }, t("profile.noGames"))]));
     total.textContent = t("profile.found", { count: data.total });
     where.textContent = data.pages > 1 ? t("profile.page", { page, pages: data.pages }) : "";
