@@ -85,6 +85,11 @@ class Subscription:
     async def get(self) -> dict:
         return await self._queue.get()
 
+    @property
+    def pending(self) -> int:
+        """Events received and not taken yet."""
+        return self._queue.qsize()
+
     def __aiter__(self) -> AsyncIterator[dict]:
         return self
 

@@ -1,9 +1,11 @@
 """With several server processes, each applies the changes the others publish to the games it caches, as
 they are heard (games/follow.py, issue 11): the players of a game on two processes play it through without
-either process reading the game's record or moves again — only the version check before each action —
-and an end decided on the other process takes the game out of the cache. A change that is not the next
-one, or comes while this process is changing the game, is left to the version check and the catching up
-from the database. The servers' part of an event crosses Redis beside the text the clients get."""
+either process reading the game again — its version once, to know the copy current, then nothing — and an
+end decided on the other process takes the game out of the cache. A change that is not the next one, or
+comes while this process is changing the game, or events lost, void that: the version is read before the
+next action and what was missed caught up from the database. A change made elsewhere and not heard yet
+is refused by the compare-and-set, never written over. The servers' part of an event crosses Redis beside
+the text the clients get."""
 
 from __future__ import annotations
 
@@ -57,6 +59,7 @@ async def _play(services, live_id, state, plies, rng, after_each=None):
         move = rng.choice(state["legal_moves"])["move"]
         state = await mover.move(user, live_id, move, ply=state["ply"])
         states.append(state)
+        await asyncio.sleep(0)  # the listeners take what was published, before the next player answers
         if after_each:
             await after_each()
     return states
@@ -106,8 +109,9 @@ def test_two_processes_play_a_game_through_on_the_changes_they_hear_without_read
     assert ended["status"] == "finished" and ended["winner"] == "black"
     assert cached == (0, 0, 0, 0)  # the end heard took the game out of the other process's cache too
     assert applied == len(states) + 2  # every change was applied where it was heard
-    # Only the version was checked before each action: the game's record and moves were never read.
-    assert versions == ["version"] * (len(states) + 2) and reads == []
+    # Each process read the game's version once, before its first action, to know its copy current; from
+    # then on it acted on what it heard: the game's record and moves were never read.
+    assert versions == ["version"] * 2 and reads == []
 
 
 def test_a_change_that_is_not_the_next_one_is_left_to_the_version_check_and_caught_up(tmp_path):
@@ -134,6 +138,101 @@ def test_a_change_that_is_not_the_next_one_is_left_to_the_version_check_and_caug
     missed, not_next, locked, state, caught = asyncio.run(scenario())
     assert missed == 1 and not not_next and not locked
     assert state["ply"] == 3 and caught
+
+
+def test_a_copy_is_in_doubt_after_a_change_it_missed_lost_events_or_one_not_yet_taken(tmp_path):
+    rng = random.Random(9)
+
+    async def scenario():
+        db, (one, other) = await _two_processes(tmp_path)
+        live = await one.create(white_id=1, black_id=2)
+        copy = await other.store.live(live.id)
+        await asyncio.sleep(0)
+        states = await _play((one, other), live.id, one.state(live), 2, rng)
+        await asyncio.sleep(0)  # the process's own change, heard back, is taken
+        following = other.store.followers
+        steps = {"current after a read": following.current(copy)}
+        # A change heard while this process holds the game's lock is not applied: the copy is in doubt.
+        async with copy.lock:
+            await _play((one,), live.id, states[-1], 1, rng)
+            await asyncio.sleep(0)
+        steps["current after a missed change"] = following.current(copy)
+        await other.get_state(live.id)  # read, caught up, confirmed
+        stored = one.store._live[live.id].record
+        steps["caught up"] = (copy.record.version, copy.record.ply) == (stored.version, 3)
+        steps["current again"] = following.current(copy)
+        events = following._games[live.id].events
+        assert events is not None
+        events.put({"type": "state", "seq": stored.version + 1})  # heard, not taken by the follower yet
+        steps["current with an event waiting"] = following.current(copy)
+        await asyncio.sleep(0)
+        await other.get_state(live.id)
+        steps["current once it is taken and read"] = following.current(copy)
+        events.dropped += 1  # events lost (a reconnection of the bus)
+        steps["current with events lost"] = following.current(copy)
+        for games in (one, other):
+            await games.close()
+        await db.close()
+        return steps
+
+    steps = asyncio.run(scenario())
+    assert steps == {
+        "current after a read": True,
+        "current after a missed change": False,
+        "caught up": True,
+        "current again": True,
+        "current with an event waiting": False,
+        "current once it is taken and read": True,
+        "current with events lost": False,
+    }
+
+
+def test_a_change_not_heard_yet_never_turns_a_legal_action_into_a_refusal(tmp_path):
+    """The other process misses a move entirely (its listener hears nothing): a move sent to it without a
+    ply (the Bot API's) is refused on its copy, then checked against the stored game and played; one that
+    names a later ply than its copy (the game socket's) reads the stored game first; and a resync always
+    does."""
+    rng = random.Random(13)
+
+    async def scenario():
+        db, (one, other) = await _two_processes(tmp_path)
+        live = await one.create(white_id=1, black_id=2)
+        copy = await other.store.live(live.id)
+        await asyncio.sleep(0)
+        state = (await _play((one, other), live.id, one.state(live), 2, rng))[-1]
+        await asyncio.sleep(0)
+        following = other.store.followers
+        bus = other.store.bus
+
+        def deafen():
+            # The listener of the second process stays, but hears no more (as if a publish were lost).
+            bus._listeners[f"game:{live.id}"].discard(following._games[live.id].events)
+
+        deafen()
+        state = (await _play((one,), live.id, state, 1, rng))[-1]  # white's move, on the first process
+        trusted_before = following.current(copy) and copy.record.ply == 2
+        def mover(state: dict) -> int:
+            return 1 if state["side_to_move"] == "white" else 2
+
+        no_ply = await other.move(mover(state), live.id, rng.choice(state["legal_moves"])["move"])
+        await asyncio.sleep(0)
+        deafen()
+        state = (await _play((one,), live.id, no_ply, 1, rng))[-1]
+        move = rng.choice(state["legal_moves"])["move"]
+        with_ply = await other.move(mover(state), live.id, move, ply=state["ply"])
+        await asyncio.sleep(0)
+        deafen()
+        state = (await _play((one,), live.id, with_ply, 1, rng))[-1]
+        resync = await other.get_state(live.id)
+        for games in (one, other):
+            await games.close()
+        await db.close()
+        return trusted_before, no_ply, with_ply, state, resync
+
+    trusted_before, no_ply, with_ply, state, resync = asyncio.run(scenario())
+    assert trusted_before  # the copy was trusted, and a ply behind
+    assert no_ply["ply"] == 4 and with_ply["ply"] == 6
+    assert resync["ply"] == state["ply"] == 7 and resync["moves"] == state["moves"]
 
 
 def test_the_servers_part_of_an_event_crosses_redis_beside_the_text_the_clients_get():

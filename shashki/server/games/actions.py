@@ -7,20 +7,55 @@ after the flag check (a clock that has run out ends the game first), and is comm
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from shashki.rules import Color, IllegalMove, Move, Outcome
 from shashki.rules.game import ABANDONMENT, AGREEMENT, RESIGNATION, TIME
 from shashki.server import metrics
-from shashki.server.errors import Conflict, Forbidden, Invalid
+from shashki.server.errors import Conflict, Forbidden, Invalid, ServiceError
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.live import LiveGame
 from shashki.server.games.presence import Presence
 from shashki.server.games.store import GameStore
 from shashki.server.games.view import GameView, move_named
 from shashki.server.storage.base import utcnow
+
+# Set while an action is tried again after a refusal made on a copy trusted without reading (below).
+_READ_FIRST: ContextVar[bool] = ContextVar("read_first", default=False)
+# Whether each copy an action was decided on had been trusted without reading its stored version.
+_TRUSTED: ContextVar[list[bool] | None] = ContextVar("trusted", default=None)
+
+Action = TypeVar("Action", bound=Callable[..., Awaitable[Any]])
+
+
+def checked_again(action: Action) -> Action:
+    """A player's action refused on a cached copy that was trusted without reading the stored version
+    (several processes: `games/follow.py`) is tried once more on the game read afresh, so that a change
+    made elsewhere and not heard yet never turns a legal action into a refusal (not your turn, bad ply,
+    game over...). A refusal made after a read stands as it is."""
+
+    @functools.wraps(action)
+    async def checked(*args: Any, **kwargs: Any) -> Any:
+        trusted: list[bool] = []
+        token = _TRUSTED.set(trusted)
+        try:
+            return await action(*args, **kwargs)
+        except ServiceError:
+            if not any(trusted):
+                raise
+        finally:
+            _TRUSTED.reset(token)
+        again = _READ_FIRST.set(True)
+        try:
+            return await action(*args, **kwargs)
+        finally:
+            _READ_FIRST.reset(again)
+
+    return cast(Action, checked)
 
 
 class GameActions:
@@ -31,15 +66,21 @@ class GameActions:
 
     @contextlib.asynccontextmanager
     async def seated(
-        self, user_id: int, game_id: str, *, flag: bool = True
+        self, user_id: int, game_id: str, *, flag: bool = True, ply: int | None = None
     ) -> AsyncIterator[tuple[LiveGame, Color]]:
         """A player's action on a live game: under the game's lock, brought up to date from the database,
-        after the flag check (unless `flag` is False), refused if the game is over."""
+        after the flag check (unless `flag` is False), refused if the game is over. A client that names
+        a later ply than the cached copy's has seen a change this process has not: the stored version is
+        read whatever the copy is thought to be (`GameStore.refresh`)."""
         live = await self.store.live(game_id)
         color = live.seat(user_id)
         if color is None:
             raise Forbidden("not_your_game", "You are not a player of this game.")
-        async with self.store.locked(live):
+        read = _READ_FIRST.get() or (ply is not None and ply > live.record.ply)
+        async with self.store.locked(live, read=read):
+            trusted = _TRUSTED.get()
+            if trusted is not None:
+                trusted.append(live.trusted)
             if flag:
                 await self.flag_locked(live)
             if not live.is_live:
@@ -48,6 +89,7 @@ class GameActions:
 
     # -- moves --------------------------------------------------------------------------------------
 
+    @checked_again
     async def move(
         self, user_id: int, game_id: str, move: str | Move, *, ply: int | None = None, lag_ms: int = 0
     ) -> dict[str, Any]:
@@ -55,7 +97,7 @@ class GameActions:
         plies before this move) guards against replays. Returns the new state once the move is committed.
         Refused moves change nothing.
         """
-        async with self.seated(user_id, game_id) as (live, color):
+        async with self.seated(user_id, game_id, ply=ply) as (live, color):
             if ply is not None and ply != live.record.ply:
                 if ply < live.record.ply:
                     raise Conflict(
@@ -149,6 +191,7 @@ class GameActions:
 
     # -- draws, resignation, abort, abandonment -----------------------------------------------------
 
+    @checked_again
     async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Offer a draw; offering when the opponent already offered is accepting."""
         async with self.seated(user_id, game_id) as (live, color):
@@ -163,6 +206,7 @@ class GameActions:
                     view = await self.store.commit(live, {"draw_offer": None})
             return (view or self.store.view(live)).to_json()
 
+    @checked_again
     async def accept_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
         async with self.seated(user_id, game_id) as (live, color):
             if live.record.draw_offer is not color.other:
@@ -170,6 +214,7 @@ class GameActions:
             view = await self.finish(live, Outcome.draw(AGREEMENT))
         return view.to_json()
 
+    @checked_again
     async def decline_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
         async with self.seated(user_id, game_id, flag=False) as (live, color):
             if live.record.draw_offer is not color.other:
@@ -177,11 +222,13 @@ class GameActions:
             view = await self.store.commit(live, {"draw_offer": None})
         return view.to_json()
 
+    @checked_again
     async def resign(self, user_id: int, game_id: str) -> dict[str, Any]:
         async with self.seated(user_id, game_id) as (live, color):
             view = await self.finish(live, Outcome.win(color.other, RESIGNATION))
         return view.to_json()
 
+    @checked_again
     async def abort(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Call the game off, which either player may do until each side has made a move."""
         async with self.seated(user_id, game_id, flag=False) as (live, _):
@@ -203,6 +250,7 @@ class GameActions:
             if waited >= first_move_ms:
                 await self.finish(live, Outcome.aborted())
 
+    @checked_again
     async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Win a game whose opponent has been disconnected for the claim delay while it is their turn."""
         claim_after_ms = self.store.claim_after_ms

@@ -18,16 +18,18 @@ import contextlib
 import enum
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table
 from sqlalchemy.orm.attributes import set_committed_value
 
-from shashki.server.events import EventBus
+from shashki.server.events import EventBus, Subscription
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import ColorColumn, GameRecord, StatusColumn
 from shashki.server.games.replay import catch_up
+from shashki.server.games.view import move_named
 from shashki.server.storage.base import UtcDateTime
 
 log = logging.getLogger(__name__)
@@ -78,7 +80,9 @@ def apply_heard(live: LiveGame, event: dict) -> bool:
             return False
         for name, value in changes.items():
             set_committed_value(record, name, value)
-        catch_up(live.rules, record, [move] if move else [])
+        # The exact notation of a legal move resolves from the position's cached moves (games/view.py).
+        later = [move_named(live.rules.position, move) or move] if move else []
+        catch_up(live.rules, record, later)
     except Exception:
         # A change that does not follow the copy: the copy is dropped, the next action loads the game.
         log.exception("game %s: a change heard from another process does not apply; reloading", live.id)
@@ -89,50 +93,110 @@ def apply_heard(live: LiveGame, event: dict) -> bool:
     return True
 
 
+@dataclass(eq=False)
+class _Following:
+    """One cached game followed: its listening task, its subscription once made, and whether its copy is
+    known to be current (`current`: confirmed by a read with nothing doubted since)."""
+
+    task: asyncio.Task
+    events: Subscription | None = None
+    doubts: int = 0  # changes heard and not applied, and lost events: each one voids a confirmation
+    current: bool = False
+
+
 class Followers:
     """One listener per game in the cache, on its channel, while events are shared between processes:
     each foreign change heard is applied (`apply_heard`); `then(live)` is called after each (the store
-    drops a game another process has ended)."""
+    drops a game another process has ended).
+
+    A copy is **current** once a read of the stored version, begun while its listener was already
+    subscribed, found it up to date (`listening`, then `confirm`), and as long as every change heard
+    since was applied and no event was lost (a reconnection of the bus, a full queue): then the store acts
+    on it without reading the version first. A change heard but not applied — not the next one, or heard
+    while this process held the game's lock — voids that, until the next read. What stays possible is a
+    change committed elsewhere and not yet heard when this process acts: its compare-and-set refuses it
+    (`ply_already_played`, as when two processes write at once), and the game is loaded afresh.
+    """
 
     def __init__(self, bus: EventBus, then: Callable[[LiveGame], None]) -> None:
         self.bus = bus
         self.then = then
         self.applied = 0  # changes applied as heard (tests, the benchmark's counters)
-        self._tasks: dict[str, asyncio.Task] = {}
+        self._games: dict[str, _Following] = {}
 
     def follow(self, live: LiveGame) -> None:
-        if self.bus.shared and live.id not in self._tasks:
-            self._tasks[live.id] = asyncio.get_running_loop().create_task(
-                self._listen(live), name=f"follow-{live.id}"
-            )
+        if self.bus.shared and live.id not in self._games:
+            task = asyncio.get_running_loop().create_task(self._listen(live), name=f"follow-{live.id}")
+            self._games[live.id] = _Following(task)
 
     def stop(self, game_id: str) -> None:
-        task = self._tasks.pop(game_id, None)
-        if task is not None:
-            task.cancel()
+        following = self._games.pop(game_id, None)
+        if following is not None:
+            following.task.cancel()
 
     def __len__(self) -> int:
-        return len(self._tasks)
+        return len(self._games)
+
+    def current(self, live: LiveGame) -> bool:
+        """Whether the cached copy is known to be up to date (no read needed before acting on it)."""
+        following = self._games.get(live.id)
+        events = following.events if following is not None else None
+        # Nothing heard and not yet applied: an event waiting in the queue may be a change.
+        return (
+            following is not None
+            and following.current
+            and events is not None
+            and not events.dropped
+            and not events.pending
+        )
+
+    def listening(self, game_id: str) -> tuple[_Following, int] | None:
+        """Taken before a read of the game's version: whether it is heard now, to `confirm` after."""
+        following = self._games.get(game_id)
+        if following is None or following.events is None or following.events.dropped:
+            return None
+        return following, following.doubts
+
+    def confirm(self, since: tuple[_Following, int] | None) -> None:
+        """The read begun at `since` found the copy up to date: current, unless doubted meanwhile."""
+        if since is not None:
+            following, doubts = since
+            if following.doubts == doubts and following.events is not None and not following.events.dropped:
+                following.current = True
+
+    def _doubt(self, following: _Following) -> None:
+        following.doubts += 1
+        following.current = False
 
     async def _listen(self, live: LiveGame) -> None:
         try:
             async with self.bus.subscribe(f"game:{live.id}") as events:
+                following = self._games.get(live.id)
+                if following is None:
+                    return
+                following.events = events
                 while True:  # until the game leaves the cache (`stop`)
                     event = await events.get()
+                    if events.dropped:  # events were lost before this one: a read confirms again
+                        events.dropped = 0
+                        self._doubt(following)
                     if apply_heard(live, event):
                         self.applied += 1
                         self.then(live)
+                    elif isinstance(event.get("seq"), int) and event["seq"] > live.record.version:
+                        self._doubt(following)  # a change this copy lacks
         except asyncio.CancelledError:
             raise
         except Exception:
             log.exception("following game %s failed; its version is read before each action", live.id)
         finally:
-            if self._tasks.get(live.id) is asyncio.current_task():
-                del self._tasks[live.id]
+            following = self._games.get(live.id)
+            if following is not None and following.task is asyncio.current_task():
+                del self._games[live.id]
 
     async def close(self) -> None:
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
+        tasks = [following.task for following in self._games.values()]
+        self._games.clear()
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -286,9 +286,10 @@ class GameService:
         return self.store.view(live, now).to_json()
 
     async def fresh(self, game_id: str) -> LiveGame:
-        """The game brought up to date: changes by other processes read, a fallen flag recorded."""
+        """The game brought up to date: changes by other processes read (the stored version is checked
+        even if the copy is known current: this is what a client's resync asks), a fallen flag recorded."""
         live = await self.store.live(game_id)
-        async with self.store.locked(live):
+        async with self.store.locked(live, read=True):
             await self.actions.flag_locked(live)
         return live
 

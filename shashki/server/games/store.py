@@ -162,21 +162,31 @@ class GameStore:
         async with self.db.session() as s:
             return int(await s.scalar(query) or 0)
 
-    async def refresh(self, live: LiveGame) -> None:
-        """Bring a game up to date if another process has changed it (call under its lock).
+    async def refresh(self, live: LiveGame, *, read: bool = False) -> None:
+        """Bring a game up to date if another process has changed it (call under its lock); `read`: check
+        the stored version even if the copy is known current (a client asked for the state again, or
+        knows of a later ply than the copy).
 
         With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
-        written the game since this one cached it; one indexed read of its version tells (and the changes
-        heard from them, `games/follow.py`, have usually brought the copy up to date already). With events in
-        this process (no Redis) this process is the only server of its games, so the cached game is
-        the authority and is not read again: only a copy marked stale (a failed write) is reloaded. A
-        second process on the same file anyway would still lose no write: the compare-and-set refuses
-        the stale one (`commit`), which drops the copy, and the next action reloads it.
+        written the game since this one cached it: one indexed read of its version tells, unless every
+        change they made has been heard and applied already (`games/follow.py`: then nothing is read).
+        With events in this process (no Redis) this process is the only server of its games, so the
+        cached game is the authority and is not read again: only a copy marked stale (a failed write) is
+        reloaded. A second process on the same file anyway would still lose no write: the compare-and-set
+        refuses the stale one (`commit`), which drops the copy, and the next action reloads it.
         """
+        live.trusted = False
         if not self.bus.shared and not live.stale:
             return
+        if not live.stale and not read and self.followers.current(live):
+            live.trusted = True  # every change made elsewhere has been heard and applied (games/follow.py)
+            return
+        since = self.followers.listening(live.id)
         version = await self.db.direct.scalar(version_of(live.id))
-        if version is None or (version == live.record.version and not live.stale):
+        if version is None:
+            return
+        if version == live.record.version and not live.stale:
+            self.followers.confirm(since)
             return
         if live.stale or not await self.loader.catch_up(live):
             fresh = await self.loader.load(live.id)
@@ -184,13 +194,15 @@ class GameStore:
             live.notations, live.players = fresh.notations, fresh.players
             live.tournament = fresh.tournament
             live.stale = False
+        self.followers.confirm(since)
         self._drop(live)  # if ended by another process: read afresh when asked for, as after `commit`
 
     @contextlib.asynccontextmanager
-    async def locked(self, live: LiveGame) -> AsyncIterator[LiveGame]:
-        """Hold the game's lock with the game brought up to date: how every change begins."""
+    async def locked(self, live: LiveGame, *, read: bool = False) -> AsyncIterator[LiveGame]:
+        """Hold the game's lock with the game brought up to date: how every change begins (`read`: as
+        in `refresh`)."""
         async with live.lock:
-            await self.refresh(live)
+            await self.refresh(live, read=read)
             yield live
 
     def forget(self, game_id: str) -> None:
