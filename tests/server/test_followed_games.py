@@ -49,6 +49,21 @@ async def _two_processes(tmp_path, bus_of=None):
     return db, services
 
 
+async def _held_by_both(tmp_path, **terms):
+    """Two processes, a game made on the first, and the second process's copy of it, both listening."""
+    db, (one, other) = await _two_processes(tmp_path)
+    live = await one.create(white_id=1, black_id=2, terms=GameTerms(**terms))
+    copy = await other.store.live(live.id)
+    await asyncio.sleep(0)
+    return db, one, other, live, copy
+
+
+async def _close(db, *services) -> None:
+    for games in services:
+        await games.close()
+    await db.close()
+
+
 async def _play(services, live_id, state, plies, rng, after_each=None):
     states = []
     for ply in range(plies):
@@ -69,10 +84,7 @@ def test_two_processes_play_a_game_through_on_the_changes_they_hear_without_read
     rng = random.Random(5)
 
     async def scenario():
-        db, (one, other) = await _two_processes(tmp_path)
-        live = await one.create(white_id=1, black_id=2, terms=GameTerms(clock_initial_ms=300_000))
-        await other.store.live(live.id)  # both processes hold the game
-        await asyncio.sleep(0)  # and listen to it
+        db, one, other, live, _ = await _held_by_both(tmp_path, clock_initial_ms=300_000)
         seen: list[str] = []  # what goes through SQLAlchemy: loading and catching up
         event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
         versions = []  # the version checks, on the direct path
@@ -98,9 +110,7 @@ def test_two_processes_play_a_game_through_on_the_changes_they_hear_without_read
         cached = (one.store.cached, other.store.cached, len(one.store.followers), len(other.store.followers))
         applied = one.store.followers.applied + other.store.followers.applied
         reads = [" ".join(s.split()) for s in seen if s.lstrip().upper().startswith("SELECT")]
-        for games in (one, other):
-            await games.close()
-        await db.close()
+        await _close(db, one, other)
         return states, agree, offered, heard_offer, ended, cached, applied, reads, versions
 
     states, agree, offered, heard_offer, ended, cached, applied, reads, versions = asyncio.run(scenario())
@@ -118,9 +128,7 @@ def test_a_change_that_is_not_the_next_one_is_left_to_the_version_check_and_caug
     rng = random.Random(7)
 
     async def scenario():
-        db, (one, other) = await _two_processes(tmp_path)
-        live = await one.create(white_id=1, black_id=2)
-        copy = await other.store.live(live.id)
+        db, one, other, live, copy = await _held_by_both(tmp_path)
         other.store.followers.stop(live.id)  # the second process hears nothing now (a lost connection)
         await _play((one, one), live.id, one.state(live), 3, rng)  # three changes it did not hear
         missed = copy.record.version
@@ -130,9 +138,7 @@ def test_a_change_that_is_not_the_next_one_is_left_to_the_version_check_and_caug
             locked = apply_heard(copy, late)
         state = await other.get_state(live.id)  # the version check catches up from the database
         caught = _columns(other, live.id) == _columns(one, live.id)
-        for games in (one, other):
-            await games.close()
-        await db.close()
+        await _close(db, one, other)
         return missed, not_next, locked, state, caught
 
     missed, not_next, locked, state, caught = asyncio.run(scenario())
@@ -144,10 +150,7 @@ def test_a_copy_is_in_doubt_after_a_change_it_missed_lost_events_or_one_not_yet_
     rng = random.Random(9)
 
     async def scenario():
-        db, (one, other) = await _two_processes(tmp_path)
-        live = await one.create(white_id=1, black_id=2)
-        copy = await other.store.live(live.id)
-        await asyncio.sleep(0)
+        db, one, other, live, copy = await _held_by_both(tmp_path)
         states = await _play((one, other), live.id, one.state(live), 2, rng)
         await asyncio.sleep(0)  # the process's own change, heard back, is taken
         following = other.store.followers
@@ -170,9 +173,7 @@ def test_a_copy_is_in_doubt_after_a_change_it_missed_lost_events_or_one_not_yet_
         steps["current once it is taken and read"] = following.current(copy)
         events.dropped += 1  # events lost (a reconnection of the bus)
         steps["current with events lost"] = following.current(copy)
-        for games in (one, other):
-            await games.close()
-        await db.close()
+        await _close(db, one, other)
         return steps
 
     steps = asyncio.run(scenario())
@@ -195,10 +196,7 @@ def test_a_change_not_heard_yet_never_turns_a_legal_action_into_a_refusal(tmp_pa
     rng = random.Random(13)
 
     async def scenario():
-        db, (one, other) = await _two_processes(tmp_path)
-        live = await one.create(white_id=1, black_id=2)
-        copy = await other.store.live(live.id)
-        await asyncio.sleep(0)
+        db, one, other, live, copy = await _held_by_both(tmp_path)
         state = (await _play((one, other), live.id, one.state(live), 2, rng))[-1]
         await asyncio.sleep(0)
         following = other.store.followers
@@ -224,9 +222,7 @@ def test_a_change_not_heard_yet_never_turns_a_legal_action_into_a_refusal(tmp_pa
         deafen()
         state = (await _play((one,), live.id, with_ply, 1, rng))[-1]
         resync = await other.get_state(live.id)
-        for games in (one, other):
-            await games.close()
-        await db.close()
+        await _close(db, one, other)
         return trusted_before, no_ply, with_ply, state, resync
 
     trusted_before, no_ply, with_ply, state, resync = asyncio.run(scenario())
@@ -270,9 +266,7 @@ def test_two_processes_on_redis_apply_each_others_changes(tmp_path):
         states = await _play((one, other), live.id, one.state(live), 12, rng, heard)
         applied = (one.store.followers.applied, other.store.followers.applied)
         agree = _columns(one, live.id) == _columns(other, live.id)
-        for games in (one, other):
-            await games.close()
-        await db.close()
+        await _close(db, one, other)
         return states, applied, agree
 
     states, applied, agree = asyncio.run(scenario())
