@@ -5,10 +5,11 @@ delta as soon as they are heard — so that the next action there finds its copy
 neither the record nor the moves again (issue 11: with the players of a game on two processes, every
 other move was caught up from the database).
 
-Hearing is an optimisation, never the authority: the store still checks the stored version before each
-action and catches up from the database whatever was not heard (an event lost on a reconnection, one
-that came while this process was itself writing the game), and the compare-and-set of every write
-refuses a stale copy.
+Hearing is an optimisation, never the authority: a copy is acted on without a read only while it is
+known current (`Followers`: confirmed by a read, every change heard since applied, nothing lost or
+waiting); otherwise the store checks the stored version and catches up from the database whatever was
+not heard (an event lost on a reconnection, one that came while this process was itself writing the
+game), and the compare-and-set of every write refuses a stale copy.
 """
 
 from __future__ import annotations

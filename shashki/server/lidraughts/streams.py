@@ -156,8 +156,8 @@ class Streams:
                         if event is None:
                             yield None
                             continue
-                        if listed and _subject(event) in listed:
-                            listed.discard(_subject(event))  # sent already, as listed
+                        if listed and (subject := _subject(event)) in listed:
+                            listed.discard(subject)  # sent already, as listed
                             continue
                         try:
                             out = await self._event(event, user)
