@@ -22,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from tune_giveaway import openings as random_openings  # noqa: E402
+from tune_evaluation import openings as random_openings  # noqa: E402
 
 from shashki.engine import Engine, Limit, Searcher  # noqa: E402
 from shashki.rules import Game  # noqa: E402
@@ -32,7 +32,7 @@ SEED = 15
 
 
 def openings(variant_key: str, count: int, seed: int = SEED, plies: int = 4) -> list[list[str]]:
-    """`count` distinct random openings of `plies` moves (tune_giveaway's generator)."""
+    """`count` distinct random openings of `plies` moves (tune_evaluation's generator)."""
     return random_openings(seed, count, plies, variant_key)
 
 

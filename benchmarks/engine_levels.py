@@ -3,7 +3,7 @@
     python benchmarks/engine_levels.py [--games 40] [--time 0.5] [--levels 2,3,4,5,6,7,8]
 
 For each level N given, level N plays level N-1 over `--games` games: random 4-ply openings (fixed seed,
-the same for every pair; benchmarks/tune_giveaway.py's `openings`), each played with both colours. Every
+the same for every pair; benchmarks/tune_evaluation.py's `openings`), each played with both colours. Every
 engine gets `--time` seconds a move at most (levels 6 and 7 have their own, smaller or equal, caps; level
 8 uses the time given). Levels with randomness use fixed seeds, so a run can be repeated. Games not over
 after 160 plies are draws. Prints one line per pair and the score of the higher level.
@@ -20,7 +20,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from tune_giveaway import MAX_PLIES, VARIANT, openings  # noqa: E402
+from tune_evaluation import MAX_PLIES, VARIANT, openings  # noqa: E402
 
 from shashki.engine import Engine, Limit  # noqa: E402
 from shashki.rules import Game  # noqa: E402

@@ -4,7 +4,8 @@
   limits (`Limit`: depth, nodes, time, or a game clock through `timeman.time_for_move`); its inner
   loop, `alphabeta`, is compiled with mypyc (setup.py) together with the evaluation.
 - `evaluation`: one evaluation for giveaway and one for ordinary draughts, weights as dataclasses
-  (the giveaway weights tuned by benchmarks/tune_giveaway.py, shipped in giveaway_weights.json).
+  (the giveaway and the Russian/Brazilian weights tuned by benchmarks/tune_evaluation.py, shipped in
+  giveaway_weights.json and russian_weights.json).
 - `tablebase`: endgame tables of Russian giveaway (4 pieces shipped, 5 built) and Russian (4 pieces
   shipped), probed by the search; `counts`: Russian's count rules along the search path, within which
   the Russian tables are believed.

@@ -8,9 +8,12 @@ Two evaluations, because what matters differs (issue 3):
   of all (a flying king is hard to lose); mobility and tempo (how far the men have advanced); pieces the
   opponent can be made to capture.
 
-Every weight is a named field of one frozen dataclass. The giveaway weights shipped in the package
-(`giveaway_weights.json`, next to this module) come from `benchmarks/tune_giveaway.py`; the dataclass
-defaults are the hand-set starting point of that tuning.
+Every weight is a named field of one frozen dataclass; the dataclass defaults are hand-set. Weights fitted
+to self-play results by `benchmarks/tune_evaluation.py` ship in the package, one file per variant family
+(`FAMILIES`, next to this module): giveaway, and Russian/Brazilian (8x8, flying kings, men capturing
+backwards). Some features only the fitted weights use (`EXTRA`: kings on the long diagonal, men about
+to crown, men backed by a piece behind them, men unevenly spread over the wings); with their weights at
+0 the evaluation does not compute them.
 
 Every feature is computed with a handful of shifts and popcounts on the position's bitboards (see
 `shashki.rules.board`: one diagonal step is the same shift everywhere, off-board steps land on ghost
@@ -34,6 +37,14 @@ from shashki.rules.position import Position, popcount
 from shashki.rules.variant import Variant
 
 WEIGHTS_FILE = Path(__file__).with_name("giveaway_weights.json")
+# The tuned weights of a variant family, by the variants' keys (the giveaway file serves every giveaway
+# variant; a variant in no family keeps the hand-set `DraughtsWeights`).
+RUSSIAN_WEIGHTS_FILE = Path(__file__).with_name("russian_weights.json")
+FAMILIES: dict[str, Path] = {"russian": RUSSIAN_WEIGHTS_FILE, "brazilian": RUSSIAN_WEIGHTS_FILE}
+# The features, in the order of `Evaluator.features` and of the weights' fields.
+FEATURES = ("man", "king", "advance", "back_row", "centre", "mobility", "hanging",
+            "main_diagonal", "near_crown", "backed", "imbalance")
+EXTRA = FEATURES[7:]
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,21 @@ class DraughtsWeights:
     centre: int = 4  # per man in the central squares
     mobility: int = 2  # per quiet step available to men, and per free square next to a king
     hanging: int = -12  # per capture the opponent could make if it were to move
+    main_diagonal: int = 0  # per king on the long diagonal (a1-h8)
+    near_crown: int = 0  # per man one step from crowning with a free square to crown on
+    backed: int = 0  # per man with an own piece diagonally behind it
+    imbalance: int = 0  # per man more on one wing (left or right half of the board) than on the other
+
+    @classmethod
+    def shipped(cls, variant: Variant) -> DraughtsWeights:
+        """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
+        path = FAMILIES.get(variant.key)
+        data = None if path is None else _shipped(path)
+        return cls() if data is None else cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DraughtsWeights:
+        return cls(**_known(cls, data))
 
 
 @dataclass(frozen=True)
@@ -62,28 +88,44 @@ class GiveawayWeights:
     centre: int = 0
     mobility: int = -3  # fewer moves is nearer to having none (a win)
     hanging: int = 15  # per capture the opponent could be forced to make (our pieces it can take)
+    main_diagonal: int = 0
+    near_crown: int = 0
+    backed: int = 0
+    imbalance: int = 0
 
     @classmethod
     def shipped(cls) -> GiveawayWeights:
         """The tuned weights shipped in the package, or the defaults if the file is missing."""
-        return _shipped_giveaway()
+        data = _shipped(WEIGHTS_FILE)
+        return cls() if data is None else cls.from_dict(data)
 
     @classmethod
     def from_dict(cls, data: dict) -> GiveawayWeights:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: int(v) for k, v in data.items() if k in names})
-
-
-@cache
-def _shipped_giveaway() -> GiveawayWeights:
-    try:
-        data = json.loads(WEIGHTS_FILE.read_text())
-    except (OSError, ValueError):
-        return GiveawayWeights()
-    return GiveawayWeights.from_dict(data.get("weights", data))
+        return cls(**_known(cls, data))
 
 
 Weights = DraughtsWeights | GiveawayWeights
+
+
+def _known(kind: type, data: dict) -> dict[str, int]:
+    """The weights of `data` that `kind` has (a file may hold names an older or newer build has not)."""
+    names = {f.name for f in fields(kind)}
+    return {k: int(v) for k, v in data.items() if k in names}
+
+
+@cache
+def _shipped(path: Path) -> dict | None:
+    """The weights in a shipped file, or None if it is missing or unreadable."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data.get("weights", data)
+
+
+def shipped_weights(variant: Variant) -> Weights:
+    """The weights the engine plays a variant with by default."""
+    return GiveawayWeights.shipped() if variant.giveaway else DraughtsWeights.shipped(variant)
 
 
 class _Masks:
@@ -116,6 +158,21 @@ class _Masks:
         self.centre = centre
         self.backward = variant.men_capture_backward
         self.capture_kings = variant.men_capture_kings
+        # The long diagonal (a1 to the opposite corner), the row before each side's crowning row (White
+        # crowns on row 0), and the left half of the board.
+        diagonal = 0
+        left = 0
+        for bit, row in board.rows.items():
+            if row + board.cols[bit] == size - 1:
+                diagonal |= 1 << bit
+            if board.cols[bit] < size // 2:
+                left |= 1 << bit
+        self.diagonal = diagonal
+        self.left = left
+        self.white_crown = board.row_masks[0]
+        self.black_crown = board.row_masks[-1]
+        self.white_near = board.row_masks[1]
+        self.black_near = board.row_masks[-2]
 
 
 def _down(bb: int, s: int, mask: int) -> int:
@@ -129,7 +186,7 @@ class Evaluator:
         self.variant = variant
         self.giveaway: bool = variant.giveaway
         if weights is None:
-            weights = GiveawayWeights.shipped() if self.giveaway else DraughtsWeights()
+            weights = shipped_weights(variant)
         self.weights: Weights = weights
         self.m = _Masks(variant)
         w = weights
@@ -144,6 +201,11 @@ class Evaluator:
         self._centre: int = w.centre
         self._mobility: int = w.mobility
         self._hanging: int = w.hanging
+        self._main_diagonal: int = w.main_diagonal
+        self._near_crown: int = w.near_crown
+        self._backed: int = w.backed
+        self._imbalance: int = w.imbalance
+        self._extra: bool = any(getattr(w, name) for name in EXTRA)
         # The masks as plain ints too, for `_side` (a board has at most 4 rank planes: 10x10 needs 4).
         m = self.m
         self._mask: int = m.mask
@@ -153,14 +215,20 @@ class Evaluator:
         self._black_back: int = m.black_back
         self._backward: bool = m.backward
         self._capture_kings: bool = m.capture_kings
+        self._diagonal: int = m.diagonal
+        self._left: int = m.left
+        self._white_crown: int = m.white_crown
+        self._black_crown: int = m.black_crown
+        self._white_near: int = m.white_near
+        self._black_near: int = m.black_near
         assert len(m.white_planes) <= 4, "boards up to 16x16"
         wp = m.white_planes + [0] * (4 - len(m.white_planes))
         bp = m.black_planes + [0] * (4 - len(m.black_planes))
         self._wp0, self._wp1, self._wp2, self._wp3 = wp[0], wp[1], wp[2], wp[3]
         self._bp0, self._bp1, self._bp2, self._bp3 = bp[0], bp[1], bp[2], bp[3]
 
-    def features(self, pos: Position, white: bool) -> tuple[int, int, int, int, int, int, int]:
-        """(men, kings, advance, back row, centre, mobility, hanging) of one colour."""
+    def features(self, pos: Position, white: bool) -> tuple[int, ...]:
+        """The features of one colour, in the order of `FEATURES` (and of the weights' fields)."""
         m = self.m
         kings = pos.kings
         own, opp = (pos.white, pos.black) if white else (pos.black, pos.white)
@@ -194,7 +262,22 @@ class Evaluator:
                 hanging += popcount(_down(_down(opp_men, s, mask) & targets, s, mask) & empty)
             if (not white) or m.backward:
                 hanging += popcount((((opp_men >> s) & targets) >> s) & empty)
-        return popcount(men), popcount(own_kings), advance, back, centre, steps, hanging
+        # A man one step from crowning, with a free square on the crowning row in front of it.
+        if white:
+            crown = m.white_crown & empty
+            near = men & m.white_near & ((crown << h) | (crown << (h + 1)))
+            behind = (own >> h) | (own >> (h + 1))
+        else:
+            crown = m.black_crown & empty
+            near = men & m.black_near & ((crown >> h) | (crown >> (h + 1)))
+            behind = _down(own, h, mask) | _down(own, h + 1, mask)
+        extra = (
+            popcount(own_kings & m.diagonal),
+            popcount(near),
+            popcount(men & behind),
+            abs(2 * popcount(men & m.left) - popcount(men)),
+        )
+        return (popcount(men), popcount(own_kings), advance, back, centre, steps, hanging, *extra)
 
     def score(self, pos: Position) -> int:
         """The position for the side to move (the search's leaf evaluation).
@@ -252,7 +335,7 @@ class Evaluator:
         if (not white) or backward:
             hanging += popcount((((opp_men >> h) & targets) >> h) & empty)
             hanging += popcount((((opp_men >> h1) & targets) >> h1) & empty)
-        return (
+        total = (
             self._man * popcount(men)
             + self._king * popcount(own_kings)
             + self._advance * advance
@@ -260,6 +343,24 @@ class Evaluator:
             + self._centre * centre
             + self._mobility * steps
             + self._hanging * hanging
+        )
+        if not self._extra:
+            return total
+        if white:
+            crown = self._white_crown & empty
+            near = men & self._white_near & ((crown << h) | (crown << h1))
+            behind = (own >> h) | (own >> h1)
+        else:
+            crown = self._black_crown & empty
+            near = men & self._black_near & ((crown >> h) | (crown >> h1))
+            behind = ((own << h) | (own << h1)) & mask
+        spread = 2 * popcount(men & self._left) - popcount(men)
+        return (
+            total
+            + self._main_diagonal * popcount(own_kings & self._diagonal)
+            + self._near_crown * popcount(near)
+            + self._backed * popcount(men & behind)
+            + self._imbalance * (spread if spread >= 0 else -spread)
         )
 
     def __call__(self, pos: Position) -> int:

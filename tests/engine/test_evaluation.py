@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from shashki.engine.evaluation import WEIGHTS_FILE, DraughtsWeights, GiveawayWeights, evaluator
-from shashki.rules import Position, get_variant
+from shashki.engine.evaluation import (
+    FEATURES,
+    RUSSIAN_WEIGHTS_FILE,
+    WEIGHTS_FILE,
+    DraughtsWeights,
+    Evaluator,
+    GiveawayWeights,
+    evaluator,
+    shipped_weights,
+)
+from shashki.rules import Game, Position, get_variant
 
 
 @pytest.mark.parametrize("key", ["russian", "russian-giveaway", "international", "english", "italian"])
@@ -58,3 +70,94 @@ def test_weights_are_named_constants_and_the_shipped_giveaway_weights_load():
         data = json.loads(WEIGHTS_FILE.read_text())
         assert GiveawayWeights.from_dict(data["weights"]) == shipped
         assert data["tuning"]["games"] > 0
+
+
+def _random_positions(key: str, count: int, seed: int) -> list[Position]:
+    """Positions of seeded random games (openings, middle games, endings with kings)."""
+    rng = random.Random(seed)
+    variant = get_variant(key)
+    positions = []
+    for _ in range(count):
+        game = Game(variant)
+        for _ in range(rng.randrange(0, 90)):
+            if game.is_over:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        positions.append(game.position)
+    return positions
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    key=st.sampled_from(["russian", "brazilian", "international", "english", "pool", "russian-giveaway"]),
+    values=st.fixed_dictionaries({name: st.integers(-300, 300) for name in FEATURES}),
+    seed=st.integers(0, 1000),
+)
+def test_the_score_is_the_weighted_difference_of_both_sides_features(key, values, seed):
+    # The search's `score` (summed per side, extra features only when weighted) must equal the
+    # features the tuning fits, weighted: whatever the weights.
+    variant = get_variant(key)
+    weights = DraughtsWeights(**values)
+    evaluate = Evaluator(variant, weights)
+    per_feature = [values[name] for name in FEATURES]
+    if not variant.flying_kings:
+        per_feature[FEATURES.index("king")] = weights.short_king
+    for pos in _random_positions(key, 8, seed):
+        own = evaluate.features(pos, pos.white_to_move)
+        other = evaluate.features(pos, not pos.white_to_move)
+        expected = sum(w * (a - b) for w, a, b in zip(per_feature, own, other, strict=True))
+        assert evaluate.score(pos) == expected, pos.fen()
+
+
+def _features(fen: str, white: bool = True, key: str = "russian") -> dict[str, int]:
+    variant = get_variant(key)
+    values = Evaluator(variant, DraughtsWeights()).features(Position.from_fen(fen, variant), white)
+    return dict(zip(FEATURES, values, strict=True))
+
+
+def test_kings_on_the_long_diagonal():
+    assert _features("W:WKa1,Kd4,Kc1:Bh8")["main_diagonal"] == 2  # a1 and d4 lie on a1-h8, c1 does not
+    assert _features("W:Wc3,e3:Bh8")["main_diagonal"] == 0  # men do not count
+    assert _features("W:Wc3:BKh8,Kb2", white=False)["main_diagonal"] == 2
+
+
+def test_men_about_to_crown_need_a_free_square_to_crown_on():
+    # White crowns on row 8: c7 can go to b8 or d8, a7 only to b8, g7 to f8 or h8.
+    assert _features("W:Wc7:Bh8")["near_crown"] == 1
+    assert _features("W:Wc7:Bb8,d8")["near_crown"] == 0
+    assert _features("W:Wc7,g7,a7:Bf8,h8,d8")["near_crown"] == 2  # c7 (b8) and a7 (b8); g7 is blocked
+    assert _features("W:Wc5:Bh8")["near_crown"] == 0  # two steps away
+    # Black crowns on row 1: b2 has a1 and c1, h2 only g1 (taken).
+    assert _features("W:Wg1:Bb2,h2", white=False)["near_crown"] == 1
+    assert _features("W:Wg1:Bh2", white=False)["near_crown"] == 0
+
+
+def test_backed_men_and_men_spread_unevenly_over_the_wings():
+    # White's men move up: d4 is backed by c3 (behind it), c3 by nothing.
+    assert _features("W:Wc3,d4:Bh8")["backed"] == 1
+    assert _features("W:Wc3,g3:Bh8")["backed"] == 0
+    assert _features("W:Wd6:Bc7,e7", white=False)["backed"] == 0  # d6 is White's
+    assert _features("W:Wa1:Bd6,c7", white=False)["backed"] == 1  # c7 is behind d6 for Black
+    assert _features("W:Wa1,c1,d2,b2:Bh8")["imbalance"] == 4  # all four on the left half (a-d)
+    assert _features("W:Wa1,g1,c3,f4:Bh8")["imbalance"] == 0
+
+
+def test_russian_and_brazilian_play_with_their_family_weights_and_others_with_the_hand_set_ones():
+    for key in ("russian", "brazilian"):
+        variant = get_variant(key)
+        shipped = DraughtsWeights.shipped(variant)
+        assert shipped == shipped_weights(variant)
+        assert Evaluator(variant).weights == shipped
+        if RUSSIAN_WEIGHTS_FILE.exists():
+            data = json.loads(RUSSIAN_WEIGHTS_FILE.read_text())
+            assert DraughtsWeights.from_dict(data["weights"]) == shipped
+            assert shipped != DraughtsWeights()
+            assert data["tuning"]["games"] > 0
+            # Scores stay in hundredths of a man (the analysis and the puzzles read them so), and a
+            # man that crowns gains.
+            assert shipped.man == 100
+            assert shipped.king > shipped.man
+    for key in ("international", "english", "italian", "pool"):
+        assert shipped_weights(get_variant(key)) == DraughtsWeights()
+    assert shipped_weights(get_variant("russian-giveaway")) == GiveawayWeights.shipped()
+

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from shashki.rules import Game
+from shashki.engine.evaluation import DraughtsWeights, shipped_weights
+from shashki.rules import Game, get_variant
 from shashki.server.puzzles.generate import (
     Budget,
     GameSource,
@@ -26,6 +27,7 @@ from shashki.server.puzzles.generate import (
 )
 from shashki.server.puzzles.starter import read_puzzles, starter_files, starter_variants
 from shashki.server.puzzles.themes import detect
+from shashki.server.puzzles.verify import judging_searcher
 
 from .puzzle_checks import check_puzzle
 
@@ -182,3 +184,12 @@ def test_the_command_writes_the_same_puzzles_for_the_same_seed_with_any_workers_
     stats = subprocess.run([str(shashki), "puzzles", "stats", str(tmp_path / "a.jsonl")],
                            capture_output=True, text=True, timeout=60)
     assert stats.returncode == 0 and "russian-giveaway: 3 puzzles" in stats.stdout
+
+
+def test_puzzles_are_judged_by_the_hand_set_yardstick_whatever_the_engine_plays_with():
+    # "Two men ahead" is measured in the hand-set evaluation (a man 100, a king 300) in the ordinary
+    # variants, also where tuned weights ship (Russian, Brazilian); giveaway judges forced wins only.
+    for key in ("russian", "brazilian", "international", "english"):
+        assert judging_searcher(get_variant(key)).weights == DraughtsWeights()
+    assert shipped_weights(get_variant("russian")) != DraughtsWeights()
+    assert judging_searcher(get_variant("russian-giveaway")).weights is None

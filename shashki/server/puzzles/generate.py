@@ -53,6 +53,7 @@ from shashki.server.puzzles.verify import (
     Judgement,
     best_defence,
     judge,
+    judging_searcher,
     table_lost,
     table_of,
     table_unique,
@@ -148,7 +149,7 @@ def _clear(start: Position, after: Position, solver_white: bool, table) -> bool:
 def solve(position: Position, depth: int, searcher: Searcher | None = None) -> tuple[list[Move], str] | None:
     """The solution from `position` at `depth` (see the module's step 2 and 3) and how it was verified,
     or None when the position is no puzzle."""
-    searcher = searcher or Searcher()
+    searcher = searcher or judging_searcher(position.variant)
     table = table_of(position.variant)
     solver_white = position.white_to_move
     if len(position.legal_moves()) < 2 or (position.white | position.black).bit_count() < MIN_PIECES:
@@ -240,7 +241,9 @@ def puzzles_in_game(positions: list[Position], budget: Budget, *, game: str | No
     `MISTAKES_PER_POSITION` moves that lose two men or more (the mildest first) the opponent may have
     exactly one way to punish it. Mistakes next to each other often leave the same shot: a solution
     already found after another mistake of the game is not offered again."""
-    screener = Searcher()
+    if not positions:
+        return
+    screener = judging_searcher(positions[0].variant)
     skip_to = FIRST_CANDIDATE_PLY
     shots: set[tuple[str, ...]] = set()
     for ply, position in enumerate(positions):

@@ -20,13 +20,17 @@ the same question exactly: the move leads to a position lost for the opponent, a
 one that is not (`table_unique`).
 
 Searches start from the bare position: a puzzle is played from its FEN, without the game's history, so
-repetitions of the game it came from do not count.
+repetitions of the game it came from do not count. They judge with a fixed yardstick (`judging_searcher`):
+in the ordinary variants the hand-set evaluation, in which a man is 100 and a king 300 (the scale of
+`DECISIVE` and `NOT_WINNING`, and the one the starter set was verified with), whatever weights the
+engine plays with; in giveaway, where only forced wins count, the engine's own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shashki.engine.evaluation import DraughtsWeights
 from shashki.engine.search import WIN_BOUND, Searcher
 from shashki.engine.tablebase import LOSS_RESULT, Tablebase, default_tablebase
 from shashki.rules.position import Move, Position
@@ -34,6 +38,11 @@ from shashki.rules.variant import Variant
 
 DECISIVE = 200  # hundredths of a man: two men ahead after the best defence (ordinary variants)
 NOT_WINNING = 50  # at most half a man ahead: the other moves win nothing
+
+
+def judging_searcher(variant: Variant) -> Searcher:
+    """A search that judges puzzles of `variant` (see the module's last paragraph)."""
+    return Searcher(weights=None if variant.giveaway else DraughtsWeights())
 
 
 def decisive(variant: Variant, score: int) -> bool:
