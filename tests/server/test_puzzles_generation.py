@@ -27,7 +27,7 @@ from shashki.server.puzzles.generate import (
 )
 from shashki.server.puzzles.starter import read_puzzles, starter_files, starter_variants
 from shashki.server.puzzles.themes import detect
-from shashki.server.puzzles.verify import judging_searcher
+from shashki.server.puzzles.verify import judging_searcher, judging_weights
 
 from .puzzle_checks import check_puzzle
 
@@ -190,6 +190,7 @@ def test_puzzles_are_judged_by_the_hand_set_yardstick_whatever_the_engine_plays_
     # "Two men ahead" is measured in the hand-set evaluation (a man 100, a king 300) in the ordinary
     # variants, also where tuned weights ship (Russian, Brazilian); giveaway judges forced wins only.
     for key in ("russian", "brazilian", "international", "english"):
+        assert judging_weights(get_variant(key)) == DraughtsWeights()
         assert judging_searcher(get_variant(key)).weights == DraughtsWeights()
     assert shipped_weights(get_variant("russian")) != DraughtsWeights()
-    assert judging_searcher(get_variant("russian-giveaway")).weights is None
+    assert judging_weights(get_variant("russian-giveaway")) is None

@@ -20,7 +20,7 @@ the same question exactly: the move leads to a position lost for the opponent, a
 one that is not (`table_unique`).
 
 Searches start from the bare position: a puzzle is played from its FEN, without the game's history, so
-repetitions of the game it came from do not count. They judge with a fixed yardstick (`judging_searcher`):
+repetitions of the game it came from do not count. They judge with a fixed yardstick (`judging_weights`):
 in the ordinary variants the hand-set evaluation, in which a man is 100 and a king 300 (the scale of
 `DECISIVE` and `NOT_WINNING`, and the one the starter set was verified with), whatever weights the
 engine plays with; in giveaway, where only forced wins count, the engine's own.
@@ -40,9 +40,15 @@ DECISIVE = 200  # hundredths of a man: two men ahead after the best defence (ord
 NOT_WINNING = 50  # at most half a man ahead: the other moves win nothing
 
 
+def judging_weights(variant: Variant) -> DraughtsWeights | None:
+    """The evaluation puzzles of `variant` are judged with (see the module's last paragraph): the
+    hand-set weights in the ordinary variants, None (the engine's own) in giveaway."""
+    return None if variant.giveaway else DraughtsWeights()
+
+
 def judging_searcher(variant: Variant) -> Searcher:
-    """A search that judges puzzles of `variant` (see the module's last paragraph)."""
-    return Searcher(weights=None if variant.giveaway else DraughtsWeights())
+    """A search that judges puzzles of `variant`."""
+    return Searcher(weights=judging_weights(variant))
 
 
 def decisive(variant: Variant, score: int) -> bool:
