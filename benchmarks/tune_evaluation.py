@@ -1,17 +1,20 @@
 """Tune an evaluation's weights from engine self-play, reproducibly (issues 3 and 15).
 
-    python benchmarks/tune_evaluation.py [--family giveaway|russian] [--games 400] [--nodes 1000]
-        [--check-pairs 50] [--seed 2026] [--jobs 2] [--write]
+    python benchmarks/tune_evaluation.py [--family giveaway|international-giveaway|russian|international|
+        english] [--games 400] [--nodes 1000] [--check-pairs 50] [--seed 2026] [--jobs 2] [--write]
 
-A family is the variants that share one weights file (`shashki.engine.evaluation`): `giveaway` (played in
-Russian giveaway, its file serves every giveaway variant) and `russian` (Russian and Brazilian).
+A family is the variants that share one weights file (`shashki.engine.evaluation.FAMILIES`): `giveaway`
+(the 8x8 giveaway variants, played in Russian giveaway), `international-giveaway`, `russian` (Russian,
+Brazilian and Pool, played in Russian), `international`, and `english` (English and Italian, played in
+both in turn; their one-square kings are fitted as `short_king`).
 
 1. Data: `--games` self-play games of the engine with the family's hand-set weights, each from its own
-   random opening of 6 plies (seeded), every move searched to `--nodes` nodes, so a run is the same
-   every time. Every quiet position (no capture to make: the ones the evaluation scores) is kept with
-   the game's result for the side to move (1, 1/2, 0).
+   random opening of 6 plies (seeded) in one of the family's played variants, every move searched to
+   `--nodes` nodes, so a run is the same every time. Every quiet position (no capture to make: the ones
+   the evaluation scores) is kept with the game's result for the side to move (1, 1/2, 0).
 2. Fit ("Texel" tuning): the weights that best predict those results through a logistic curve,
-   sigmoid(evaluation / K): first K is fitted to the hand-set weights, then all the weights (the
+   sigmoid(evaluation / K): first K is fitted to the hand-set weights (or `--start FAMILY`: that
+   family's file, which then also plays the data's games and the check match), then all the weights (the
    features only tuned weights use too) by gradient descent on the mean squared error; for the
    ordinary families they are then scaled so that a man is worth 100 (scores stay in hundredths of a
    man), and rounded.
@@ -19,7 +22,13 @@ Russian giveaway, its file serves every giveaway variant) and `russian` (Russian
    each with both colours, at the same nodes per move; the script prints the score.
 
 Games are played by `--jobs` processes (the results do not depend on it). With `--write` the weights, the
-data size and the measured gain go to the family's file, shipped with the package as the default.
+data size and the measured gain go to the family's file, shipped with the package as the default: write
+only weights that beat the hand-set ones (a family without a file plays with those).
+
+`--check-shipped VARIANT` only plays step 3 in that variant: the weights shipped for it (its family's
+file) against the hand-set ones (or `--against FAMILY`: that family's file), over `--check-pairs`
+openings at `--nodes` a move (how a variant is seen to belong to a family it was not fitted in, or a
+family's own file to beat what the variant played with before).
 """
 
 from __future__ import annotations
@@ -42,14 +51,15 @@ sys.path.insert(0, str(ROOT))
 from shashki.engine import Engine, Limit  # noqa: E402
 from shashki.engine.evaluation import (  # noqa: E402
     FEATURES,
-    RUSSIAN_WEIGHTS_FILE,
-    WEIGHTS_FILE,
     DraughtsWeights,
     Evaluator,
     GiveawayWeights,
     Weights,
+    family_file,
+    family_of,
+    shipped_weights,
 )
-from shashki.rules import Game, get_variant  # noqa: E402
+from shashki.rules import Game, Position, get_variant  # noqa: E402
 
 VARIANT = "russian-giveaway"  # the giveaway family's variant (the level ladder plays it too)
 MAX_PLIES = 160  # a game not over by then counts as a draw
@@ -57,20 +67,34 @@ MAX_PLIES = 160  # a game not over by then counts as a draw
 
 @dataclass(frozen=True)
 class Family:
-    variant: str  # the variant its games are played in
+    variants: tuple[str, ...]  # the variants its games are played in, in turn
     kind: type[DraughtsWeights] | type[GiveawayWeights]
-    path: Path  # where --write puts the weights
     features: tuple[str, ...]  # the weights fitted (the others keep their hand-set values)
     # Scale the fitted weights so that a man is worth 100: the unit the engine's scores are read in
     # (the analysis's marks, the puzzles' "two men ahead"). Giveaway's weights are used as fitted.
     per_man: bool
+    max_plies: int = MAX_PLIES  # a game not over by then counts as a draw
 
 
 FAMILIES = {
     # The giveaway file was fitted on the first seven features (before the others existed).
-    "giveaway": Family(VARIANT, GiveawayWeights, WEIGHTS_FILE, FEATURES[:7], False),
-    "russian": Family("russian", DraughtsWeights, RUSSIAN_WEIGHTS_FILE, FEATURES, True),
+    "giveaway": Family((VARIANT,), GiveawayWeights, FEATURES[:7], False),
+    "international-giveaway": Family(("international-giveaway",), GiveawayWeights, FEATURES, False, 200),
+    "russian": Family(("russian",), DraughtsWeights, FEATURES, True),
+    "international": Family(("international",), DraughtsWeights, FEATURES, True, 200),
+    "english": Family(("english", "italian"), DraughtsWeights, (*FEATURES, "short_king"), True),
 }
+
+
+def feature_row(evaluator: Evaluator, pos: Position, names: tuple[str, ...]) -> list[int]:
+    """The features `names` of a position, side to move minus opponent; the kings of a variant whose
+    kings move one square count as `short_king` (the weight the evaluator gives them), not `king`."""
+    a = evaluator.features(pos, pos.white_to_move)
+    b = evaluator.features(pos, not pos.white_to_move)
+    diff = {name: x - y for name, x, y in zip(FEATURES, a, b, strict=True)}
+    if isinstance(evaluator.weights, DraughtsWeights) and not evaluator.variant.flying_kings:
+        diff["short_king"], diff["king"] = diff["king"], 0
+    return [diff.get(name, 0) for name in names]
 
 
 def openings(seed: int, count: int, plies: int = 4, variant_key: str = VARIANT) -> list[list[str]]:
@@ -93,11 +117,12 @@ def openings(seed: int, count: int, plies: int = 4, variant_key: str = VARIANT) 
     return result
 
 
-def play_game(variant: str, white: Weights, black: Weights, opening: list[str], nodes: int) -> Game:
+def play_game(variant: str, white: Weights, black: Weights, opening: list[str], nodes: int,
+              max_plies: int = MAX_PLIES) -> Game:
     game = Game.replay(opening, variant)
     engines = {True: Engine(weights=white), False: Engine(weights=black)}
     limit = Limit(nodes=nodes)
-    while not game.is_over and game.ply < MAX_PLIES:
+    while not game.is_over and game.ply < max_plies:
         game.play(engines[game.position.white_to_move].play(game, limit).move)
     return game
 
@@ -114,35 +139,43 @@ def _weights(family: str, values: dict[str, int]) -> Weights:
     return FAMILIES[family].kind(**values)
 
 
-def _pair(task: tuple[str, dict[str, int], dict[str, int], list[str], int]) -> float:
+def _pair(task: tuple[str, str, dict[str, int], dict[str, int], list[str], int]) -> float:
     """a's points in the two games of one opening (a with White, then with Black)."""
-    family, a_values, b_values, opening, nodes = task
-    variant = FAMILIES[family].variant
+    family, variant, a_values, b_values, opening, nodes = task
+    plies = FAMILIES[family].max_plies
     a, b = _weights(family, a_values), _weights(family, b_values)
-    return white_score(play_game(variant, a, b, opening, nodes)) + 1 - white_score(
-        play_game(variant, b, a, opening, nodes)
+    return white_score(play_game(variant, a, b, opening, nodes, plies)) + 1 - white_score(
+        play_game(variant, b, a, opening, nodes, plies)
     )
 
 
-def match(family: str, a: Weights, b: Weights, lines: list[list[str]], nodes: int,
+def family_openings(family: str, seed: int, count: int, plies: int) -> list[tuple[str, list[str]]]:
+    """`count` openings spread over the family's variants in turn, each variant's drawn from `seed`."""
+    variants = FAMILIES[family].variants
+    lines = {v: openings(seed, -(-count // len(variants)), plies, v) for v in variants}
+    return [(variants[i % len(variants)], lines[variants[i % len(variants)]][i // len(variants)])
+            for i in range(count)]
+
+
+def match(family: str, a: Weights, b: Weights, lines: list[tuple[str, list[str]]], nodes: int,
           jobs: int = 1) -> tuple[float, int]:
-    """a's score over every opening played with both colours, and the number of games."""
-    tasks = [(family, asdict(a), asdict(b), opening, nodes) for opening in lines]
+    """a's score over every (variant, opening) played with both colours, and the number of games."""
+    tasks = [(family, variant, asdict(a), asdict(b), opening, nodes) for variant, opening in lines]
     with ProcessPoolExecutor(jobs) as pool:
         points = sum(pool.map(_pair, tasks))
     return points / (2 * len(lines)), 2 * len(lines)
 
 
-def _game_data(task: tuple[str, list[str], int]) -> tuple[list[list[int]], list[float], int]:
-    """One self-play game of the family's hand-set weights: its quiet positions' differences (side to
-    move minus opponent) of the features fitted, and the game's result for the side to move; and the
-    game's length."""
-    name, opening, nodes = task
+def _game_data(
+    task: tuple[str, str, dict[str, int], list[str], int],
+) -> tuple[list[list[int]], list[float], int]:
+    """One self-play game of the starting weights: its quiet positions' differences (side to move minus
+    opponent) of the features fitted, and the game's result for the side to move; and its length."""
+    name, variant, values, opening, nodes = task
     family = FAMILIES[name]
-    variant, weights, names = family.variant, family.kind(), family.features
-    chosen = [FEATURES.index(name) for name in names]
+    weights = _weights(name, values)
     evaluator = Evaluator(get_variant(variant), weights)
-    game = play_game(variant, weights, weights, opening, nodes)
+    game = play_game(variant, weights, weights, opening, nodes, family.max_plies)
     result = white_score(game)
     xs: list[list[int]] = []
     ys: list[float] = []
@@ -150,21 +183,20 @@ def _game_data(task: tuple[str, list[str], int]) -> tuple[list[list[int]], list[
         moves = pos.legal_moves()
         if not moves or moves[0].capture_mask:
             continue
-        a = evaluator.features(pos, pos.white_to_move)
-        b = evaluator.features(pos, not pos.white_to_move)
-        xs.append([a[i] - b[i] for i in chosen])
+        xs.append(feature_row(evaluator, pos, family.features))
         ys.append(result if pos.white_to_move else 1 - result)
     return xs, ys, game.ply
 
 
-def collect(name: str, games: int, nodes: int, seed: int,
+def collect(name: str, start: Weights, games: int, nodes: int, seed: int,
             jobs: int) -> tuple[list[list[int]], list[float], int]:
-    """The quiet positions of `games` self-play games of the hand-set weights, with their results."""
+    """The quiet positions of `games` self-play games of the `start` weights, with their results."""
     xs: list[list[int]] = []
     ys: list[float] = []
     plies = 0
-    variant = FAMILIES[name].variant
-    tasks = [(name, opening, nodes) for opening in openings(seed, games, plies=6, variant_key=variant)]
+    values = asdict(start)
+    tasks = [(name, variant, values, opening, nodes)
+             for variant, opening in family_openings(name, seed, games, 6)]
     with ProcessPoolExecutor(jobs) as pool:
         for i, (x, y, n) in enumerate(pool.map(_game_data, tasks)):
             xs += x
@@ -205,6 +237,29 @@ def fit(xs: list[list[int]], ys: list[float], start: list[float], k: float, epoc
     return w
 
 
+def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: int, jobs: int) -> int:
+    """The weights shipped for a variant against the hand-set ones, or against another family's file."""
+    variant = get_variant(key)
+    name = family_of(variant)
+    if name is None or not family_file(name).exists():
+        print(f"error: {variant.key}'s family has no weights file of its own: nothing to check")
+        return 2
+    kind = FAMILIES[name].kind
+    other, other_name = kind(), "the hand-set ones"
+    if against is not None:
+        if FAMILIES[against].kind is not kind or not family_file(against).exists():
+            print(f"error: the {against} family has no weights of the same kind to play against")
+            return 2
+        other, other_name = kind.from_dict(json.loads(family_file(against).read_text())["weights"]), (
+            f"the {against} family's ({family_file(against).name})"
+        )
+    lines = [(variant.key, opening) for opening in openings(seed, pairs, variant_key=variant.key)]
+    score, games = match(name, shipped_weights(variant), other, lines, nodes, jobs)
+    print(f"{variant.key}: the {name} family's weights ({family_file(name).name}) against {other_name}, "
+          f"{games} games on openings of seed {seed}, {nodes} nodes a move: {score:.1%}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", choices=sorted(FAMILIES), default="giveaway")
@@ -215,15 +270,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes playing games")
     parser.add_argument("--write", action="store_true", help="write the family's weights file")
+    parser.add_argument("--check-shipped", metavar="VARIANT",
+                        help="only play the weights shipped for VARIANT against the hand-set ones")
+    parser.add_argument("--against", choices=sorted(FAMILIES),
+                        help="with --check-shipped: against this family's weights file instead")
+    parser.add_argument("--start", choices=sorted(FAMILIES),
+                        help="start from this family's weights file instead of the hand-set weights")
     args = parser.parse_args(argv)
+    if args.check_shipped:
+        return check_shipped(args.check_shipped, args.against, args.check_pairs, args.nodes, args.seed + 1,
+                             args.jobs)
     family = FAMILIES[args.family]
     names = family.features
     hand_set = family.kind()
+    origin = "hand-set"
+    if args.start is not None:
+        if FAMILIES[args.start].kind is not family.kind or not family_file(args.start).exists():
+            print(f"error: the {args.start} family has no weights of the same kind to start from")
+            return 2
+        hand_set = family.kind.from_dict(json.loads(family_file(args.start).read_text())["weights"])
+        origin = family_file(args.start).name
 
     start = time.perf_counter()
-    print(f"{args.family} ({family.variant}) self-play: {args.games} games, {args.nodes} nodes per move, "
-          f"seed {args.seed}", flush=True)
-    xs, ys, plies = collect(args.family, args.games, args.nodes, args.seed, args.jobs)
+    print(f"{args.family} ({', '.join(family.variants)}) self-play of the {origin} weights: {args.games} "
+          f"games, {args.nodes} nodes per move, seed {args.seed}", flush=True)
+    xs, ys, plies = collect(args.family, hand_set, args.games, args.nodes, args.seed, args.jobs)
     defaults = [float(getattr(hand_set, name)) for name in names]
     k = min((10.0 * 1.25**i for i in range(30)), key=lambda kk: error(defaults, xs, ys, kk))
     before = error(defaults, xs, ys, k)
@@ -237,13 +308,13 @@ def main(argv: list[str] | None = None) -> int:
     # The tuned weights on their own scale: sigmoid(score / K) is the same curve when both are scaled.
     after = error([float(getattr(tuned, name)) for name in names], xs, ys, k * scale)
     print(f"data: {args.games} games, {plies} plies, {len(xs)} quiet positions; K = {k:.0f}")
-    print(f"mean squared error: hand-set {before:.5f}, tuned {after:.5f}")
-    print(f"hand-set: {asdict(hand_set)}")
+    print(f"mean squared error: {origin} {before:.5f}, tuned {after:.5f}")
+    print(f"{origin}: {asdict(hand_set)}")
     print(f"tuned:    {asdict(tuned)}", flush=True)
-    check = openings(args.seed + 1, args.check_pairs, variant_key=family.variant)
+    check = family_openings(args.family, args.seed + 1, args.check_pairs, 4)
     score, games = match(args.family, tuned, hand_set, check, args.nodes, args.jobs)
     seconds = time.perf_counter() - start
-    print(f"gain: tuned vs hand-set, {games} games on fresh openings (seed {args.seed + 1}), "
+    print(f"gain: tuned vs {origin}, {games} games on fresh openings (seed {args.seed + 1}), "
           f"{args.nodes} nodes a move: {score:.1%}; {seconds:.0f} s in all")
     if args.write:
         data = {
@@ -251,7 +322,8 @@ def main(argv: list[str] | None = None) -> int:
             "tuning": {
                 "script": f"benchmarks/tune_evaluation.py --family {args.family}",
                 "method": "logistic fit of self-play results (Texel)",
-                "variant": family.variant,
+                "start": origin,
+                "variants": list(family.variants),
                 "seed": args.seed,
                 "nodes_per_move": args.nodes,
                 "games": args.games,
@@ -265,8 +337,8 @@ def main(argv: list[str] | None = None) -> int:
                 "check_score_vs_defaults": round(score, 4),
             },
         }
-        family.path.write_text(json.dumps(data, indent=2) + "\n")
-        print(f"wrote {family.path}")
+        family_file(args.family).write_text(json.dumps(data, indent=2) + "\n")
+        print(f"wrote {family_file(args.family)}")
     return 0
 
 

@@ -4,8 +4,8 @@
   limits (`Limit`: depth, nodes, time, or a game clock through `timeman.time_for_move`); its inner
   loop, `alphabeta`, is compiled with mypyc (setup.py) together with the evaluation.
 - `evaluation`: one evaluation for giveaway and one for ordinary draughts, weights as dataclasses
-  (the giveaway and the Russian/Brazilian weights tuned by benchmarks/tune_evaluation.py, shipped in
-  giveaway_weights.json and russian_weights.json).
+  (weights fitted per variant family by benchmarks/tune_evaluation.py, shipped in
+  <family>_weights.json; a family without a file plays with the hand-set ones).
 - `tablebase`: endgame tables of Russian giveaway (4 pieces shipped, 5 built) and Russian (4 pieces
   shipped), probed by the search; `counts`: Russian's count rules along the search path, within which
   the Russian tables are believed.

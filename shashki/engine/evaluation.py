@@ -10,10 +10,11 @@ Two evaluations, because what matters differs (issue 3):
 
 Every weight is a named field of one frozen dataclass; the dataclass defaults are hand-set. Weights fitted
 to self-play results by `benchmarks/tune_evaluation.py` ship in the package, one file per variant family
-(`FAMILIES`, next to this module): giveaway, and Russian/Brazilian (8x8, flying kings, men capturing
-backwards). Some features only the fitted weights use (`EXTRA`: kings on the long diagonal, men about
-to crown, men backed by a piece behind them, men unevenly spread over the wings); with their weights at
-0 the evaluation does not compute them.
+(`FAMILIES`; `family_file`): giveaway 8x8, international giveaway, Russian/Brazilian/Pool, international,
+and English/Italian. A family without its file plays with its `PARENT`'s, else with the hand-set weights.
+Some features only the fitted weights use (`EXTRA`: kings on the long diagonal, men about to crown, men
+backed by a piece behind them, men unevenly spread over the wings); with their weights at 0 the evaluation
+does not compute them.
 
 Every feature is computed with a handful of shifts and popcounts on the position's bitboards (see
 `shashki.rules.board`: one diagonal step is the same shift everywhere, off-board steps land on ghost
@@ -36,11 +37,33 @@ from pathlib import Path
 from shashki.rules.position import Position, popcount
 from shashki.rules.variant import Variant
 
-WEIGHTS_FILE = Path(__file__).with_name("giveaway_weights.json")
-# The tuned weights of a variant family, by the variants' keys (the giveaway file serves every giveaway
-# variant; a variant in no family keeps the hand-set `DraughtsWeights`).
-RUSSIAN_WEIGHTS_FILE = Path(__file__).with_name("russian_weights.json")
-FAMILIES: dict[str, Path] = {"russian": RUSSIAN_WEIGHTS_FILE, "brazilian": RUSSIAN_WEIGHTS_FILE}
+# The variant families that share one weights file (issue 15 point 3), by the family's name.
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "giveaway": ("russian-giveaway", "brazilian-giveaway", "english-giveaway", "italian-giveaway",
+                 "pool-giveaway"),
+    "international-giveaway": ("international-giveaway",),
+    # Pool is Russian draughts but for a man crowned in a capture, which stops there: it plays better
+    # with the Russian weights than with the hand-set ones (benchmarks/tune_evaluation.py --check-shipped).
+    "russian": ("russian", "brazilian", "pool"),
+    "international": ("international",),
+    "english": ("english", "italian"),  # one-square kings, men capture forwards only
+}
+_FAMILY_OF = {key: name for name, keys in FAMILIES.items() for key in keys}
+# A family without a file of its own plays with the file of the family it is nearest to: international
+# giveaway with the 8x8 giveaway's (its own fits lost to those, benchmarks/tune_evaluation.py).
+PARENT: dict[str, str] = {"international-giveaway": "giveaway"}
+
+
+def family_of(variant: Variant) -> str | None:
+    """The name of the variant's family, or None (a variant in none plays with the hand-set weights)."""
+    return _FAMILY_OF.get(variant.key)
+
+
+def family_file(name: str) -> Path:
+    """Where a family's fitted weights ship (next to this module)."""
+    return Path(__file__).with_name(f"{name.replace('-', '_')}_weights.json")
+
+
 # The features, in the order of `Evaluator.features` and of the weights' fields.
 FEATURES = ("man", "king", "advance", "back_row", "centre", "mobility", "hanging",
             "main_diagonal", "near_crown", "backed", "imbalance")
@@ -67,8 +90,7 @@ class DraughtsWeights:
     @classmethod
     def shipped(cls, variant: Variant) -> DraughtsWeights:
         """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
-        path = FAMILIES.get(variant.key)
-        data = None if path is None else _shipped(path)
+        data = _family_data(variant)
         return cls() if data is None else cls.from_dict(data)
 
     @classmethod
@@ -94,9 +116,9 @@ class GiveawayWeights:
     imbalance: int = 0
 
     @classmethod
-    def shipped(cls) -> GiveawayWeights:
-        """The tuned weights shipped in the package, or the defaults if the file is missing."""
-        data = _shipped(WEIGHTS_FILE)
+    def shipped(cls, variant: Variant) -> GiveawayWeights:
+        """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
+        data = _family_data(variant)
         return cls() if data is None else cls.from_dict(data)
 
     @classmethod
@@ -113,6 +135,17 @@ def _known(kind: type, data: dict) -> dict[str, int]:
     return {k: int(v) for k, v in data.items() if k in names}
 
 
+def _family_data(variant: Variant) -> dict | None:
+    """The weights in the file of the variant's family (or of its `PARENT`), or None."""
+    name = family_of(variant)
+    while name is not None:
+        data = _shipped(family_file(name))
+        if data is not None:
+            return data
+        name = PARENT.get(name)
+    return None
+
+
 @cache
 def _shipped(path: Path) -> dict | None:
     """The weights in a shipped file, or None if it is missing or unreadable."""
@@ -125,7 +158,7 @@ def _shipped(path: Path) -> dict | None:
 
 def shipped_weights(variant: Variant) -> Weights:
     """The weights the engine plays a variant with by default."""
-    return GiveawayWeights.shipped() if variant.giveaway else DraughtsWeights.shipped(variant)
+    return GiveawayWeights.shipped(variant) if variant.giveaway else DraughtsWeights.shipped(variant)
 
 
 class _Masks:

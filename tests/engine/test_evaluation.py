@@ -10,16 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shashki.engine.evaluation import (
+    FAMILIES,
     FEATURES,
-    RUSSIAN_WEIGHTS_FILE,
-    WEIGHTS_FILE,
+    PARENT,
     DraughtsWeights,
     Evaluator,
     GiveawayWeights,
     evaluator,
+    family_file,
+    family_of,
     shipped_weights,
 )
 from shashki.rules import Game, Position, get_variant
+from shashki.rules.variant import VARIANTS
 
 
 @pytest.mark.parametrize("key", ["russian", "russian-giveaway", "international", "english", "italian"])
@@ -51,7 +54,7 @@ def test_in_russian_an_extra_man_is_good_and_in_giveaway_it_is_bad():
     assert evaluator(get_variant("russian"))(Position.from_fen(fen, "russian")) > 0
     giveaway = get_variant("russian-giveaway")
     assert evaluator(giveaway, GiveawayWeights())(Position.from_fen(fen, giveaway)) < 0
-    assert GiveawayWeights.shipped().man < 0
+    assert GiveawayWeights.shipped(giveaway).man < 0
 
 
 def test_in_giveaway_a_king_costs_more_than_a_man():
@@ -64,10 +67,10 @@ def test_in_giveaway_a_king_costs_more_than_a_man():
 
 def test_weights_are_named_constants_and_the_shipped_giveaway_weights_load():
     assert DraughtsWeights().man == 100
-    shipped = GiveawayWeights.shipped()
+    shipped = GiveawayWeights.shipped(get_variant("russian-giveaway"))
     assert isinstance(shipped, GiveawayWeights)
-    if WEIGHTS_FILE.exists():
-        data = json.loads(WEIGHTS_FILE.read_text())
+    if family_file("giveaway").exists():
+        data = json.loads(family_file("giveaway").read_text())
         assert GiveawayWeights.from_dict(data["weights"]) == shipped
         assert data["tuning"]["games"] > 0
 
@@ -142,22 +145,33 @@ def test_backed_men_and_men_spread_unevenly_over_the_wings():
     assert _features("W:Wa1,g1,c3,f4:Bh8")["imbalance"] == 0
 
 
-def test_russian_and_brazilian_play_with_their_family_weights_and_others_with_the_hand_set_ones():
-    for key in ("russian", "brazilian"):
-        variant = get_variant(key)
-        shipped = DraughtsWeights.shipped(variant)
-        assert shipped == shipped_weights(variant)
-        assert Evaluator(variant).weights == shipped
-        if RUSSIAN_WEIGHTS_FILE.exists():
-            data = json.loads(RUSSIAN_WEIGHTS_FILE.read_text())
-            assert DraughtsWeights.from_dict(data["weights"]) == shipped
-            assert shipped != DraughtsWeights()
+def test_every_variant_has_one_family_whose_file_holds_the_weights_it_plays_with():
+    assert sorted(key for keys in FAMILIES.values() for key in keys) == sorted(VARIANTS)
+    for name, keys in FAMILIES.items():
+        path = family_file(name)
+        for key in keys:
+            variant = get_variant(key)
+            assert family_of(variant) == name
+            kind = GiveawayWeights if variant.giveaway else DraughtsWeights
+            shipped = shipped_weights(variant)
+            assert isinstance(shipped, kind)
+            assert Evaluator(variant).weights == shipped
+            if not path.exists():
+                parent = PARENT.get(name)
+                if parent is not None and family_file(parent).exists():
+                    assert shipped == shipped_weights(get_variant(FAMILIES[parent][0])), key
+                else:
+                    assert shipped == kind(), key  # no file: the hand-set weights
+                continue
+            data = json.loads(path.read_text())
+            assert shipped == kind.from_dict(data["weights"]), key
             assert data["tuning"]["games"] > 0
-            # Scores stay in hundredths of a man (the analysis and the puzzles read them so), and a
-            # man that crowns gains.
-            assert shipped.man == 100
-            assert shipped.king > shipped.man
-    for key in ("international", "english", "italian", "pool"):
-        assert shipped_weights(get_variant(key)) == DraughtsWeights()
-    assert shipped_weights(get_variant("russian-giveaway")) == GiveawayWeights.shipped()
+            assert data["tuning"]["check_score_vs_defaults"] > 0.5, "shipped only if it beat the hand-set"
+            if variant.giveaway:
+                assert shipped.man < 0  # a man still to give away is a cost
+            else:
+                # Scores stay in hundredths of a man (the analysis and the puzzles read them so), and a
+                # man that crowns gains.
+                assert shipped.man == 100
+                assert (shipped.king if variant.flying_kings else shipped.short_king) > shipped.man, key
 

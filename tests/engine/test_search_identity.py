@@ -26,8 +26,10 @@ from pathlib import Path
 import pytest
 
 from shashki.engine import Engine, Limit, Searcher
-from shashki.engine.evaluation import FAMILIES, DraughtsWeights
+from shashki.engine.evaluation import DraughtsWeights, GiveawayWeights
 from shashki.rules import Position, get_variant
+
+GIVEAWAY_WEIGHTS = GiveawayWeights.shipped(get_variant("russian-giveaway"))
 
 # name: (variant, FEN, depth). The middle games come from seeded random play from the start.
 CASES: dict[str, tuple[str, str, int]] = {
@@ -97,8 +99,10 @@ def _line(line, variant) -> list:
 def searcher(key: str) -> Searcher:
     """The search as recorded: Russian's endgame tables came later (issue 15 point 5) and change what the
     search sees in Russian endings, so Russian is searched here without them; and the evaluation is the
-    one recorded: the hand-set weights where tuned ones ship now (Russian and Brazilian, issue 15 point 3)."""
-    weights = DraughtsWeights() if key in FAMILIES else None
+    one recorded: the hand-set weights for ordinary draughts, and the 8x8 giveaway family's fitted
+    weights for every giveaway variant (each family has its own file now, issue 15 point 3)."""
+    variant = get_variant(key)
+    weights = GIVEAWAY_WEIGHTS if variant.giveaway else DraughtsWeights()
     return Searcher(use_tablebase=key != "russian", weights=weights)
 
 
