@@ -5,7 +5,6 @@ longer runs)."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import subprocess
 import sys
@@ -13,16 +12,13 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from benchmark_scripts import BENCHMARKS, load_script
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "load.py"
+SCRIPT = BENCHMARKS / "load.py"
 
 
 def load_module():
-    spec = importlib.util.spec_from_file_location("benchmarks_load", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("load")
 
 
 def run_load(tmp_path: Path, *arguments: str, timeout: float = 150) -> dict:

@@ -3,28 +3,16 @@ on small inputs, so that the script that made the weights files can make them ag
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
-from pathlib import Path
+
+from benchmark_scripts import load_script
 
 from shashki.engine.evaluation import FAMILIES as SHIPPED_FAMILIES
 from shashki.engine.evaluation import DraughtsWeights, Evaluator, GiveawayWeights
 from shashki.rules import Position, get_variant
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "tune_evaluation.py"
-
-
-def load_module():
-    spec = importlib.util.spec_from_file_location("benchmarks_tune_evaluation", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-tune = load_module()
+tune = load_script("tune_evaluation")
 
 
 def test_the_script_tunes_every_family_the_engine_ships_and_plays_its_variants():
