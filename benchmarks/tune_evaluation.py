@@ -8,7 +8,8 @@ A family is the variants that share one weights file (`shashki.engine.evaluation
 Brazilian and Pool, played in Russian), `international`, and `english` (English and Italian, played in
 both in turn; their one-square kings are fitted as `short_king`).
 
-1. Data: `--games` self-play games of the engine with the family's hand-set weights, each from its own
+1. Data: `--games` self-play games of the engine with the family's hand-set weights (see `--start`), each
+   from its own
    random opening of 6 plies (seeded) in one of the family's played variants, every move searched to
    `--nodes` nodes, so a run is the same every time. Every quiet position (no capture to make: the ones
    the evaluation scores) is kept with the game's result for the side to move (1, 1/2, 0).
@@ -237,6 +238,13 @@ def fit(xs: list[list[int]], ys: list[float], start: list[float], k: float, epoc
     return w
 
 
+def file_weights(name: str, kind: type[DraughtsWeights] | type[GiveawayWeights]) -> Weights | None:
+    """The weights in a family's file, if it has one of weights of `kind`."""
+    if FAMILIES[name].kind is not kind or not family_file(name).exists():
+        return None
+    return kind.from_dict(json.loads(family_file(name).read_text())["weights"])
+
+
 def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: int, jobs: int) -> int:
     """The weights shipped for a variant against the hand-set ones, or against another family's file."""
     variant = get_variant(key)
@@ -244,15 +252,14 @@ def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: i
     if name is None or not family_file(name).exists():
         print(f"error: {variant.key}'s family has no weights file of its own: nothing to check")
         return 2
-    kind = FAMILIES[name].kind
-    other, other_name = kind(), "the hand-set ones"
+    other: Weights = FAMILIES[name].kind()
+    other_name = "the hand-set ones"
     if against is not None:
-        if FAMILIES[against].kind is not kind or not family_file(against).exists():
+        found = file_weights(against, FAMILIES[name].kind)
+        if found is None:
             print(f"error: the {against} family has no weights of the same kind to play against")
             return 2
-        other, other_name = kind.from_dict(json.loads(family_file(against).read_text())["weights"]), (
-            f"the {against} family's ({family_file(against).name})"
-        )
+        other, other_name = found, f"the {against} family's ({family_file(against).name})"
     lines = [(variant.key, opening) for opening in openings(seed, pairs, variant_key=variant.key)]
     score, games = match(name, shipped_weights(variant), other, lines, nodes, jobs)
     print(f"{variant.key}: the {name} family's weights ({family_file(name).name}) against {other_name}, "
@@ -282,20 +289,21 @@ def main(argv: list[str] | None = None) -> int:
                              args.jobs)
     family = FAMILIES[args.family]
     names = family.features
-    hand_set = family.kind()
+    # The weights the data's games are played with, the fit starts from and the check match plays.
+    base: Weights = family.kind()
     origin = "hand-set"
     if args.start is not None:
-        if FAMILIES[args.start].kind is not family.kind or not family_file(args.start).exists():
+        found = file_weights(args.start, family.kind)
+        if found is None:
             print(f"error: the {args.start} family has no weights of the same kind to start from")
             return 2
-        hand_set = family.kind.from_dict(json.loads(family_file(args.start).read_text())["weights"])
-        origin = family_file(args.start).name
+        base, origin = found, family_file(args.start).name
 
     start = time.perf_counter()
     print(f"{args.family} ({', '.join(family.variants)}) self-play of the {origin} weights: {args.games} "
           f"games, {args.nodes} nodes per move, seed {args.seed}", flush=True)
-    xs, ys, plies = collect(args.family, hand_set, args.games, args.nodes, args.seed, args.jobs)
-    defaults = [float(getattr(hand_set, name)) for name in names]
+    xs, ys, plies = collect(args.family, base, args.games, args.nodes, args.seed, args.jobs)
+    defaults = [float(getattr(base, name)) for name in names]
     k = min((10.0 * 1.25**i for i in range(30)), key=lambda kk: error(defaults, xs, ys, kk))
     before = error(defaults, xs, ys, k)
     fitted = fit(xs, ys, defaults, k, args.epochs)
@@ -304,15 +312,15 @@ def main(argv: list[str] | None = None) -> int:
         scale = 100 / fitted[names.index("man")]
         print(f"fitted: {dict(zip(names, (round(w, 1) for w in fitted), strict=True))}; scaled by "
               f"{scale:.4f} so that a man is 100")
-    tuned = replace(hand_set, **{name: round(w * scale) for name, w in zip(names, fitted, strict=True)})
+    tuned = replace(base, **{name: round(w * scale) for name, w in zip(names, fitted, strict=True)})
     # The tuned weights on their own scale: sigmoid(score / K) is the same curve when both are scaled.
     after = error([float(getattr(tuned, name)) for name in names], xs, ys, k * scale)
     print(f"data: {args.games} games, {plies} plies, {len(xs)} quiet positions; K = {k:.0f}")
     print(f"mean squared error: {origin} {before:.5f}, tuned {after:.5f}")
-    print(f"{origin}: {asdict(hand_set)}")
+    print(f"{origin}: {asdict(base)}")
     print(f"tuned:    {asdict(tuned)}", flush=True)
     check = family_openings(args.family, args.seed + 1, args.check_pairs, 4)
-    score, games = match(args.family, tuned, hand_set, check, args.nodes, args.jobs)
+    score, games = match(args.family, tuned, base, check, args.nodes, args.jobs)
     seconds = time.perf_counter() - start
     print(f"gain: tuned vs {origin}, {games} games on fresh openings (seed {args.seed + 1}), "
           f"{args.nodes} nodes a move: {score:.1%}; {seconds:.0f} s in all")
