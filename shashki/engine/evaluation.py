@@ -8,13 +8,10 @@ Two evaluations, because what matters differs (issue 3):
   of all (a flying king is hard to lose); mobility and tempo (how far the men have advanced); pieces the
   opponent can be made to capture.
 
-Every weight is a named field of one frozen dataclass; the dataclass defaults are hand-set. Weights fitted
-to self-play results by `benchmarks/tune_evaluation.py` ship in the package, one file per variant family
-(`FAMILIES`; `family_file`): giveaway 8x8, international giveaway, Russian/Brazilian/Pool, international,
-and English/Italian. A family without its file plays with its `PARENT`'s, else with the hand-set weights.
-Some features only the fitted weights use (`EXTRA`: kings on the long diagonal, men about to crown, men
-backed by a piece behind them, men unevenly spread over the wings); with their weights at 0 the evaluation
-does not compute them.
+Every weight is a named field of a frozen dataclass whose defaults are hand-set; weights fitted to
+self-play by `benchmarks/tune_evaluation.py` ship one file per variant family (`FAMILIES`, `PARENT`).
+Some features only fitted weights use (`EXTRA`: kings on the long diagonal, men about to crown, men backed
+from behind, men unevenly spread over the wings); at weight 0 they are not computed.
 
 Every feature is computed with a handful of shifts and popcounts on the position's bitboards (see
 `shashki.rules.board`: one diagonal step is the same shift everywhere, off-board steps land on ghost
@@ -49,8 +46,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "english": ("english", "italian"),  # one-square kings, men capture forwards only
 }
 _FAMILY_OF = {key: name for name, keys in FAMILIES.items() for key in keys}
-# A family without a file of its own plays with the file of the family it is nearest to: international
-# giveaway with the 8x8 giveaway's (its own fits lost to those, benchmarks/tune_evaluation.py).
+# A family without a file of its own plays with its nearest family's: international giveaway with the 8x8
+# giveaway's (its own fits lost to those). Else the hand-set weights.
 PARENT: dict[str, str] = {"international-giveaway": "giveaway"}
 
 
@@ -90,8 +87,7 @@ class DraughtsWeights:
     @classmethod
     def shipped(cls, variant: Variant) -> DraughtsWeights:
         """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
-        data = _family_data(variant)
-        return cls() if data is None else cls.from_dict(data)
+        return cls.from_dict(_family_data(variant) or {})
 
     @classmethod
     def from_dict(cls, data: dict) -> DraughtsWeights:
@@ -118,8 +114,7 @@ class GiveawayWeights:
     @classmethod
     def shipped(cls, variant: Variant) -> GiveawayWeights:
         """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
-        data = _family_data(variant)
-        return cls() if data is None else cls.from_dict(data)
+        return cls.from_dict(_family_data(variant) or {})
 
     @classmethod
     def from_dict(cls, data: dict) -> GiveawayWeights:
