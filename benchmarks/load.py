@@ -13,7 +13,8 @@ What it does, for each app under test (`--target`: the bare baseline, then Shash
    both open `/ws/games/{id}` and play random legal moves: each player keeps its own `shashki.rules.Game`,
    brought up to date from the moves the server sends, picks a random legal move after a think time drawn
    from `--think`, and sends `{"type": "move", "move", "ply", "id"}`. Against Shashki every state received
-   is checked against the player's own game (position, legal moves, end of game): a difference is an error.
+   (a whole one, or one made by a patch of the state before) is checked against the player's own game
+   (position, legal moves, end of game): a difference is an error.
    When a game ends both players close their sockets and the pair starts another game.
 3. The measured window opens once every pair has started its first game and lasts `--duration` seconds;
    then players stop moving, wait for their last acks and close. Figures cover moves sent in the window:
@@ -296,6 +297,7 @@ class Seat:
         self.scheduled_ply = -1
         self.done = asyncio.Event()
         self.task: asyncio.Task | None = None
+        self.state: dict | None = None  # the last state received (a patch applies to it)
 
     @property
     def my_turn(self) -> bool:
@@ -326,6 +328,8 @@ class Seat:
                 kind = message.get("type")
                 if kind == "state":
                     self.on_state(message["game"], now)
+                elif kind == "patch":
+                    self.on_patch(message, now)
                 elif kind == "ack":
                     self.on_ack(message, now)
                 elif kind == "error":
@@ -338,9 +342,19 @@ class Seat:
         finally:
             self.done.set()
 
+    def on_patch(self, patch: dict, now: float) -> None:
+        """What changed since the state held: it must follow that state (else an error, and a resync)."""
+        held = self.state
+        if held is None or held.get("seq") != patch.get("from"):
+            self.run.stats.errors["a patch that does not follow the state held"] += 1
+            asyncio.get_running_loop().create_task(self.ws.send(json.dumps({"type": "resync"})))
+            return
+        self.on_state({**held, **patch["set"], "moves": held["moves"] + patch["append"]}, now)
+
     def on_state(self, state: dict, now: float) -> None:
         from shashki.rules import IllegalMove
 
+        self.state = state
         stats = self.run.stats
         session = self.session
         moves = state.get("moves") or []

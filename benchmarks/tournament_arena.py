@@ -142,6 +142,7 @@ class Bench:
             f"{self.ws}/ws/games/{game_id}", additional_headers=headers, max_size=None, open_timeout=60
         ) as sock:
             me: str | None = None
+            held: dict | None = None  # the last state (a patch applies to it)
             sent: dict[int, float] = {}
             ids = iter(range(1, 100000))
             moving = False
@@ -156,9 +157,15 @@ class Bench:
                     self.f.error(message.get("error", {}).get("code", "error"))
                     moving = False
                     continue
-                if kind != "state":
+                if kind == "patch" and held is not None and held["seq"] == message["from"]:
+                    # What changed since the state held; a patch that does not follow it asks for all.
+                    message = {"game": {**held, **message["set"], "moves": held["moves"] + message["append"]}}
+                elif kind == "patch":
+                    await sock.send(json.dumps({"type": "resync"}))
                     continue
-                game = message["game"]
+                elif kind != "state":
+                    continue
+                game = held = message["game"]
                 if me is None:
                     me = await self.whoami(game, headers)
                 if game["status"] != "started":

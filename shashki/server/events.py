@@ -48,20 +48,35 @@ def loads(text: str | bytes) -> Any:
 
 
 class Encoded(dict):
-    """An event with its JSON text, made once however many sockets send it on (`text`): a game's state
-    goes to both players and every spectator (issue 11: it was serialised once per socket). Treat it as
-    read-only: the text does not follow changes.
+    """An event with its JSON text, made once however many sockets send it on (`text`, made when first
+    asked): a game's state goes to both players and every spectator (issue 11: it was serialised once per
+    socket). Treat it as read-only: the text does not follow changes.
 
-    `servers` is a part for the server processes alone, never sent to a client: the columns and move of a
-    game's change, with which another process brings its cached copy up to date (`games.follow`). Redis
-    carries it after the text, on a line of its own (`RedisBus`)."""
+    `patch` is, for a game's state, the text of the patch from the state before (`games.view.state_patch`):
+    what a socket whose client holds that state sends instead of the whole state. `servers` is a part for
+    the server processes alone, never sent to a client: the columns and move of a game's change, with which
+    another process brings its cached copy up to date (`games.follow`). Redis carries both after the text,
+    on lines of their own (`RedisBus`)."""
 
-    __slots__ = ("text", "servers")
+    __slots__ = ("_text", "servers", "patch")
 
-    def __init__(self, event: dict, text: str | None = None, servers: dict | None = None) -> None:
+    def __init__(
+        self,
+        event: dict,
+        text: str | None = None,
+        servers: dict | None = None,
+        patch: dict | str | None = None,
+    ) -> None:
         super().__init__(event)
-        self.text = dumps(event) if text is None else text
+        self._text = text
         self.servers = servers
+        self.patch = dumps(patch) if isinstance(patch, dict) else patch
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            self._text = dumps(dict(self))
+        return self._text
 
 
 def text_of(message: dict) -> str:
@@ -355,17 +370,22 @@ class AfterCommit:
 
 
 def _payload(event: dict) -> str:
-    """What Redis carries of an event: its JSON text, then its part for the servers (if any) on a second
-    line (compact JSON never holds a raw newline: one inside a string is written `\\n`)."""
+    """What Redis carries of an event: its JSON text, then its part for the servers and its patch, if it
+    has them, on lines of their own (compact JSON never holds a raw newline: one inside a string is
+    written `\\n`)."""
     servers = getattr(event, "servers", None)
-    return text_of(event) if servers is None else f"{text_of(event)}\n{dumps(servers)}"
+    patch = getattr(event, "patch", None)
+    if servers is None and patch is None:
+        return text_of(event)
+    return f"{text_of(event)}\n{'' if servers is None else dumps(servers)}\n{patch or ''}"
 
 
 def _event(data: bytes | str) -> Encoded:
-    """An event read back from Redis (`_payload`), its text kept to be sent on as it came."""
+    """An event read back from Redis (`_payload`), its texts kept to be sent on as they came."""
     text = data.decode() if isinstance(data, bytes) else data
-    text, _, servers = text.partition("\n")
-    return Encoded(loads(text), text, loads(servers) if servers else None)
+    text, _, rest = text.partition("\n")
+    servers, _, patch = rest.partition("\n")
+    return Encoded(loads(text), text, loads(servers) if servers else None, patch or None)
 
 
 def make_bus(redis_url: str | None) -> EventBus:

@@ -166,6 +166,13 @@ class Player:
         self.http.close()
 
 
+def apply_patch(state: dict | None, seq: int, patch: dict) -> dict:
+    """The state a game socket's patch makes of the state held (at `seq`): it must follow that state."""
+    assert state is not None and patch["from"] == seq == state["seq"], (seq, patch)
+    assert "moves" not in patch["set"], patch  # the moves only as those added
+    return {**state, **patch["set"], "moves": state["moves"] + patch["append"]}
+
+
 class GameSocket:
     """A WebSocket on one game, keeping the latest state it was sent."""
 
@@ -180,12 +187,19 @@ class GameSocket:
         self.ws.__enter__()
         self.state: dict | None = None
         self.seq = 0
+        self.kinds: list[str] = []  # the type of every message received, as sent
         self._ids = itertools.count(1)
         first = self.receive()
         assert first["type"] == "state", first
 
     def receive(self, timeout: float = 5) -> dict:
+        """The next message; a patch is checked to follow the state held, applied, and returned as the
+        state it makes (`"patched": True`), so that tests read every change as a state."""
         message = json.loads(self.ws.recv(timeout=timeout))
+        self.kinds.append(message.get("type"))
+        if message.get("type") == "patch":
+            game = apply_patch(self.state, self.seq, message)
+            message = {"type": "state", "seq": message["seq"], "game": game, "patched": True}
         if message.get("type") == "state":
             self.state = message["game"]
             self.seq = message["seq"]

@@ -38,7 +38,7 @@ from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLook
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
 from shashki.server.games.presence import Presence
 from shashki.server.games.statements import change, version_of
-from shashki.server.games.view import GameView, build_view
+from shashki.server.games.view import GameView, build_view, state_patch
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Refused
@@ -256,7 +256,8 @@ class GameStore:
         if live.is_live and not live.is_computer(live.to_move):
             r = live.record
             gone = self.presence.gone_ms(r.id, live.to_move, r.created_at, now) or None
-        return build_view(live, now, gone_ms=gone, claim_after_ms=self.claim_after_ms)
+        live.shown = view = build_view(live, now, gone_ms=gone, claim_after_ms=self.claim_after_ms)
+        return view
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -332,6 +333,7 @@ class GameStore:
         """
         r = live.record
         now = utcnow()
+        before = live.shown if live.shown is not None and live.shown.seq == r.version else None
         changes = {**changes, "version": r.version + 1}
         ending = outcome is not None and r.status == GameStatus.STARTED
         if outcome is not None:
@@ -363,8 +365,11 @@ class GameStore:
         # Serialised once here, sent as such by every socket of the game (events.Encoded); the other
         # processes also get the change itself, to apply to their copies (games/follow.py).
         servers = change_for_servers(changes, move["notation"] if move else None) if self.bus.shared else None
-        state = {"type": "state", "seq": r.version, "game": view.to_json()}
-        await self.published.publish(f"game:{r.id}", Encoded(state, servers=servers))
+        game = view.to_json()
+        state = {"type": "state", "seq": r.version, "game": game}
+        # ... and, for the sockets holding the state before, only what changed.
+        patch = None if before is None else state_patch(before.to_json(), game)
+        await self.published.publish(f"game:{r.id}", Encoded(state, servers=servers, patch=patch))
         if ending:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:

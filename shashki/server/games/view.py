@@ -1,6 +1,8 @@
 """The state of a game as its clients see it: built once per change (`build_view`), then turned into the
-JSON the browser, the live channel and the Bot API read (`GameView.to_json`). Every message carries the
-whole state, legal moves included, so that a client never computes rules itself.
+JSON the browser, the live channel and the Bot API read (`GameView.to_json`). A state carries the whole
+game, legal moves included, so that a client never computes rules itself; after a change, a client that
+holds the state before it gets only what changed (`state_patch`: the moves added, the clocks, the next
+legal moves — issue 11), never the whole game again.
 """
 
 from __future__ import annotations
@@ -198,6 +200,42 @@ class GameView:
             "correspondence": None if self.correspondence is None else self.correspondence.as_dict(),
             "tournament": self.tournament,
         }
+
+
+# The fields of a state that change at nearly every change, or with the time at which a state is built (the
+# clocks, the mover's absence, a correspondence game's time left): every patch carries them. Every other
+# field follows from the game's record at one seq alone — the same in every state of that seq, whoever
+# built it — so a patch carries it only when it changed, and the moves only as the ones added.
+ALWAYS_PATCHED = frozenset(
+    ("seq", "ply", "side_to_move", "fen", "legal_moves", "clocks", "mover_disconnected_ms", "correspondence")
+)
+
+
+_MISSING = object()  # a field the state before did not have: always set
+
+
+def state_patch(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """The change from the state `before` (seq n - 1) to `after` (seq n), as a game socket sends it:
+    `{"type": "patch", "seq": n, "from": n - 1, "set": {field: value, ...}, "append": [notation, ...]}` —
+    a client holding state n - 1 sets the fields of `set`, adds the notations of `append` to its `moves`,
+    and holds state n. None when `after` does not follow `before` (then the whole state goes).
+
+    >>> before = {"seq": 1, "ply": 0, "moves": [], "white": {"id": 1}, "draw_offer": None}
+    >>> state_patch(before, {"seq": 2, "ply": 1, "moves": ["c3-d4"], "white": {"id": 1}, "draw_offer": None})
+    {'type': 'patch', 'seq': 2, 'from': 1, 'set': {'seq': 2, 'ply': 1}, 'append': ['c3-d4']}
+    """
+    seq = after["seq"]
+    old_moves, new_moves = before["moves"], after["moves"]
+    played = len(old_moves)
+    # Moves are only ever added; anything else is not the change of one seq (the same strings: cheap).
+    if before["seq"] != seq - 1 or new_moves[:played] != old_moves:
+        return None
+    changed = {
+        name: value
+        for name, value in after.items()
+        if name in ALWAYS_PATCHED or (name != "moves" and before.get(name, _MISSING) != value)
+    }
+    return {"type": "patch", "seq": seq, "from": seq - 1, "set": changed, "append": new_moves[played:]}
 
 
 def _name(color: Color | None) -> str | None:

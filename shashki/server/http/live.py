@@ -1,9 +1,14 @@
 """The live channel: one WebSocket per open game, one for the lobby.
 
 Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
-- `{"type": "state", "seq": n, "game": {...}}` on connecting and after every change: `seq` numbers the
-  game's states; the state carries the legal moves of the side to move and both clocks, so a client that
-  sees a gap in `seq` has lost nothing but may send `{"type": "resync"}` to get the state again at once;
+- `{"type": "state", "seq": n, "game": {...}}` on connecting, on a resync, and after a change when the
+  client may not hold the state before it: `seq` numbers the game's states; the state carries the whole
+  game, the legal moves of the side to move and both clocks;
+- `{"type": "patch", "seq": n, "from": n - 1, "set": {...}, "append": [...]}` after a change when the
+  client holds state n - 1 (issue 11: not the whole game at every move): it sets the fields of `set` in
+  its game (always the clocks and the next legal moves) and adds the notations of `append` to its
+  `moves`; a client that sees a gap in `seq` has lost nothing but may send `{"type": "resync"}` to get
+  the state again at once;
 - `{"type": "ack", "id": ..., "ply": n}` once a move it sent is committed, or
   `{"type": "error", "id": ..., "error": {"code": ..., "message": ...}}` when an action is refused;
 - `{"type": "presence", "white": bool, "black": bool, "spectators": n}` when a player or a spectator
@@ -80,7 +85,9 @@ class Sender:
         self.lock = asyncio.Lock()
 
     async def __call__(self, message: dict) -> None:
-        text = text_of(message)  # a published state's text is made once for all its sockets
+        await self.text(text_of(message))  # a published state's text is made once for all its sockets
+
+    async def text(self, text: str) -> None:
         async with self.lock:
             await self.websocket.send_text(text)
 
@@ -167,7 +174,10 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
                         # The client sees the gap in seq and asks for a resync once the database is back.
                         await send(unavailable_body() | {"type": "error"})
                     continue
+                text = outgoing(event, last_seq)
                 last_seq = event["seq"]
+                await send.text(text)
+                continue
             await send(event)
 
     chat_lines = chat.feed(game_id, actor.id if actor else None, send, first_state_sent)
@@ -208,6 +218,13 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
                         games.presence.left(game_id, SPECTATORS)
                 with contextlib.suppress(BaseException):
                     await bus.publish(f"game:{game_id}", presence(games, game_id))
+
+
+def outgoing(state: dict, held_seq: int) -> str:
+    """What a game socket sends of a published state when its client holds the state `held_seq`: the
+    patch from the state before when that is the one held (only what changed), else the whole state."""
+    patch = getattr(state, "patch", None)
+    return patch if patch is not None and state["seq"] == held_seq + 1 else text_of(state)
 
 
 def presence(games: GameService, game_id: str) -> dict[str, Any]:

@@ -133,6 +133,13 @@ export async function mount(container, { id }) {
       case "state":
         applyState(message.game);
         break;
+      case "patch":
+        // What changed since the state held (seq `from`): the fields of `set`, the moves of `append`.
+        // A patch that does not follow it (a message lost) asks for the whole state again.
+        if (ctx.game && ctx.game.seq === message.from) {
+          applyState({ ...ctx.game, ...message.set, moves: ctx.game.moves.concat(message.append) });
+        } else socket.send({ type: "resync" });
+        break;
       case "ack":
         actions.acknowledged(message);
         break;
