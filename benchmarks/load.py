@@ -256,6 +256,7 @@ class Stats:
     games_started_total: int = 0
     game_setup_ms: list[float] = field(default_factory=list)
     states_checked: int = 0
+    bytes_received: int = 0  # the text of every message the players received in the window
 
     def in_window(self, t: float) -> bool:
         return (
@@ -324,6 +325,8 @@ class Seat:
             async for raw in self.ws:
                 now = time.monotonic()
                 self.session.progress = now
+                if stats.in_window(now):
+                    stats.bytes_received += len(raw)
                 message = json.loads(raw)
                 kind = message.get("type")
                 if kind == "state":
@@ -692,6 +695,8 @@ class LoadRun:
             "games_finished": stats.games_finished,
             "games_started_total": stats.games_started_total,
             "states_checked": stats.states_checked,
+            # What the players received (uncompressed) per move: both sides' states or patches, the ack.
+            "bytes_per_move": round(stats.bytes_received / max(stats.moves_acked, 1)),
             "errors": dict(stats.errors),
             "error_count": sum(stats.errors.values()),
             "server_cpu_cores": round(cpu_server / window, 2),
@@ -1076,7 +1081,8 @@ def report(options, results: list[dict], console) -> None:
                 f"{r['ramp_seconds']:g} s{'' if r['all_games_started'] else ' (ramp timed out)'}; "
                 f"game creation p50/p99 {fmt(r['game_setup_ms']['p50'])}/"
                 f"{fmt(r['game_setup_ms']['p99'])} ms; "
-                f"{r['states_checked']:,} states checked against the rules"
+                f"{r['states_checked']:,} states checked against the rules; "
+                f"{r.get('bytes_per_move', 0):,} bytes received by the players a move"
             )
     for r in results:
         for kind, count in sorted(r.get("errors", {}).items()):
