@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import httpx
 from game_lines import GIVEAWAY_WIN_FOR_WHITE
@@ -67,6 +68,43 @@ def test_transpositions_reach_one_position_and_only_the_opening_is_counted(tmp_p
         "a3-b4": (1, 0, 1),
     }
     assert DEPTH < 60  # the explorer is an opening book, not a copy of every game
+
+
+def ended(game_id: str, moves: list[str], winner: Color | None) -> SimpleNamespace:
+    """What the games store's listener is told of a game that has just finished (its copy in memory)."""
+    rules = Game("russian_giveaway")
+    for text in moves:
+        rules.play(text)
+    record = SimpleNamespace(
+        id=game_id, status=SimpleNamespace(value="finished"), initial_fen=None, computer_level=None,
+        white_id=1, black_id=2, rated=False, white_rating=None, black_rating=None, winner=winner,
+    )
+    return SimpleNamespace(record=record, is_live=False, rules=rules, notations=rules.notations())
+
+
+def test_games_that_finish_together_are_written_in_one_transaction_each_counted_once(tmp_path):
+    async def scenario(explorer):
+        batches = []
+        add_many = explorer.add_many
+
+        async def counted(games):
+            batches.append(len(games))
+            return await add_many(games)
+
+        explorer.add_many = counted
+        explorer(ended("g1", ["c3-d4", "f6-e5"], Color.WHITE))  # the first starts a transaction...
+        await asyncio.sleep(0)
+        for n in range(2, 6):  # ... the others finish while it is written, and wait for the next one
+            explorer(ended(f"g{n}", ["c3-d4", "f6-g5"], None))
+        explorer(ended("g2", ["c3-d4", "f6-g5"], None))  # told again (a rematch offer is a commit too)
+        await explorer.close()
+        explorer(ended("g1", ["c3-d4", "f6-e5"], Color.WHITE))  # and again once written
+        await explorer.close()
+        return batches, await explorer.moves(Game("russian_giveaway").position)
+
+    batches, answer = run(tmp_path, scenario)
+    assert batches == [1, 5, 1]  # three transactions for seven calls
+    assert answer["games"] == 5 and answer["moves"][0]["white"] == 1 and answer["moves"][0]["draws"] == 4
 
 
 def test_a_finished_game_between_players_appears_in_the_explorer_over_http(server, players):

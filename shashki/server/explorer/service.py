@@ -3,8 +3,10 @@
 An index built as games finish, never a scan per request: when a game ends (a listener of the games
 store), each of its first `DEPTH` plies adds one to the row (variant, position before the move, move) —
 one `INSERT ... ON CONFLICT DO UPDATE` each, in one transaction with the game's mark in `explorer_games`,
-whose primary key keeps a game from being counted twice (two processes, a rebuild). A question is then
-one indexed read: the rows of (variant, position).
+whose primary key keeps a game from being counted twice (two processes, a rebuild). The games that
+finish while a transaction is being written wait and go together in the next one (issue 11: a session
+and a transaction per finished game, when a busy server ends games by the dozen a second). A question is
+then one indexed read: the rows of (variant, position).
 
 Counted: finished games (not aborted) between two players (not the computer), from the variant's start
 position; the same position reached by different move orders is one position (its Zobrist hash).
@@ -70,7 +72,8 @@ def _upsert(dialect: str) -> Any:
 class ExplorerService:
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._tasks: set[asyncio.Task] = set()
+        self._waiting: list[FinishedGame] = []  # finished, not written yet
+        self._writer: asyncio.Task | None = None
 
     # -- writing ------------------------------------------------------------------------------------
 
@@ -93,7 +96,7 @@ class ExplorerService:
         async with self.db.session() as s:
             ids = [g.id for g in batch]
             known = set(await s.scalars(select(ExplorerGame.game_id).where(ExplorerGame.game_id.in_(ids))))
-            fresh = [g for g in batch if g.id not in known]
+            fresh = list({g.id: g for g in batch if g.id not in known}.values())  # each game once
             s.add_all(ExplorerGame(game_id=g.id) for g in fresh)
             await s.flush()
             await self._count(s, fresh)
@@ -147,19 +150,27 @@ class ExplorerService:
             winner=r.winner,
             ratings=ratings,
         )
-        task = asyncio.get_running_loop().create_task(self._add_logged(game))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._waiting.append(game)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_waiting())
 
-    async def _add_logged(self, game: FinishedGame) -> None:
-        try:
-            await self.add(game)
-        except Exception:
-            log_failure(log, "game %s not added to the explorer", game.id)
+    async def _write_waiting(self) -> None:
+        """Write the games waiting, in one transaction, as long as there are some (those that finish
+        meanwhile go in the next one)."""
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            try:
+                try:
+                    await self.add_many(batch)
+                except IntegrityError:  # one of them counted meanwhile (another process): one by one
+                    for game in batch:
+                        await self.add(game)
+            except Exception:
+                log_failure(log, "%d games not added to the explorer: %s", len(batch), [g.id for g in batch])
 
     async def close(self) -> None:
-        for task in list(self._tasks):
-            await asyncio.gather(task, return_exceptions=True)
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
 
     # -- reading ------------------------------------------------------------------------------------
 
