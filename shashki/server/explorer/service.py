@@ -19,9 +19,9 @@ import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -63,8 +63,11 @@ def _upsert(dialect: str) -> Any:
     """INSERT ... ON CONFLICT DO UPDATE adding the counts, made once per dialect (issue 11: building its
     `excluded` columns was a tenth of a game's end)."""
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = insert(ExplorerMove)
-    added = {name: getattr(ExplorerMove, name) + getattr(statement.excluded, name)
+    # On the table, not the mapped class: a Core statement, its rows passed to the driver as they are
+    # (on the class, the ORM's bulk insert went through every row's values in Python).
+    table = cast(Table, ExplorerMove.__table__)
+    statement = insert(table)
+    added = {name: table.c[name] + getattr(statement.excluded, name)
              for name in ("games", "white", "black", "draws", "rated", "rating_sum")}
     return statement.on_conflict_do_update(index_elements=["variant", "position", "move"], set_=added)
 
