@@ -37,6 +37,7 @@ from shashki.server.lobby.offers import (
     refuse_blocked,
     seats,
 )
+from shashki.server.lobby.rows import challenge_row, settle
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 
@@ -329,8 +330,7 @@ class LobbyService:
 
     async def challenge_by_id(self, challenge_id: int) -> Challenge | None:
         """One challenge, whatever its status."""
-        async with self.db.session() as s:
-            return await s.get(Challenge, challenge_id)
+        return await challenge_row(self.db, challenge_id)
 
     async def pending_challenges(self, user_id: int, *, incoming_only: bool) -> list[Challenge]:
         """The user's pending challenges (received, and sent unless `incoming_only`), oldest first."""
@@ -349,8 +349,7 @@ class LobbyService:
     async def _pending(
         self, challenge_id: int, *, dest: User | None = None, challenger: User | None = None
     ) -> Challenge:
-        async with self.db.session() as s:
-            challenge = await s.get(Challenge, challenge_id)
+        challenge = await challenge_row(self.db, challenge_id)
         if (
             challenge is None
             or challenge.link is not None  # a link's challenge is answered on its page (lobby.links)
@@ -371,14 +370,7 @@ class LobbyService:
         return challenge
 
     async def _settle(self, challenge: Challenge, status: str, reason: str | None = None) -> bool:
-        async with self.db.session() as s:
-            done = await s.execute(
-                update(Challenge)
-                .where(Challenge.id == challenge.id, Challenge.status == "pending")
-                .values(status=status, decline_reason=reason)
-            )
-            await s.commit()
-        return rows_changed(done) == 1
+        return await settle(self.db, challenge.id, status, reason)
 
     @staticmethod
     def _challenge_json(c: Challenge, challenger: User, dest: User) -> dict:
