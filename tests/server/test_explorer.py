@@ -84,14 +84,18 @@ def ended(game_id: str, moves: list[str], winner: Color | None) -> SimpleNamespa
 
 def test_games_that_finish_together_are_written_in_one_transaction_each_counted_once(tmp_path):
     async def scenario(explorer):
-        batches = []
-        add_many = explorer.add_many
+        batches = []  # the games of each transaction
+        add_many, add = explorer.add_many, explorer.add
 
-        async def counted(games):
+        async def counted_many(games):
             batches.append(len(games))
             return await add_many(games)
 
-        explorer.add_many = counted
+        async def counted_one(game):
+            batches.append(1)
+            return await add(game)
+
+        explorer.add_many, explorer.add = counted_many, counted_one
         explorer(ended("g1", ["c3-d4", "f6-e5"], Color.WHITE))  # the first starts a transaction...
         await asyncio.sleep(0)
         for n in range(2, 6):  # ... the others finish while it is written, and wait for the next one

@@ -164,7 +164,10 @@ class ExplorerService:
             batch, self._waiting = self._waiting, []
             try:
                 try:
-                    await self.add_many(batch)
+                    if len(batch) > 1:
+                        await self.add_many(batch)
+                    else:
+                        await self.add(batch[0])  # no read of the games known first
                 except IntegrityError:  # one of them counted meanwhile (another process): one by one
                     for game in batch:
                         await self.add(game)
