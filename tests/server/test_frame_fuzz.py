@@ -74,6 +74,7 @@ def test_generated_frames_are_answered_and_the_sockets_stay_open(server, players
                         "ack",
                         "pong",
                         "state",
+                        "patch",
                         "presence",
                         "chat",
                         "chatSettings",
