@@ -17,6 +17,7 @@ from setuptools import setup
 COMPILED = [
     "shashki/rules/position.py",
     "shashki/engine/evaluation.py",
+    "shashki/engine/patterns.py",
     "shashki/engine/transposition.py",
     "shashki/engine/alphabeta.py",
     "shashki/engine/counts.py",

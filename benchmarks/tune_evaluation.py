@@ -3,7 +3,7 @@
     python benchmarks/tune_evaluation.py [--family giveaway|international-giveaway|russian|international|
         english] [--games 400] [--nodes 1000] [--check-pairs 50] [--seed 2026] [--jobs 2] [--write]
 
-A family is the variants that share one weights file (`shashki.engine.evaluation.FAMILIES`): `giveaway`
+A family is the variants that share one weights file (`shashki.engine.weights.FAMILIES`): `giveaway`
 (the 8x8 giveaway variants, played in Russian giveaway), `international-giveaway`, `russian` (Russian,
 Brazilian and Pool, played in Russian), `international`, and `english` (English and Italian, played in
 both in turn; their one-square kings are fitted as `short_king`).
@@ -119,10 +119,11 @@ def openings(seed: int, count: int, plies: int = 4, variant_key: str = VARIANT) 
 
 
 def play_game(variant: str, white: Weights, black: Weights, opening: list[str], nodes: int,
-              max_plies: int = MAX_PLIES) -> Game:
+              max_plies: int = MAX_PLIES, seconds: float | None = None) -> Game:
+    """A game of two weights from an opening, each move searched to `nodes` nodes (or for `seconds`)."""
     game = Game.replay(opening, variant)
     engines = {True: Engine(weights=white), False: Engine(weights=black)}
-    limit = Limit(nodes=nodes)
+    limit = Limit(time=seconds) if seconds else Limit(nodes=nodes)
     while not game.is_over and game.ply < max_plies:
         game.play(engines[game.position.white_to_move].play(game, limit).move)
     return game
@@ -135,18 +136,23 @@ def white_score(game: Game) -> float:
     return 1.0 if outcome.winner.value == "white" else 0.0
 
 
+def plain(weights: Weights) -> dict[str, int]:
+    """The named weights, without the pattern weights (benchmarks/tune_patterns.py fits those)."""
+    return {name: value for name, value in asdict(weights).items() if name != "patterns"}
+
+
 def _weights(family: str, values: dict[str, int]) -> Weights:
     """Weights sent to a worker process as a dict (the compiled dataclasses do not pickle)."""
     return FAMILIES[family].kind(**values)
 
 
-def _pair(task: tuple[str, str, dict[str, int], dict[str, int], list[str], int]) -> float:
+def _pair(task: tuple[str, str, dict[str, int], dict[str, int], list[str], int, float | None]) -> float:
     """a's points in the two games of one opening (a with White, then with Black)."""
-    family, variant, a_values, b_values, opening, nodes = task
+    family, variant, a_values, b_values, opening, nodes, seconds = task
     plies = FAMILIES[family].max_plies
     a, b = _weights(family, a_values), _weights(family, b_values)
-    return white_score(play_game(variant, a, b, opening, nodes, plies)) + 1 - white_score(
-        play_game(variant, b, a, opening, nodes, plies)
+    return white_score(play_game(variant, a, b, opening, nodes, plies, seconds)) + 1 - white_score(
+        play_game(variant, b, a, opening, nodes, plies, seconds)
     )
 
 
@@ -159,9 +165,10 @@ def family_openings(family: str, seed: int, count: int, plies: int) -> list[tupl
 
 
 def match(family: str, a: Weights, b: Weights, lines: list[tuple[str, list[str]]], nodes: int,
-          jobs: int = 1) -> tuple[float, int]:
-    """a's score over every (variant, opening) played with both colours, and the number of games."""
-    tasks = [(family, variant, asdict(a), asdict(b), opening, nodes) for variant, opening in lines]
+          jobs: int = 1, seconds: float | None = None) -> tuple[float, int]:
+    """a's score over every (variant, opening) played with both colours, and the number of games; each
+    move searched to `nodes` nodes, or for `seconds` when given."""
+    tasks = [(family, variant, asdict(a), asdict(b), opening, nodes, seconds) for variant, opening in lines]
     with ProcessPoolExecutor(jobs) as pool:
         points = sum(pool.map(_pair, tasks))
     return points / (2 * len(lines)), 2 * len(lines)
@@ -317,8 +324,8 @@ def main(argv: list[str] | None = None) -> int:
     after = error([float(getattr(tuned, name)) for name in names], xs, ys, k * scale)
     print(f"data: {args.games} games, {plies} plies, {len(xs)} quiet positions; K = {k:.0f}")
     print(f"mean squared error: {origin} {before:.5f}, tuned {after:.5f}")
-    print(f"{origin}: {asdict(base)}")
-    print(f"tuned:    {asdict(tuned)}", flush=True)
+    print(f"{origin}: {plain(base)}")
+    print(f"tuned:    {plain(tuned)}", flush=True)
     check = family_openings(args.family, args.seed + 1, args.check_pairs, 4)
     score, games = match(args.family, tuned, base, check, args.nodes, args.jobs)
     seconds = time.perf_counter() - start
@@ -326,7 +333,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.nodes} nodes a move: {score:.1%}; {seconds:.0f} s in all")
     if args.write:
         data = {
-            "weights": asdict(tuned),
+            # A file's patterns (benchmarks/tune_patterns.py) were fitted with its weights: not kept.
+            "weights": plain(tuned),
             "tuning": {
                 "script": f"benchmarks/tune_evaluation.py --family {args.family}",
                 "method": "logistic fit of self-play results (Texel)",

@@ -8,9 +8,9 @@ Two evaluations, because what matters differs (issue 3):
   of all (a flying king is hard to lose); mobility and tempo (how far the men have advanced); pieces the
   opponent can be made to capture.
 
-Every weight is a named field of a frozen dataclass whose defaults are hand-set; weights fitted to
-self-play by `benchmarks/tune_evaluation.py` ship one file per variant family (`FAMILIES`, `PARENT`).
-Some features only fitted weights use (`EXTRA`: kings on the long diagonal, men about to crown, men backed
+The weights (hand-set defaults, the files fitted ones ship in) are `shashki.engine.weights`; pattern
+weights over board regions are `shashki.engine.patterns`, added when the weights have them. Some
+features only fitted weights use (`EXTRA`: kings on the long diagonal, men about to crown, men backed
 from behind, men unevenly spread over the wings); at weight 0 they are not computed.
 
 Every feature is computed with a handful of shifts and popcounts on the position's bitboards (see
@@ -25,136 +25,29 @@ bits outside the board mask), so the same code serves 8×8 and 10×10 boards.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass, fields
-from functools import cache
-from pathlib import Path
 
+from shashki.engine.patterns import Bands, pattern_size
+from shashki.engine.weights import (
+    EXTRA,
+    FAMILIES,
+    FEATURES,
+    PARENT,
+    DraughtsWeights,
+    GiveawayWeights,
+    Weights,
+    family_file,
+    family_of,
+    shipped_weights,
+)
 from shashki.rules.position import Position, popcount
 from shashki.rules.variant import Variant
 
-# The variant families that share one weights file (issue 15 point 3), by the family's name.
-FAMILIES: dict[str, tuple[str, ...]] = {
-    "giveaway": ("russian-giveaway", "brazilian-giveaway", "english-giveaway", "italian-giveaway",
-                 "pool-giveaway"),
-    "international-giveaway": ("international-giveaway",),
-    # Pool is Russian draughts but for a man crowned in a capture, which stops there: it plays better
-    # with the Russian weights than with the hand-set ones (benchmarks/tune_evaluation.py --check-shipped).
-    "russian": ("russian", "brazilian", "pool"),
-    "international": ("international",),
-    "english": ("english", "italian"),  # one-square kings, men capture forwards only
-}
-_FAMILY_OF = {key: name for name, keys in FAMILIES.items() for key in keys}
-# A family without a file of its own plays with its nearest family's: international giveaway with the 8x8
-# giveaway's (its own fits lost to those). Else the hand-set weights.
-PARENT: dict[str, str] = {"international-giveaway": "giveaway"}
-
-
-def family_of(variant: Variant) -> str | None:
-    """The name of the variant's family, or None (a variant in none plays with the hand-set weights)."""
-    return _FAMILY_OF.get(variant.key)
-
-
-def family_file(name: str) -> Path:
-    """Where a family's fitted weights ship (next to this module)."""
-    return Path(__file__).with_name(f"{name.replace('-', '_')}_weights.json")
-
-
-# The features, in the order of `Evaluator.features` and of the weights' fields.
-FEATURES = ("man", "king", "advance", "back_row", "centre", "mobility", "hanging",
-            "main_diagonal", "near_crown", "backed", "imbalance")
-EXTRA = FEATURES[7:]
-
-
-@dataclass(frozen=True)
-class DraughtsWeights:
-    """Ordinary draughts (no legal move loses). Positive = good for the side that has it."""
-
-    man: int = 100
-    king: int = 300  # a flying king; one-square kings are worth less (see `short_king`)
-    short_king: int = 160  # English and Italian kings move one square
-    advance: int = 3  # per row a man has advanced
-    back_row: int = 6  # per man still guarding the own back row (stops the opponent's promotion)
-    centre: int = 4  # per man in the central squares
-    mobility: int = 2  # per quiet step available to men, and per free square next to a king
-    hanging: int = -12  # per capture the opponent could make if it were to move
-    main_diagonal: int = 0  # per king on the long diagonal (a1-h8)
-    near_crown: int = 0  # per man one step from crowning with a free square to crown on
-    backed: int = 0  # per man with an own piece diagonally behind it
-    imbalance: int = 0  # per man more on one wing (left or right half of the board) than on the other
-
-    @classmethod
-    def shipped(cls, variant: Variant) -> DraughtsWeights:
-        """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
-        return cls.from_dict(_family_data(variant) or {})
-
-    @classmethod
-    def from_dict(cls, data: dict) -> DraughtsWeights:
-        return cls(**_known(cls, data))
-
-
-@dataclass(frozen=True)
-class GiveawayWeights:
-    """Giveaway (no legal move wins). Each weight is the worth of one unit of the feature to the side
-    that has it, in hundredths of a man: a negative `man` means every man still to give away is a cost."""
-
-    man: int = -100
-    king: int = -250  # kings are hard to lose: the opponent can keep away from a flying king
-    advance: int = 2  # tempo: per row a man has advanced
-    back_row: int = 0
-    centre: int = 0
-    mobility: int = -3  # fewer moves is nearer to having none (a win)
-    hanging: int = 15  # per capture the opponent could be forced to make (our pieces it can take)
-    main_diagonal: int = 0
-    near_crown: int = 0
-    backed: int = 0
-    imbalance: int = 0
-
-    @classmethod
-    def shipped(cls, variant: Variant) -> GiveawayWeights:
-        """The tuned weights of the variant's family, or the defaults (no family, or no file)."""
-        return cls.from_dict(_family_data(variant) or {})
-
-    @classmethod
-    def from_dict(cls, data: dict) -> GiveawayWeights:
-        return cls(**_known(cls, data))
-
-
-Weights = DraughtsWeights | GiveawayWeights
-
-
-def _known(kind: type, data: dict) -> dict[str, int]:
-    """The weights of `data` that `kind` has (a file may hold names an older or newer build has not)."""
-    names = {f.name for f in fields(kind)}
-    return {k: int(v) for k, v in data.items() if k in names}
-
-
-def _family_data(variant: Variant) -> dict | None:
-    """The weights in the file of the variant's family (or of its `PARENT`), or None."""
-    name = family_of(variant)
-    while name is not None:
-        data = _shipped(family_file(name))
-        if data is not None:
-            return data
-        name = PARENT.get(name)
-    return None
-
-
-@cache
-def _shipped(path: Path) -> dict | None:
-    """The weights in a shipped file, or None if it is missing or unreadable."""
-    try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return data.get("weights", data)
-
-
-def shipped_weights(variant: Variant) -> Weights:
-    """The weights the engine plays a variant with by default."""
-    return GiveawayWeights.shipped(variant) if variant.giveaway else DraughtsWeights.shipped(variant)
-
+# The weights live in shashki.engine.weights; these names are read from here too.
+__all__ = [
+    "EXTRA", "FAMILIES", "FEATURES", "PARENT", "DraughtsWeights", "Evaluator", "GiveawayWeights", "Weights",
+    "evaluator", "family_file", "family_of", "popcount", "shipped_weights",
+]
 
 class _Masks:
     """Per board and colour: the squares each feature looks at, as bitboards."""
@@ -234,6 +127,10 @@ class Evaluator:
         self._backed: int = w.backed
         self._imbalance: int = w.imbalance
         self._extra: bool = any(getattr(w, name) for name in EXTRA)
+        # Patterns fitted on another board (a family's parent on 8x8 for a 10x10 variant) are not used.
+        self._bands: Bands | None = None
+        if w.patterns and len(w.patterns) == pattern_size(variant):
+            self._bands = Bands(variant, list(w.patterns))
         # The masks as plain ints too, for `_side` (a board has at most 4 rank planes: 10x10 needs 4).
         m = self.m
         self._mask: int = m.mask
@@ -313,9 +210,18 @@ class Evaluator:
         The weighted sum of `features` of the side to move less that of the opponent (the same
         integers, summed per side: no tuple per call, the masks read as plain ints)."""
         kings = pos.kings
-        white = self._side(pos.white, pos.black, kings, True)
-        black = self._side(pos.black, pos.white, kings, False)
-        return white - black if pos.white_to_move else black - white
+        white = self._side(pos.white, pos.black, kings, True) - self._side(pos.black, pos.white, kings, False)
+        bands = self._bands
+        if bands is not None:
+            white += bands.score(pos.white & ~kings, pos.black & ~kings)
+        return white if pos.white_to_move else -white
+
+    def pattern_terms(self, pos: Position) -> list[tuple[int, int]]:
+        """The pattern weights `score` adds for White, as (index, sign) (`Bands.terms`); none without
+        patterns. A fit reads them (benchmarks/tune_patterns.py)."""
+        if self._bands is None:
+            return []
+        return self._bands.terms(pos.white & ~pos.kings, pos.black & ~pos.kings)
 
     def _side(self, own: int, opp: int, kings: int, white: bool) -> int:
         """`features(pos, white)` weighted and summed (see `features`, which it must equal)."""

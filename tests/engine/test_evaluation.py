@@ -54,7 +54,9 @@ def test_in_russian_an_extra_man_is_good_and_in_giveaway_it_is_bad():
     assert evaluator(get_variant("russian"))(Position.from_fen(fen, "russian")) > 0
     giveaway = get_variant("russian-giveaway")
     assert evaluator(giveaway, GiveawayWeights())(Position.from_fen(fen, giveaway)) < 0
-    assert GiveawayWeights.shipped(giveaway).man < 0
+    # The shipped evaluation too (its man weight alone is not the cost of a man: the pattern weights over
+    # the board's regions, fitted with it, price every man where it stands).
+    assert evaluator(giveaway)(Position.from_fen(fen, giveaway)) < 0
 
 
 def test_in_giveaway_a_king_costs_more_than_a_man():
@@ -71,8 +73,15 @@ def test_weights_are_named_constants_and_the_shipped_giveaway_weights_load():
     assert isinstance(shipped, GiveawayWeights)
     if family_file("giveaway").exists():
         data = json.loads(family_file("giveaway").read_text())
-        assert GiveawayWeights.from_dict(data["weights"]) == shipped
+        assert GiveawayWeights.from_dict(_with_patterns(data)) == shipped
         assert data["tuning"]["games"] > 0
+
+
+def _with_patterns(data: dict) -> dict:
+    """A weights file's weights, with its pattern weights when it has them."""
+    if "patterns" not in data:
+        return data["weights"]
+    return data["weights"] | {"patterns": data["patterns"]["values"]}
 
 
 def _random_positions(key: str, count: int, seed: int) -> list[Position]:
@@ -164,11 +173,18 @@ def test_every_variant_has_one_family_whose_file_holds_the_weights_it_plays_with
                     assert shipped == kind(), key  # no file: the hand-set weights
                 continue
             data = json.loads(path.read_text())
-            assert shipped == kind.from_dict(data["weights"]), key
+            assert shipped == kind.from_dict(_with_patterns(data)), key
             assert data["tuning"]["games"] > 0
             assert data["tuning"]["check_score_vs_defaults"] > 0.5, "shipped only if it beat the hand-set"
+            if "patterns" in data:
+                # Patterns ship only when they beat the weights without them, at equal nodes and time.
+                fitting = data["patterns"]["fitting"]
+                assert fitting["check_score_vs_shipped"] > 0.5, key
+                assert fitting["check_score_vs_shipped_at_equal_time"] > 0.5, key
+                assert fitting["mse_held_out_fitted"] < fitting["mse_held_out_shipped"], key
             if variant.giveaway:
-                assert shipped.man < 0  # a man still to give away is a cost
+                # A man still to give away is a cost (with patterns, they price the men where they stand).
+                assert shipped.man < 0 or shipped.patterns, key
             else:
                 # Scores stay in hundredths of a man (the analysis and the puzzles read them so), and a
                 # man that crowns gains.
