@@ -80,6 +80,8 @@ class Family:
 FAMILIES = {
     # The giveaway file was fitted on the first seven features (before the others existed).
     "giveaway": Family((VARIANT,), GiveawayWeights, FEATURES[:7], False),
+    "english-giveaway": Family(("english-giveaway", "italian-giveaway"), GiveawayWeights, FEATURES[:7],
+                               False),
     "international-giveaway": Family(("international-giveaway",), GiveawayWeights, FEATURES, False, 200),
     "russian": Family(("russian",), DraughtsWeights, FEATURES, True),
     "international": Family(("international",), DraughtsWeights, FEATURES, True, 200),
