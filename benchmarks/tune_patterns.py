@@ -7,17 +7,17 @@
 The patterns are `shashki.engine.patterns`: every configuration of men in a band of two rows (3^8 on
 8x8) has a weight, White's read from White's side and Black's from the other end of the same table.
 
-1. Data: `--games` self-play games of the family's shipped weights (its file, without patterns), from
+1. Data: `--games` self-play games of the family's shipped weights (its file, with its patterns), from
    seeded random openings of 6 plies, every move searched to `--nodes` nodes (as
    benchmarks/tune_evaluation.py plays them). Every quiet position is kept with its features, the
    pattern weights it reads and the game's result for the side to move. A tenth of the games (every
    tenth) is held out to measure the fit on positions it did not see.
 2. Fit: sigmoid(evaluation / K) against the results (K fitted to the shipped weights, as in
-   tune_evaluation.py), the pattern weights from zero and, in giveaway, the family's weights from the
-   shipped ones (ordinary draughts keeps them: its scores are read in hundredths of a man), by
-   minibatch gradient descent (Adam, updating only the pattern weights a batch reads) with an L2 penalty
-   on the pattern weights (`--l2`, several tried: the best on the held-out games is kept; most
-   configurations are rare); rounded to integers.
+   tune_evaluation.py), the pattern weights from the shipped ones (zero without) and, in giveaway, the
+   family's weights from the shipped ones (ordinary draughts keeps them: its scores are read in
+   hundredths of a man), by minibatch gradient descent (Adam, updating only the pattern weights a batch
+   reads) with an L2 penalty on the pattern weights (`--l2`, several tried: the best on the held-out
+   games is kept; most configurations are rare); rounded to integers.
 3. Gain: the fitted weights with their patterns play the shipped ones over `--check-pairs` fresh openings
    (another seed), each with both colours, at `--nodes` a move and, with `--check-time S`, again at S
    seconds a move (equal time: what the patterns cost in speed counts there); and the search's speed
@@ -125,11 +125,13 @@ def error(dense: list[float], patterns: list[float], rows: list[Row], k: float) 
 
 
 def fit(rows: list[Row], dense: list[float], size: int, k: float, epochs: int, l2: float, seed: int,
-        batch: int = 256, fit_dense: bool = True) -> tuple[list[float], list[float]]:
-    """Minibatch Adam on the mean squared error plus `l2` times the mean squared pattern weight read;
-    the family's weights are held as they are unless `fit_dense`."""
+        batch: int = 256, fit_dense: bool = True,
+        patterns: list[float] | None = None) -> tuple[list[float], list[float]]:
+    """Minibatch Adam on the mean squared error plus `l2` times the mean squared pattern weight read,
+    from the pattern weights given (else zero); the family's weights are held as they are unless
+    `fit_dense`."""
     w = list(dense)
-    p = [0.0] * size
+    p = list(patterns) if patterns is not None else [0.0] * size
     mw, vw = [0.0] * len(w), [0.0] * len(w)
     mp, vp = [0.0] * size, [0.0] * size
     tp = [0] * size  # Adam's step count per pattern weight (updated only when read: lazy)
@@ -251,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
                              args.jobs, args.check_time or None)
     family = FAMILIES[args.family]
     variant = get_variant(family.variants[0])
-    base = replace(shipped_weights(variant), patterns=())
+    # The shipped weights play the data's games and the check, with their patterns when they have some
+    # (a second fit then starts from those).
+    base = shipped_weights(variant)
     names = family.features
     began = time.perf_counter()
     print(f"{args.family}: self-play of the shipped weights, {args.games} games, {args.nodes} nodes a move, "
@@ -261,20 +265,23 @@ def main(argv: list[str] | None = None) -> int:
     held = [row for i, rows in enumerate(games) if i % 10 == 9 for row in rows]
     dense = [float(getattr(base, name)) for name in names]
     size = pattern_size(variant)
-    zero = [0.0] * size
-    k = min((10.0 * 1.25**i for i in range(40)), key=lambda kk: error(dense, zero, train, kk))
-    print(f"data: {len(train)} positions to fit, {len(held)} held out; K = {k:.0f}", flush=True)
+    start = [float(x) for x in base.patterns] if len(base.patterns) == size else [0.0] * size
+    origin = "the shipped patterns" if any(start) else "zero"
+    k = min((10.0 * 1.25**i for i in range(40)), key=lambda kk: error(dense, start, train, kk))
+    print(f"data: {len(train)} positions to fit, {len(held)} held out; K = {k:.0f}; pattern weights "
+          f"from {origin}", flush=True)
     fits = {}
     for l2 in (float(x) for x in args.l2.split(",")):
         # Ordinary draughts keeps its weights (a man is 100: scores are read in hundredths of a man).
-        w, p = fit(train, dense, size, k, args.epochs, l2, args.seed, fit_dense=not family.per_man)
+        w, p = fit(train, dense, size, k, args.epochs, l2, args.seed, fit_dense=not family.per_man,
+                   patterns=start)
         fits[l2] = (w, p, error([float(round(x)) for x in w], [float(round(x)) for x in p], held, k))
         print(f"  l2 {l2:g}: mean squared error on the held-out games {fits[l2][2]:.5f}", flush=True)
     l2 = min(fits, key=lambda x: fits[x][2])
     w, p, _ = fits[l2]
     rounded_w, rounded_p = [float(round(x)) for x in w], [float(round(x)) for x in p]
     mse = {
-        "shipped": (error(dense, zero, train, k), error(dense, zero, held, k)),
+        "shipped": (error(dense, start, train, k), error(dense, start, held, k)),
         "fitted": (error(rounded_w, rounded_p, train, k), error(rounded_w, rounded_p, held, k)),
     }
     for label, (a, b) in mse.items():
@@ -284,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     tuned = replace(base, **{name: round(x) for name, x in zip(names, w, strict=True)},
                     patterns=tuple(int(x) for x in rounded_p))
     print(f"weights: {dict(zip(names, (round(x) for x in w), strict=True))}", flush=True)
-    fast, slow = speed(variant.key, base, tuned, 12, 20000, args.seed)
+    fast, slow = speed(variant.key, replace(base, patterns=()), tuned, 12, 20000, args.seed)
     print(f"search speed: {slow:,.0f} nodes/s with the patterns, {fast:,.0f} without ({slow / fast:.2f}x)")
     check = family_openings(args.family, args.seed + 1, args.check_pairs, 4)
     score, played = match(args.family, tuned, base, check, args.nodes, args.jobs)
@@ -307,7 +314,8 @@ def main(argv: list[str] | None = None) -> int:
             "regions": "bands of two rows (shashki/engine/patterns.py)",
             "fitting": {
                 "script": f"benchmarks/tune_patterns.py --family {args.family}",
-                "seed": args.seed, "games": args.games, "nodes_per_move": args.nodes, "epochs": args.epochs,
+                "seed": args.seed, "games": args.games, "patterns_from": origin,
+                "nodes_per_move": args.nodes, "epochs": args.epochs,
                 "l2": l2, "positions": len(train), "held_out": len(held), "k": k,
                 "mse_held_out_shipped": round(mse["shipped"][1], 6),
                 "mse_held_out_fitted": round(mse["fitted"][1], 6),
