@@ -112,7 +112,11 @@ Weights = DraughtsWeights | GiveawayWeights
 def _known(kind: type, data: dict) -> dict:
     """The weights of `data` that `kind` has (a file may hold names an older or newer build has not)."""
     names = {f.name for f in fields(kind)}
-    return {k: tuple(map(int, v)) if k == "patterns" else int(v) for k, v in data.items() if k in names}
+    return {k: _ints(v) if k == "patterns" else int(v) for k, v in data.items() if k in names}
+
+
+def _ints(values) -> tuple[int, ...]:
+    return values if isinstance(values, tuple) else tuple(map(int, values))
 
 
 def _family_data(variant: Variant) -> dict | None:
@@ -136,7 +140,7 @@ def _shipped(path: Path) -> dict | None:
         return None
     weights = dict(data.get("weights", data))
     if "patterns" in data:
-        weights["patterns"] = data["patterns"]["values"]
+        weights["patterns"] = tuple(map(int, data["patterns"]["values"]))  # read once, shared as it is
     return weights
 
 
