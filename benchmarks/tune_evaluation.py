@@ -144,7 +144,7 @@ def plain(weights: Weights) -> dict[str, int]:
 
 
 def _weights(family: str, values: dict[str, int]) -> Weights:
-    """Weights sent to a worker process as a dict (the compiled dataclasses do not pickle)."""
+    """Weights rebuilt in a worker process from the dict they were sent as."""
     return FAMILIES[family].kind(**values)
 
 

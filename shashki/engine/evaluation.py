@@ -49,6 +49,7 @@ __all__ = [
     "evaluator", "family_file", "family_of", "popcount", "shipped_weights",
 ]
 
+
 class _Masks:
     """Per board and colour: the squares each feature looks at, as bitboards."""
 

@@ -15,7 +15,8 @@ negates the score exactly, as the rest of the evaluation does.
 The board's bit layout (`shashki.rules.board`) keeps two rows' squares in consecutive bits, with one ghost
 bit after every two rows: a band of rows 2k and 2k+1 is `2 * half` consecutive bits, a band of rows 2k+1
 and 2k+2 is `2 * half + 1` with the ghost in its middle. A band's index is then two shifts, two masks and
-two table reads per colour (`_digits`: a window of bits to its base-3 value, per band parity and order).
+two table reads per colour (`_window_digits`: a window of bits to its base-3 value, per band parity and
+order).
 
 Kings are not in the patterns (the material weights price them). Compiled with mypyc with the evaluation.
 """
