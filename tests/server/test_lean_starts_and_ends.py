@@ -1,15 +1,22 @@
 """A game's start and a casual game's end cost what they must and no more (issue 11): a new game is held
-in memory as written, not read back and replayed; an end that moves no rating is written like a move, on
-the direct path, and only an end an end hook applies to (a rated game's) opens a session for it."""
+in memory as written, not read back and replayed, and written with the rows it claims (the seek or
+challenge it answers) in one transaction on the direct path, no session; an end that moves no rating is
+written like a move, on the direct path, and only an end an end hook applies to (a rated game's) opens a
+session for it."""
 
 from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import event
+import pytest
+from sqlalchemy import event, func, select
 
+from shashki.server.errors import Conflict
+from shashki.server.games.models import GameRecord
+from shashki.server.games.statements import GAMES, Claim
 from shashki.server.games.store import EndHook
 from shashki.server.games.terms import GameTerms
+from shashki.server.storage.direct import Update
 
 from .test_game_parts import _service
 
@@ -40,7 +47,44 @@ def test_a_new_game_is_not_read_back_and_its_moves_not_replayed(tmp_path):
     assert cached is live  # the game in memory is the one made at its start
     assert state["moves"] == ["c3-d4"] and state["white"]["username"] == "Anna"
     assert not [s for s in seen if "FROM moves" in s or s.startswith("SELECT games.")]
-    assert any(s.startswith("INSERT INTO games") for s in seen)
+
+
+def test_a_game_and_the_rows_it_claims_are_written_together_without_a_session_or_not_at_all(tmp_path):
+    """A claim is a guarded update written with the game (here the rematch column of an earlier game, as a
+    seek's status or a challenge's is): the first game to claim the row gets it; a second, refused, is
+    not stored, and its caller gets the claim's error."""
+
+    async def scenario():
+        db, games = await _service(tmp_path)
+        first = await games.create(white_id=1, black_id=2, terms=GameTerms())
+
+        def claims(game_id: str) -> list[Claim]:
+            taken = Update(GAMES, {"rematch_id": game_id}, {"id": first.id, "rematch_id": None})
+            return [Claim(taken, Conflict("rematch_taken", "Someone else took it."))]
+
+        seen = _statements(db)
+        second = await games.create(white_id=2, black_id=1, terms=GameTerms(), claims=claims)
+        statements = list(seen)
+        with pytest.raises(Conflict) as refused:
+            await games.create(white_id=2, black_id=1, terms=GameTerms(), claims=claims)
+        cached = len(games.store._live)
+        async with db.session() as s:
+            stored = await s.scalar(select(func.count()).select_from(GameRecord))
+            claimed = await s.scalar(select(GameRecord.rematch_id).where(GameRecord.id == first.id))
+            row = await s.get(GameRecord, second.id)
+            assert row is not None
+            as_written = {c.key: getattr(row, c.key) for c in GAMES.columns}
+        in_memory = {c.key: getattr(second.record, c.key) for c in GAMES.columns}
+        await games.close()
+        await db.close()
+        return second, statements, refused.value, cached, stored, claimed, as_written, in_memory
+
+    second, statements, refused, cached, stored, claimed, as_written, in_memory = asyncio.run(scenario())
+    assert statements == []  # the game's row and its claim went on the direct path
+    assert claimed == second.id
+    assert refused.code == "rematch_taken"
+    assert stored == 2 and cached == 2  # the refused game was neither stored nor held in memory
+    assert in_memory == as_written  # the record in memory is the row stored, defaults included
 
 
 def test_an_end_that_moves_no_rating_is_written_like_a_move_and_a_rated_end_runs_its_hook(tmp_path):

@@ -95,7 +95,7 @@ class FlagTimer:
         """Arm the timers of the correspondence games whose deadlines come within the horizon (read
         from the database: this process may never have loaded them). Returns how many are armed."""
         until = utcnow() + timedelta(seconds=self.horizon_seconds)
-        due = await self.actions.store.deadlines_before(until)
+        due = await self.actions.store.queries.deadlines_before(until)
         for game_id, deadline in due:
             if game_id not in self._timers:
                 self.arm(game_id, deadline)

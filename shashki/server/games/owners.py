@@ -155,7 +155,7 @@ class GameOwners:
 
     async def sweep(self) -> int:
         """Claim and wake every game in play whose lease has lapsed; returns how many were taken."""
-        ids = await self.store.started_ids()
+        ids = await self.store.queries.started_ids()
         if not ids:
             return 0
         owners = await self.redis.mget([self._key(i) for i in ids])

@@ -276,3 +276,41 @@ class GameQueries:
             rows = (await s.execute(query)).all()
         moves = await self.moves_of([row.id for row in rows])
         return [(row.id, row.initial_fen, moves[row.id]) for row in rows]
+
+    async def count_of_player(self, user_id: int) -> int:
+        """How many games an account has played or plays (any status)."""
+        mine = or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
+        query = select(func.count()).select_from(GameRecord).where(mine)
+        async with self.db.session() as s:
+            return int(await s.scalar(query) or 0)
+
+    async def started_ids(self, user_id: int | None = None) -> list[str]:
+        """The games in play (of one player, if given)."""
+        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
+        if user_id is not None:
+            query = query.where(or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id))
+        async with self.db.session() as s:
+            return list(await s.scalars(query))
+
+    async def deadlines_before(self, until: datetime) -> list[tuple[str, datetime]]:
+        """The correspondence games in play whose side to move's days run out before `until`, with
+        their deadlines (an indexed read: the flag timer's sweep)."""
+        query = select(GameRecord.id, GameRecord.move_deadline_at).where(
+            GameRecord.status == GameStatus.STARTED,
+            GameRecord.move_deadline_at.is_not(None),
+            GameRecord.move_deadline_at < until,
+        )
+        async with self.db.session() as s:
+            return [(game_id, at) for game_id, at in await s.execute(query) if at is not None]
+
+    async def playing(self, user_ids: list[int]) -> set[int]:
+        """Which of these accounts have a game in play."""
+        if not user_ids:
+            return set()
+        query = select(GameRecord.white_id, GameRecord.black_id).where(
+            GameRecord.status == GameStatus.STARTED,
+            or_(GameRecord.white_id.in_(user_ids), GameRecord.black_id.in_(user_ids)),
+        )
+        async with self.db.session() as s:
+            seated = {i for row in await s.execute(query) for i in row if i is not None}
+        return seated & set(user_ids)

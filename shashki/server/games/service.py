@@ -31,8 +31,8 @@ from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.owners import GameOwners, LocalOwners
 from shashki.server.games.presence import Presence, SharedPresence
-from shashki.server.games.queries import GameQueries
 from shashki.server.games.replay import new_game
+from shashki.server.games.statements import Claims
 from shashki.server.games.store import AlsoWrite, EndHook, GameStore
 from shashki.server.games.terms import GameTerms
 from shashki.server.storage import Database
@@ -101,7 +101,7 @@ class GameService:
         self.store.add_listener(self.first_moves)
         self.store.add_listener(self.computer)
         # The read side of the games' tables for the other domains (profiles, lists, exports).
-        self.queries = GameQueries(db)
+        self.queries = self.store.queries
 
     @property
     def end_hooks(self) -> list[EndHook]:
@@ -122,7 +122,7 @@ class GameService:
         that restart): flags and first-move timers are armed, the computer moves when to move. With
         several processes, only the games no live process owns (games/owners.py) are restarted."""
         await self.presence.start()
-        ids = await self.store.started_ids()
+        ids = await self.queries.started_ids()
         # Correspondence deadlines within the flag timer's horizon are armed from the database, now and
         # every half horizon (the games further off hold no timer).
         self._background.spawn(self.flags.sweep_forever())
@@ -165,10 +165,13 @@ class GameService:
         rated: bool = False,
         initial_fen: str | None = None,
         within: AlsoWrite | None = None,
+        claims: Claims | None = None,
     ) -> LiveGame:
         """Start a game between two accounts, or an account and the computer (the player id left None),
-        on `terms` (or on the terms given one by one). `within(session, game_id)` is written in the same
-        transaction as the game (`GameStore.insert`): what answered the offer is marked only with a game."""
+        on `terms` (or on the terms given one by one). `claims(game_id)` (rows the game takes: the seek or
+        challenge it answers) or `within(session, game_id)` (another domain's writes) are written in the
+        same transaction as the game (`GameStore.insert`): what answered the offer is marked only with a
+        game."""
         if terms is None:
             terms = GameTerms(
                 variant, double_diagonal, clock_initial_ms, clock_increment_ms, rated, initial_fen
@@ -201,7 +204,7 @@ class GameService:
             created_at=now,
             move_deadline_at=deadline,
         )
-        return await self.store.insert(record, within)
+        return await self.store.insert(record, within, claims)
 
     async def live(self, game_id: str) -> LiveGame:
         return await self.store.live(game_id)
@@ -212,7 +215,7 @@ class GameService:
 
     async def games_played(self, user_id: int) -> int:
         """How many games the account has played (or plays)."""
-        return await self.store.count_of_player(user_id)
+        return await self.queries.count_of_player(user_id)
 
     async def adopt_games(self, from_id: int, to_id: int) -> int:
         """Hand an anonymous visitor's casual games to the account they have just logged in to (issue
@@ -240,18 +243,18 @@ class GameService:
 
     async def playing(self, user_ids: list[int]) -> set[int]:
         """Which of these accounts have a game in play."""
-        return await self.store.playing(user_ids)
+        return await self.queries.playing(user_ids)
 
     async def ongoing(self, user_id: int) -> list[dict[str, Any]]:
         """The states of the user's games in play."""
-        return [self.state(await self.store.live(i)) for i in await self.store.started_ids(user_id)]
+        return [self.state(await self.store.live(i)) for i in await self.queries.started_ids(user_id)]
 
     async def your_turn(self, user_id: int, now: datetime | None = None) -> list[dict[str, Any]]:
         """The user's games in play where it is their turn, the most urgent first: by the time left —
         to a correspondence game's deadline, or on a running clock — and games without a limit last."""
         now = now or utcnow()
         out = []
-        for game_id in await self.store.started_ids(user_id):
+        for game_id in await self.queries.started_ids(user_id):
             live = await self.fresh(game_id)  # a deadline that has passed ends the game here
             color = live.seat(user_id)
             if not live.is_live or color is None or live.to_move is not color:

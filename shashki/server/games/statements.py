@@ -1,15 +1,20 @@
 """The statements of the per-move path, as `storage.direct` runs them (no ORM session): the
-compare-and-set of a game's change with its move's row, and the read of a game's version that tells
-whether another process changed it (`GameStore`)."""
+compare-and-set of a game's change with its move's row, the read of a game's version that tells
+whether another process changed it (`GameStore`), and a new game's row with the rows it claims (a seek
+matched, a challenge accepted) in one short transaction.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table
 
+from shashki.server.errors import ServiceError
 from shashki.server.games.models import GameRecord, MoveRecord
-from shashki.server.storage.direct import Insert, Read, Update
+from shashki.server.storage.direct import Insert, Read, Update, new_row
 
 GAMES = cast(Table, GameRecord.__table__)
 MOVES = cast(Table, MoveRecord.__table__)
@@ -27,3 +32,22 @@ def change(game_id: str, version: int, changes: dict[str, Any], move: dict[str, 
 
 def version_of(game_id: str) -> Read:
     return Read(GAMES, "version", {"id": game_id})
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A row a new game takes in the transaction that stores it (the seek it matches, the challenge it
+    answers): the guarded update, and the error to answer when it changes no row (someone got there
+    first; then no game is stored)."""
+
+    update: Update
+    refused: ServiceError | None = None
+
+
+# What a new game claims, given its id (`GameStore.insert`).
+Claims = Callable[[str], Sequence[Claim]]
+
+
+def game_row(record: GameRecord) -> Insert:
+    """The INSERT of a new game's row (`storage.direct.new_row`: every column, defaults set)."""
+    return Insert(GAMES, new_row(record))

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from shashki.rules import Outcome
@@ -37,7 +38,8 @@ from shashki.server.games.live import LiveGame
 from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
 from shashki.server.games.presence import Presence
-from shashki.server.games.statements import change, version_of
+from shashki.server.games.queries import GameQueries
+from shashki.server.games.statements import Claims, change, game_row, version_of
 from shashki.server.games.view import GameView, build_view, state_patch
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
@@ -75,6 +77,7 @@ class GameStore:
         computer_name: str,
     ) -> None:
         self.db = db
+        self.queries = GameQueries(db)  # the reads of the games' tables (also the service's `queries`)
         self.bus = bus
         self.presence = presence
         self.claim_after_ms = claim_after_ms
@@ -155,13 +158,6 @@ class GameStore:
             raise NotFound("no_such_game", f"There is no game {game_id!r}.")
         return record
 
-    async def count_of_player(self, user_id: int) -> int:
-        """How many games an account has played or plays (any status)."""
-        mine = or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
-        query = select(func.count()).select_from(GameRecord).where(mine)
-        async with self.db.session() as s:
-            return int(await s.scalar(query) or 0)
-
     async def refresh(self, live: LiveGame, *, read: bool = False) -> None:
         """Bring a game up to date if another process has changed it (call under its lock); `read`: check
         the stored version even if the copy is known current (a client asked for the state again, or
@@ -218,37 +214,6 @@ class GameStore:
             del self._live[live.id]
             self.followers.stop(live.id)
 
-    async def started_ids(self, user_id: int | None = None) -> list[str]:
-        """The games in play (of one player, if given)."""
-        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
-        if user_id is not None:
-            query = query.where(or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id))
-        async with self.db.session() as s:
-            return list(await s.scalars(query))
-
-    async def deadlines_before(self, until: datetime) -> list[tuple[str, datetime]]:
-        """The correspondence games in play whose side to move's days run out before `until`, with
-        their deadlines (an indexed read: the flag timer's sweep)."""
-        query = select(GameRecord.id, GameRecord.move_deadline_at).where(
-            GameRecord.status == GameStatus.STARTED,
-            GameRecord.move_deadline_at.is_not(None),
-            GameRecord.move_deadline_at < until,
-        )
-        async with self.db.session() as s:
-            return [(game_id, at) for game_id, at in await s.execute(query) if at is not None]
-
-    async def playing(self, user_ids: list[int]) -> set[int]:
-        """Which of these accounts have a game in play."""
-        if not user_ids:
-            return set()
-        query = select(GameRecord.white_id, GameRecord.black_id).where(
-            GameRecord.status == GameStatus.STARTED,
-            or_(GameRecord.white_id.in_(user_ids), GameRecord.black_id.in_(user_ids)),
-        )
-        async with self.db.session() as s:
-            seated = {i for row in await s.execute(query) for i in row if i is not None}
-        return seated & set(user_ids)
-
     def view(self, live: LiveGame, now: datetime | None = None) -> GameView:
         """The state of the game now (clocks read at `now`)."""
         now = now or utcnow()
@@ -278,19 +243,36 @@ class GameStore:
             elif live.is_live:
                 await self.commit(live, {"turn_started_at": utcnow()})
 
-    async def insert(self, record: GameRecord, within: AlsoWrite | None = None) -> LiveGame:
+    async def insert(
+        self, record: GameRecord, within: AlsoWrite | None = None, claims: Claims | None = None
+    ) -> LiveGame:
         """Store a new game, tell its players (`gameStart`) and the listeners.
 
-        `within(session, game_id)` writes what must be recorded with the game or not at all (the lobby
-        marks the challenge it answers accepted); if it raises, no game is stored.
+        What must be recorded with the game or not at all: `claims(game_id)`, rows it takes by a guarded
+        update (the seek it matches, the challenge it answers), written with the game's row in one short
+        transaction on the direct path (issue 11: a session held SQLite's one writer across several trips
+        to its thread, and under load every move waited behind a game's start); or `within(session,
+        game_id)`, another domain's writes that need a session (a tournament's pairing). If a claim is
+        refused or `within` raises, no game is stored.
         """
-        async with self.db.session() as s:
-            s.add(record)
-            await s.flush()
-            if within is not None:
+        if within is None:
+            taken = list(claims(record.id)) if claims is not None else []
+            try:
+                await self.db.direct.write(game_row(record), *(claim.update for claim in taken))
+            except Refused as refused:
+                lost = next((c.refused for c in taken if c.update is refused.op and c.refused), None)
+                if lost is None:
+                    raise
+                raise lost from None
+            make_transient_to_detached(record)  # as a closed session leaves what it stored
+            tournament = None  # a tournament's games are made with its pairing (`within`)
+        else:
+            async with self.db.session() as s:
+                s.add(record)
+                await s.flush()
                 await within(s, record.id)
-            tournament = await self.tournament_of(s, record.id) if self.tournament_of else None
-            await s.commit()
+                tournament = await self.tournament_of(s, record.id) if self.tournament_of else None
+                await s.commit()
         # The game in memory is made from what was just written, not read back and replayed (issue 11:
         # a start cost a second transaction): the record as flushed, the rules game at its start.
         live = self.loader.made(record, [], tournament, await self.loader.accounts_of(record))

@@ -18,17 +18,19 @@ import secrets
 from dataclasses import replace
 
 from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, NotFound
 from shashki.server.games.service import GameService
+from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
 from shashki.server.lobby.models import Challenge
 from shashki.server.lobby.offers import TimeControl, check_clock, check_color, seats
+from shashki.server.lobby.rows import CHALLENGES
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Update
 
 LINK_LENGTH = 10  # characters of token_urlsafe: about 60 bits, not to be guessed
 
@@ -96,21 +98,16 @@ class ChallengeLinks:
             raise Forbidden("account_required", "This challenge is rated: register or log in to take it.")
         white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
 
-        async def seat(s: AsyncSession, game_id: str) -> None:
-            done = await s.execute(
-                update(Challenge)
-                .where(
-                    Challenge.id == challenge.id,
-                    Challenge.status == "pending",
-                    Challenge.dest_user_id.is_(None),
-                )
-                .values(status="accepted", dest_user_id=user.id, game_id=game_id)
+        def seat(game_id: str) -> list[Claim]:
+            taken = Update(
+                CHALLENGES,
+                {"status": "accepted", "dest_user_id": user.id, "game_id": game_id},
+                {"id": challenge.id, "status": "pending", "dest_user_id": None},
             )
-            if rows_changed(done) != 1:
-                raise Conflict("challenge_taken", "Someone else took this challenge first.")
+            return [Claim(taken, Conflict("challenge_taken", "Someone else took this challenge first."))]
 
         live = await self.games.create(
-            white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge), within=seat
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge), claims=seat
         )
         return self.games.state(live)
 

@@ -1,6 +1,7 @@
 """A challenge's row on the direct path (storage/direct.py), without an ORM session: read when it is
 answered (every game started by a challenge reads it), and settled by a compare-and-set on its status
-(issue 11: a session per statement was most of a game's start).
+(issue 11: a session per statement was most of a game's start). The seeks' and challenges' tables, for
+the claims a new game makes on them (`games.statements.Claim`).
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from typing import cast
 from sqlalchemy import Table
 from sqlalchemy.orm import make_transient_to_detached
 
-from shashki.server.lobby.models import Challenge
+from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.storage import Database
 from shashki.server.storage.direct import Refused, Row, Update
 
 CHALLENGES = cast(Table, Challenge.__table__)
+SEEKS = cast(Table, Seek.__table__)
 COLUMNS = tuple(column.key for column in CHALLENGES.columns)
 
 

@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.engine.levels import LEVELS
 from shashki.rules import DEFAULT_VARIANT_KEY
@@ -21,6 +20,7 @@ from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
+from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
 from shashki.server.lobby.links import ChallengeLinks, player_json, refuse_rated_anonymous
 from shashki.server.lobby.models import Challenge, Seek
@@ -37,9 +37,10 @@ from shashki.server.lobby.offers import (
     refuse_blocked,
     seats,
 )
-from shashki.server.lobby.rows import challenge_row, settle
+from shashki.server.lobby.rows import CHALLENGES, SEEKS, challenge_row, settle
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Update
 
 ChallengeHook = Callable[[int, dict], Awaitable[None]]
 
@@ -141,20 +142,17 @@ class LobbyService:
         withdrawn, in the transaction that creates the game: no seek is matched without a game."""
         white_id, black_id = seats(seek.user_id, seek.color, user.id)
 
-        async def take(s: AsyncSession, game_id: str) -> None:
-            taken = await s.execute(
-                update(Seek)
-                .where(Seek.id == seek.id, Seek.status == "open")
-                .values(status="matched", game_id=game_id)
+        def take(game_id: str) -> list[Claim]:
+            matched = Update(
+                SEEKS, {"status": "matched", "game_id": game_id}, {"id": seek.id, "status": "open"}
             )
-            if rows_changed(taken) != 1:
-                raise Conflict("seek_taken", "Someone else accepted that seek first.")
-            await s.execute(
-                update(Seek).where(Seek.status == "open", Seek.user_id == user.id).values(status="cancelled")
-            )
+            # The taker's own open seek, if any, is withdrawn.
+            mine = Update(SEEKS, {"status": "cancelled"}, {"status": "open", "user_id": user.id}, expect=None)
+            taken = Conflict("seek_taken", "Someone else accepted that seek first.")
+            return [Claim(matched, taken), Claim(mine)]
 
         live = await self.games.create(
-            white_id=white_id, black_id=black_id, terms=GameTerms.of(seek), within=take
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(seek), claims=take
         )
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
         return self.games.state(live)
@@ -286,17 +284,17 @@ class LobbyService:
         challenge = await self._pending(challenge_id, dest=user)
         white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
 
-        async def settle(s: AsyncSession, game_id: str) -> None:
-            done = await s.execute(
-                update(Challenge)
-                .where(Challenge.id == challenge.id, Challenge.status == "pending")
-                .values(status="accepted", game_id=game_id)
+        def settle(game_id: str) -> list[Claim]:
+            accepted = Update(
+                CHALLENGES,
+                {"status": "accepted", "game_id": game_id},
+                {"id": challenge.id, "status": "pending"},
             )
-            if rows_changed(done) != 1:
-                raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
+            answered = Conflict("challenge_settled", "That challenge was cancelled or answered already.")
+            return [Claim(accepted, answered)]
 
         live = await self.games.create(
-            white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge), within=settle
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(challenge), claims=settle
         )
         # Both sides' pages drop it from their lists (it may have been answered in another tab, or the API).
         accepted = {"type": "challengeAccepted", "id": challenge.id, "game": live.id}

@@ -37,10 +37,16 @@ from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.sql.schema import ScalarElementColumnDefault
 
 
 class Refused(Exception):
-    """An `Update` changed another number of rows than it expected: its compare-and-set lost."""
+    """An `Update` changed another number of rows than it expected: its compare-and-set lost (`op`, when
+    known: the statement that lost)."""
+
+    def __init__(self, message: str, op: Update | None = None) -> None:
+        super().__init__(message)
+        self.op = op
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +83,27 @@ class Row:
     table: Table
     columns: tuple[str, ...]
     where: dict[str, Any]
+
+
+def new_row(record: Any) -> dict[str, Any]:
+    """A new mapped object's row, for an `Insert`: every column of its table, the column's default where
+    the object leaves it unset (set on the object too, so that once written it stands for the stored row,
+    as a flushed one would). An autoincrement key left unset is left out: the database numbers the row
+    (`Direct.insert` returns the number)."""
+    table: Table = record.__table__
+    row: dict[str, Any] = {}
+    for column in table.columns:
+        value = getattr(record, column.key)
+        if value is None:
+            if column is table.autoincrement_column:
+                continue
+            default = column.default
+            if default is not None:
+                assert isinstance(default, ScalarElementColumnDefault), column.key  # a plain value
+                value = default.arg
+        setattr(record, column.key, value)  # every column loaded, None included
+        row[column.key] = value
+    return row
 
 
 log = logging.getLogger(__name__)
@@ -185,7 +212,7 @@ class Direct:
                 if isinstance(op, Update):
                     done = raw.execute(sql.text, sql.parameters(op.values, op.where))
                     if op.expect is not None and done.rowcount != op.expect:
-                        raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}")
+                        raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}", op)
                 else:
                     raw.execute(sql.text, sql.parameters(op.row))
             raw.execute("COMMIT")
@@ -245,7 +272,7 @@ class Direct:
                 where = {f"w_{k}": v for k, v in op.where.items() if v is not None}
                 done = await conn.execute(statement, {**op.values, **where})
                 if op.expect is not None and done.rowcount != op.expect:
-                    raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}")
+                    raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}", op)
             else:
                 await conn.execute(statement, op.row)
 
@@ -321,6 +348,40 @@ class Direct:
                 await self._run_core(conn, ops)
         finally:
             lock.release()
+
+    async def insert(self, op: Insert) -> int:
+        """Run one INSERT, committed when this returns, and return the new row's key (numbered by the
+        database when the row leaves it out: `new_row`). IntegrityError on a unique key, as `write`."""
+        raw = self._sqlite()
+        if raw is not None:
+            lock = self._db.write_lock
+            await lock.acquire()
+            try:
+                if lock.depth == 1:
+                    try:
+                        sql = self._statement(op)
+                        done = raw.execute(sql.text, sql.parameters(op.row))  # one statement: autocommit
+                        self._committed()
+                        return int(done.lastrowid or 0)
+                    except sqlite3.IntegrityError as error:
+                        raise IntegrityError(str(error), None, error) from None
+                    except sqlite3.OperationalError as error:
+                        if "locked" not in str(error) and "busy" not in str(error):
+                            raise OperationalError(str(error), None, error) from None
+                self.fallbacks += 1  # as in `write`: the same task writes in a session, or another process
+                return await self._insert_core(op)
+            finally:
+                lock.release()
+        return await self._insert_core(op)
+
+    async def _insert_core(self, op: Insert) -> int:
+        shape = ("returning", op.table.name)
+        statement = self._core.get(shape)
+        if statement is None:
+            key = next(iter(op.table.primary_key.columns))
+            statement = self._core[shape] = insert(op.table).returning(key)
+        async with self._db.engine.begin() as conn:
+            return int((await conn.execute(statement, op.row)).scalar_one())
 
     async def scalar(self, read: Read) -> Any:
         """The value read, None when no row matches."""
