@@ -17,13 +17,17 @@ from sqlalchemy.exc import IntegrityError
 from shashki.rules import Color
 from shashki.server.accounts.models import User
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
+from shashki.server.games.statements import game_row
+from shashki.server.notifications.models import Notification
 from shashki.server.storage import Database
-from shashki.server.storage.direct import Insert, Read, Refused, Update
+from shashki.server.storage.direct import Insert, Read, Refused, Update, new_row
 
 from .helpers import database_url
 
 GAMES = cast(Table, GameRecord.__table__)
 MOVES = cast(Table, MoveRecord.__table__)
+USERS = cast(Table, User.__table__)
+NOTIFICATIONS = cast(Table, Notification.__table__)
 NOW = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
 
 
@@ -88,3 +92,61 @@ def test_a_change_and_its_move_are_written_together_or_not_at_all_on_both_databa
     assert count == 1
     assert [(m.ply, m.notation, m.played_at, m.clock_ms) for m in moves] == [(0, "c3-d4", NOW, 59_000)]
     assert started is None
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_an_insert_returns_the_rows_number_and_a_unique_key_refuses_a_second(database, tmp_path):
+    """`Direct.insert` with `new_row`: the row numbered by the database, the object given its number and
+    its columns' defaults; a duplicate of a unique key refused (IntegrityError), nothing written; a new
+    game written with the row it claims, or neither when the claim is refused."""
+    key = "t" + secrets.token_hex(4)
+
+    async def scenario():
+        db = await Database(database_url(database, tmp_path)).open()
+        seen: list[str] = []
+        event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+        user = User(username=key, username_key=key, password_hash="-", created_at=NOW)
+        user.id = await db.direct.insert(Insert(USERS, new_row(user)))
+        first = Notification(user_id=user.id, kind="challenge", subject="x", created_at=NOW)
+        first.id = await db.direct.insert(Insert(NOTIFICATIONS, new_row(first)))
+        second = Notification(user_id=user.id, kind="challenge", subject="y", created_at=NOW)
+        second.id = await db.direct.insert(Insert(NOTIFICATIONS, new_row(second)))
+        with pytest.raises(IntegrityError):  # (user, kind, subject, ply) is unique
+            again = Notification(user_id=user.id, kind="challenge", subject="x", created_at=NOW)
+            await db.direct.insert(Insert(NOTIFICATIONS, new_row(again)))
+        game = GameRecord(
+            id=key, variant="russian", white_id=user.id, black_id=None, computer_level=1, turn_started_at=NOW,
+            ply=0, version=1, status=GameStatus.STARTED, created_at=NOW,
+        )  # fmt: skip
+        await db.direct.write(game_row(game))
+        # A second game claiming the first one's rematch column twice: once taken, then refused.
+        claim = Update(GAMES, {"rematch_id": key + "r"}, {"id": key, "rematch_id": None})
+        rematch = GameRecord(**{c.key: getattr(game, c.key) for c in GAMES.columns} | {"id": key + "r"})
+        await db.direct.write(game_row(rematch), claim)
+        with pytest.raises(Refused) as refused:
+            third = GameRecord(**{c.key: getattr(game, c.key) for c in GAMES.columns} | {"id": key + "s"})
+            await db.direct.write(game_row(third), claim)
+        writes = [w for w in seen if not w.lstrip().upper().startswith("SELECT")]
+        async with db.session() as s:
+            mine = Notification.user_id == user.id
+            stored = list(await s.scalars(select(Notification).where(mine).order_by(Notification.id)))
+            games = set(await s.scalars(select(GameRecord.id).where(GameRecord.white_id == user.id)))
+            claimed = await s.scalar(select(GameRecord.rematch_id).where(GameRecord.id == key))
+            await s.execute(delete(GameRecord).where(GameRecord.white_id == user.id))
+            await s.execute(delete(Notification).where(mine))
+            await s.execute(delete(User).where(User.id == user.id))
+            await s.commit()
+        await db.close()
+        return first, second, stored, game, games, claimed, refused.value, claim, writes
+
+    first, second, stored, game, games, claimed, refused, claim, writes = asyncio.run(scenario())
+    assert second.id > first.id > 0
+    assert [(n.id, n.subject, n.ply, n.data, n.read_at) for n in stored] == [
+        (first.id, "x", 0, "{}", None), (second.id, "y", 0, "{}", None)
+    ]  # fmt: skip
+    assert (first.ply, first.data) == (0, "{}")  # the defaults, on the object too
+    assert (game.double_diagonal, game.rated, game.clock_increment_ms) == (False, False, 0)
+    assert games == {game.id, game.id + "r"} and claimed == game.id + "r"
+    assert refused.op is claim  # the statement that lost
+    if database == "sqlite":
+        assert writes == []  # the stdlib connection, not the async engine

@@ -40,7 +40,7 @@ from shashki.server.lobby.offers import (
 from shashki.server.lobby.rows import CHALLENGES, SEEKS, challenge_row, settle
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
-from shashki.server.storage.direct import Update
+from shashki.server.storage.direct import Insert, Update, new_row
 
 ChallengeHook = Callable[[int, dict], Awaitable[None]]
 
@@ -240,17 +240,15 @@ class LobbyService:
         if dest.id == user.id:
             raise Invalid("self_challenge", "You cannot challenge yourself.")
         await refuse_blocked(self.blocks, user, dest)
-        async with self.db.session() as s:
-            challenge = Challenge(
-                challenger_id=user.id,
-                dest_user_id=dest.id,
-                **terms.columns(),
-                color=check_color(color),
-                status="pending",
-                created_at=utcnow(),
-            )
-            s.add(challenge)
-            await s.commit()
+        challenge = Challenge(
+            challenger_id=user.id,
+            dest_user_id=dest.id,
+            **terms.columns(),
+            color=check_color(color),
+            status="pending",
+            created_at=utcnow(),
+        )
+        challenge.id = await self.db.direct.insert(Insert(CHALLENGES, new_row(challenge)))  # no session
         data = self._challenge_json(challenge, user, dest)
         await self.bus.publish(f"user:{dest.id}", {"type": "challenge", "challenge": data})
         for hook in self.challenge_hooks:

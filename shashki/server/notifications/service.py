@@ -14,9 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from shashki.rules import Color
@@ -26,6 +26,9 @@ from shashki.server.games.live import LiveGame
 from shashki.server.notifications.models import Notification
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Insert, new_row
+
+NOTIFICATIONS = cast(Table, Notification.__table__)
 
 log = logging.getLogger(__name__)
 
@@ -67,13 +70,10 @@ class NotificationService:
             data=json.dumps(data, separators=(",", ":")),
             created_at=utcnow(),
         )
-        async with self.db.session() as s:
-            try:
-                s.add(row)
-                await s.commit()
-            except IntegrityError:
-                await s.rollback()
-                return False
+        try:  # one INSERT on the direct path (issue 11: a session held SQLite's writer across two trips)
+            row.id = await self.db.direct.insert(Insert(NOTIFICATIONS, new_row(row)))
+        except IntegrityError:
+            return False
         await self._push(user_id, notification_json(row))
         return True
 
