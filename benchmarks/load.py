@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import http.cookiejar
 import itertools
 import json
@@ -231,6 +232,13 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[index]
 
 
+def lag_text(lag: dict | None) -> str:
+    """p50/p99/max of a `summary`, in ms ("-" when not measured)."""
+    if not lag or not lag["count"]:
+        return "-"
+    return "/".join(f"{lag[k]:.0f}" for k in ("p50", "p99", "max"))
+
+
 def summary(values: list[float]) -> dict:
     return {
         "count": len(values),
@@ -257,6 +265,9 @@ class Stats:
     game_setup_ms: list[float] = field(default_factory=list)
     states_checked: int = 0
     bytes_received: int = 0  # the text of every message the players received in the window
+    # How late this process's own event loop ran a timer in the window: the load generator's share of
+    # every latency it measures (a reply waits in its socket until the loop reads it).
+    client_lag_ms: list[float] = field(default_factory=list)
 
     def in_window(self, t: float) -> bool:
         return (
@@ -644,6 +655,12 @@ class LoadRun:
             setup_seconds = time.monotonic() - began
             if len(self.accounts) < 2:
                 return {"error": "no accounts could be created", "errors": dict(self.stats.errors)}
+            # The generator's own garbage collector: the objects made so far are kept out of every
+            # collection, and collections are rarer (as the server's, shashki/server/app.py): a full one
+            # over thousands of sockets and rules games stopped this loop for hundreds of milliseconds,
+            # which every latency measured would include.
+            gc.freeze()
+            gc.set_threshold(700, 10, 1000)
             ramp_began = time.monotonic()
             self.show("starting games")
             pairs = [
@@ -651,6 +668,7 @@ class LoadRun:
                 for i in range(0, len(self.accounts) - 1, 2)
             ]
             sampler = asyncio.create_task(self.sample(servers))
+            lag_probe = asyncio.create_task(self.probe_lag())
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self.all_started.wait(), options.ramp_timeout)
             ramp_seconds = time.monotonic() - ramp_began
@@ -676,6 +694,7 @@ class LoadRun:
             if late:
                 stats.errors["pairs that did not stop in time"] += len(late)
             sampler.cancel()
+            lag_probe.cancel()
         return {
             "games": options.games,
             "players": len(self.accounts),
@@ -705,7 +724,18 @@ class LoadRun:
             "server_cpu_ms_per_move": round(1000 * cpu_server / max(stats.moves_acked, 1), 3),
             "server_peak_rss_mb": round(sum(s.peak_rss for s in servers) / 2**20, 1),
             "client_cpu_cores": round(cpu_client / window, 2),
+            "client_lag_ms": summary(stats.client_lag_ms),
         }
+
+    async def probe_lag(self, every: float = 0.05) -> None:
+        """The load generator's own event-loop lag: how much later than asked a short sleep returns."""
+        stats = self.stats
+        while True:
+            asked = time.monotonic()
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            if stats.in_window(asked):
+                stats.client_lag_ms.append((now - asked - every) * 1000)
 
     async def sample(self, servers: list[ServerProcess]) -> None:
         while True:
@@ -1082,7 +1112,9 @@ def report(options, results: list[dict], console) -> None:
                 f"game creation p50/p99 {fmt(r['game_setup_ms']['p50'])}/"
                 f"{fmt(r['game_setup_ms']['p99'])} ms; "
                 f"{r['states_checked']:,} states checked against the rules; "
-                f"{r.get('bytes_per_move', 0):,} bytes received by the players a move"
+                f"{r.get('bytes_per_move', 0):,} bytes received by the players a move; the load "
+                f"generator's own event-loop lag p50/p99/max {lag_text(r.get('client_lag_ms'))} ms (part "
+                "of every latency measured)"
             )
     for r in results:
         for kind, count in sorted(r.get("errors", {}).items()):
