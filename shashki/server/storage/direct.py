@@ -4,7 +4,8 @@ request and socket: a token's or a session's row, then its account's).
 
 A move is a compare-and-set UPDATE of its game and an INSERT of its row, in one transaction (issue 11:
 the ORM's sessions, flushes and cache keys were 64% of a move's CPU). The statements are described as
-data (`Update`, `Insert`, `Read`: a table, the columns) and turned into SQL once per shape.
+data (`Update`, `Insert`, `Read`, `Row`: a table, the columns; `storage/ops.py`) and turned into SQL
+once per shape.
 
 On SQLite they run on one connection of the stdlib driver, synchronously in the event loop, under the
 process's write lock (`storage.writer`): SQLite has one writer at a time anyway
@@ -30,81 +31,16 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
-from sqlalchemy.sql.schema import ScalarElementColumnDefault
 
+from shashki.server.storage.ops import Insert, Read, Refused, Row, Update, new_row
 
-class Refused(Exception):
-    """An `Update` changed another number of rows than it expected: its compare-and-set lost (`op`, when
-    known: the statement that lost)."""
-
-    def __init__(self, message: str, op: Update | None = None) -> None:
-        super().__init__(message)
-        self.op = op
-
-
-@dataclass(frozen=True, slots=True)
-class Update:
-    """UPDATE `table` SET `values` WHERE each column of `where` equals its value; `expect` rows changed
-    (Refused otherwise, and the whole transaction rolled back)."""
-
-    table: Table
-    values: dict[str, Any]
-    where: dict[str, Any]
-    expect: int | None = 1
-
-
-@dataclass(frozen=True, slots=True)
-class Insert:
-    table: Table
-    row: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Read:
-    """SELECT `column` FROM `table` WHERE each column of `where` equals its value (the first row's)."""
-
-    table: Table
-    column: str
-    where: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """SELECT `columns` FROM `table` WHERE each column of `where` equals its value: the first row, as a
-    dict of those columns (an indexed read by a unique key: a token, an id)."""
-
-    table: Table
-    columns: tuple[str, ...]
-    where: dict[str, Any]
-
-
-def new_row(record: Any) -> dict[str, Any]:
-    """A new mapped object's row, for an `Insert`: every column of its table, the column's default where
-    the object leaves it unset (set on the object too, so that once written it stands for the stored row,
-    as a flushed one would). An autoincrement key left unset is left out: the database numbers the row
-    (`Direct.insert` returns the number)."""
-    table: Table = record.__table__
-    row: dict[str, Any] = {}
-    for column in table.columns:
-        value = getattr(record, column.key)
-        if value is None:
-            if column is table.autoincrement_column:
-                continue
-            default = column.default
-            if default is not None:
-                assert isinstance(default, ScalarElementColumnDefault), column.key  # a plain value
-                value = default.arg
-        setattr(record, column.key, value)  # every column loaded, None included
-        row[column.key] = value
-    return row
-
+__all__ = ["Direct", "Insert", "Read", "Refused", "Row", "Update", "new_row"]
 
 log = logging.getLogger(__name__)
 _DIALECT = sqlite_dialect.dialect()
