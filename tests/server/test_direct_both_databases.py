@@ -16,11 +16,12 @@ from sqlalchemy.exc import IntegrityError
 
 from shashki.rules import Color
 from shashki.server.accounts.models import User
+from shashki.server.explorer.models import ExplorerGame, ExplorerMove
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
 from shashki.server.games.statements import game_row
 from shashki.server.notifications.models import Notification
 from shashki.server.storage import Database
-from shashki.server.storage.direct import Insert, Read, Refused, Update, new_row
+from shashki.server.storage.direct import Insert, Read, Refused, Update, Upsert, new_row
 
 from .helpers import database_url
 
@@ -28,6 +29,8 @@ GAMES = cast(Table, GameRecord.__table__)
 MOVES = cast(Table, MoveRecord.__table__)
 USERS = cast(Table, User.__table__)
 NOTIFICATIONS = cast(Table, Notification.__table__)
+EXPLORER = cast(Table, ExplorerMove.__table__)
+EXPLORED = cast(Table, ExplorerGame.__table__)
 NOW = datetime(2026, 3, 1, 12, 30, 15, 123456, tzinfo=UTC)
 
 
@@ -150,3 +153,42 @@ def test_an_insert_returns_the_rows_number_and_a_unique_key_refuses_a_second(dat
     assert refused.op is claim  # the statement that lost
     if database == "sqlite":
         assert writes == []  # the stdlib connection, not the async engine
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_an_upsert_adds_to_the_rows_stored_and_inserts_the_others(database, tmp_path):
+    """`Upsert` (the opening explorer's counts): a row whose keys are stored adds its counts to the stored
+    row's, another is inserted; with a failing statement after it in the transaction, none of it stays."""
+    variant = "t" + secrets.token_hex(4)  # a shared PostgreSQL database holds other rows
+
+    def counts(position: int, games: int, white: int) -> dict:
+        return {"variant": variant, "position": position, "move": "c3-d4", "games": games, "white": white,
+                "black": 0, "draws": games - white, "rated": 0, "rating_sum": 0}  # fmt: skip
+
+    async def scenario():
+        db = await Database(database_url(database, tmp_path)).open()
+        keys = ("variant", "position", "move")
+        added = ("games", "white", "black", "draws", "rated", "rating_sum")
+        await db.direct.write(Upsert(EXPLORER, [counts(1, 1, 1), counts(-2, 2, 0)], keys, added))
+        await db.direct.write(Upsert(EXPLORER, [counts(1, 3, 1), counts(3, 1, 0)], keys, added))
+        with pytest.raises(IntegrityError):  # the same game marked twice: the counts before it roll back
+            await db.direct.write(
+                Upsert(EXPLORER, [counts(1, 100, 0)], keys, added),
+                Insert(EXPLORED, {"game_id": variant}),
+                Insert(EXPLORED, {"game_id": variant}),
+            )
+        await db.direct.write(Upsert(EXPLORER, [], keys, added))  # nothing to count: nothing done
+        async with db.session() as s:
+            mine = ExplorerMove.variant == variant
+            stored = await s.scalars(select(ExplorerMove).where(mine))
+            rows = {(r.position, r.games, r.white, r.draws) for r in stored}
+            ours = ExplorerGame.game_id == variant
+            marked = await s.scalar(select(func.count()).select_from(ExplorerGame).where(ours))
+            await s.execute(delete(ExplorerMove).where(mine))
+            await s.commit()
+        await db.close()
+        return rows, marked
+
+    rows, marked = asyncio.run(scenario())
+    assert rows == {(1, 4, 2, 2), (-2, 2, 0, 2), (3, 1, 0, 1)}
+    assert marked == 0

@@ -15,21 +15,19 @@ position; the same position reached by different move orders is one position (it
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color, Game, Position
 from shashki.server.errors import log_failure
 from shashki.server.explorer.models import ExplorerGame, ExplorerMove
 from shashki.server.storage import Database
+from shashki.server.storage.direct import Insert, Upsert
 
 log = logging.getLogger("shashki.explorer")
 
@@ -58,18 +56,32 @@ def variant_key(position: Position) -> str:
     return f"{variant.key}+dd" if variant.double_diagonal else variant.key
 
 
-@functools.cache
-def _upsert(dialect: str) -> Any:
-    """INSERT ... ON CONFLICT DO UPDATE adding the counts, made once per dialect (issue 11: building its
-    `excluded` columns was a tenth of a game's end)."""
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    # On the table, not the mapped class: a Core statement, its rows passed to the driver as they are
-    # (on the class, the ORM's bulk insert went through every row's values in Python).
-    table = cast(Table, ExplorerMove.__table__)
-    statement = insert(table)
-    added = {name: table.c[name] + getattr(statement.excluded, name)
-             for name in ("games", "white", "black", "draws", "rated", "rating_sum")}
-    return statement.on_conflict_do_update(index_elements=["variant", "position", "move"], set_=added)
+MOVES = cast(Table, ExplorerMove.__table__)
+GAMES = cast(Table, ExplorerGame.__table__)
+COUNTS = ("games", "white", "black", "draws", "rated", "rating_sum")
+
+
+def _counts(games: list[FinishedGame]) -> Upsert:
+    """One to each (variant, position, move) row of the games' first plies, with its result."""
+    rows: dict[tuple[str, int, str], dict[str, int]] = {}
+    for game in games:
+        result = {
+            "white": int(game.winner is Color.WHITE),
+            "black": int(game.winner is Color.BLACK),
+            "draws": int(game.winner is None),
+        }
+        rated = game.ratings is not None
+        rating_sum = sum(game.ratings) if game.ratings else 0
+        for position, move in zip(game.positions[:DEPTH], game.notations[:DEPTH], strict=False):
+            key = (game.variant, signed(position.hash), move)
+            row = rows.setdefault(key, dict.fromkeys(COUNTS, 0))
+            row["games"] += 1
+            for name, value in result.items():
+                row[name] += value
+            row["rated"] += int(rated)
+            row["rating_sum"] += rating_sum
+    values = [{"variant": v, "position": p, "move": m, **counts} for (v, p, m), counts in rows.items()]
+    return Upsert(MOVES, values, ("variant", "position", "move"), COUNTS)
 
 
 class ExplorerService:
@@ -82,57 +94,24 @@ class ExplorerService:
 
     async def add(self, game: FinishedGame) -> bool:
         """Count the game's first plies; False if it was counted already."""
-        async with self.db.session() as s:
-            try:
-                s.add(ExplorerGame(game_id=game.id))
-                await s.flush()
-            except IntegrityError:
-                await s.rollback()
-                return False
-            await self._count(s, [game])
-            await s.commit()
+        try:
+            await self.db.direct.write(Insert(GAMES, {"game_id": game.id}), _counts([game]))
+        except IntegrityError:
+            return False
         return True
 
     async def add_many(self, games: Iterable[FinishedGame]) -> int:
         """Count a batch in one transaction (a rebuild, the benchmark); games counted already are skipped."""
         batch = list(games)
-        async with self.db.session() as s:
+        async with self.db.reading() as s:
             ids = [g.id for g in batch]
             known = set(await s.scalars(select(ExplorerGame.game_id).where(ExplorerGame.game_id.in_(ids))))
-            fresh = list({g.id: g for g in batch if g.id not in known}.values())  # each game once
-            s.add_all(ExplorerGame(game_id=g.id) for g in fresh)
-            await s.flush()
-            await self._count(s, fresh)
-            await s.commit()
+        fresh = list({g.id: g for g in batch if g.id not in known}.values())  # each game once
+        # The games' marks and their counts in one short transaction on the direct path (issue 11: in a
+        # session, SQLite's one writer was held across several trips to its thread, up to half a second
+        # under load, and every move waited).
+        await self.db.direct.write(*(Insert(GAMES, {"game_id": g.id}) for g in fresh), _counts(fresh))
         return len(fresh)
-
-    async def _count(self, s: AsyncSession, games: list[FinishedGame]) -> None:
-        rows: dict[tuple[str, int, str], dict[str, int]] = {}
-        for game in games:
-            result = {
-                "white": int(game.winner is Color.WHITE),
-                "black": int(game.winner is Color.BLACK),
-                "draws": int(game.winner is None),
-            }
-            rated = game.ratings is not None
-            rating_sum = sum(game.ratings) if game.ratings else 0
-            for position, move in zip(game.positions[:DEPTH], game.notations[:DEPTH], strict=False):
-                key = (game.variant, signed(position.hash), move)
-                row = rows.setdefault(key, {"games": 0, "white": 0, "black": 0, "draws": 0, "rated": 0,
-                                            "rating_sum": 0})
-                row["games"] += 1
-                for name, value in result.items():
-                    row[name] += value
-                row["rated"] += int(rated)
-                row["rating_sum"] += rating_sum
-        if not rows:
-            return
-        values = [
-            {"variant": v, "position": p, "move": m, **counts} for (v, p, m), counts in rows.items()
-        ]
-        statement = _upsert(s.get_bind().dialect.name)
-        for start in range(0, len(values), 500):  # bounded statements (SQLite's parameter limit)
-            await s.execute(statement, values[start : start + 500])
 
     # -- the games store's listener -------------------------------------------------------------------
 

@@ -34,13 +34,15 @@ import sqlite3
 from typing import Any
 
 from sqlalchemy import Table, and_, bindparam, insert, select, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from shashki.server.storage.ops import Insert, Read, Refused, Row, Update, new_row
+from shashki.server.storage.ops import Insert, Read, Refused, Row, Update, Upsert, new_row
 
-__all__ = ["Direct", "Insert", "Read", "Refused", "Row", "Update", "new_row"]
+__all__ = ["Direct", "Insert", "Read", "Refused", "Row", "Update", "Upsert", "new_row"]
+Write = Update | Insert | Upsert
 
 log = logging.getLogger(__name__)
 _DIALECT = sqlite_dialect.dialect()
@@ -109,8 +111,23 @@ class Direct:
             self._raw = raw
         return self._raw
 
-    def _statement(self, op: Update | Insert | Row) -> _Sql:
+    def _upsert_sql(self, op: Upsert) -> _Sql:
+        columns = tuple(op.rows[0])
+        shape = ("up", op.table.name, columns, op.keys, op.added)
+        found = self._sql.get(shape)
+        if found is None:
+            names = ", ".join(f'"{k}"' for k in columns)
+            marks = ", ".join("?" for _ in columns)
+            keys = ", ".join(f'"{k}"' for k in op.keys)
+            adds = ", ".join(f'"{k}" = "{k}" + excluded."{k}"' for k in op.added)
+            text = f'INSERT INTO "{op.table.name}" ({names}) VALUES ({marks}) ON CONFLICT ({keys}) DO UPDATE'
+            found = self._sql[shape] = _Sql(f"{text} SET {adds}", op.table, columns)
+        return found
+
+    def _statement(self, op: Update | Insert | Row | Upsert) -> _Sql:
         table = op.table
+        if isinstance(op, Upsert):
+            return self._upsert_sql(op)
         if isinstance(op, Insert):
             shape: tuple = ("i", table.name, tuple(op.row))
         else:
@@ -140,15 +157,19 @@ class Direct:
             self._sql[shape] = found
         return found
 
-    def _run_sqlite(self, raw: sqlite3.Connection, ops: tuple[Update | Insert, ...]) -> None:
+    def _run_sqlite(self, raw: sqlite3.Connection, ops: tuple[Write, ...]) -> None:
         raw.execute("BEGIN")
         try:
             for op in ops:
+                if isinstance(op, Upsert) and not op.rows:
+                    continue
                 sql = self._statement(op)
                 if isinstance(op, Update):
                     done = raw.execute(sql.text, sql.parameters(op.values, op.where))
                     if op.expect is not None and done.rowcount != op.expect:
                         raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}", op)
+                elif isinstance(op, Upsert):
+                    raw.executemany(sql.text, [sql.parameters(row) for row in op.rows])
                 else:
                     raw.execute(sql.text, sql.parameters(op.row))
             raw.execute("COMMIT")
@@ -179,6 +200,17 @@ class Direct:
 
     # -- the async engine (PostgreSQL; SQLite's fallback) --------------------------------------------
 
+    def _upsert(self, op: Upsert) -> Any:
+        shape = ("up", op.table.name, op.keys, op.added)
+        found = self._core.get(shape)
+        if found is None:
+            dialect = postgresql if self._db.engine.dialect.name == "postgresql" else sqlite_dialect
+            statement = dialect.insert(op.table)
+            added = {k: op.table.c[k] + getattr(statement.excluded, k) for k in op.added}
+            found = statement.on_conflict_do_update(index_elements=list(op.keys), set_=added)
+            self._core[shape] = found
+        return found
+
     def _core_statement(self, op: Update | Insert | Row) -> Any:
         if isinstance(op, Insert):
             shape: tuple = ("i", op.table.name)
@@ -201,8 +233,12 @@ class Direct:
             self._core[shape] = found
         return found
 
-    async def _run_core(self, conn: AsyncConnection, ops: tuple[Update | Insert, ...]) -> None:
+    async def _run_core(self, conn: AsyncConnection, ops: tuple[Write, ...]) -> None:
         for op in ops:
+            if isinstance(op, Upsert):
+                if op.rows:
+                    await conn.execute(self._upsert(op), op.rows)
+                continue
             statement = self._core_statement(op)
             if isinstance(op, Update):
                 where = {f"w_{k}": v for k, v in op.where.items() if v is not None}
@@ -212,7 +248,7 @@ class Direct:
             else:
                 await conn.execute(statement, op.row)
 
-    def _single(self, ops: tuple[Update | Insert, ...]) -> tuple[Any, dict[str, Any]] | None:
+    def _single(self, ops: tuple[Write, ...]) -> tuple[Any, dict[str, Any]] | None:
         """On PostgreSQL, a compare-and-set alone or followed by its move's row as one statement and its
         parameters: `WITH changed AS (UPDATE ... RETURNING) INSERT ... SELECT ... FROM changed`, the row
         inserted only if the update changed its one row. One statement is atomic
@@ -254,7 +290,7 @@ class Direct:
 
     # -- the interface -------------------------------------------------------------------------------
 
-    async def write(self, *ops: Update | Insert) -> None:
+    async def write(self, *ops: Write) -> None:
         """Run `ops` in one transaction, committed when this returns. Refused (an `Update`'s row count),
         IntegrityError (a unique key) or OperationalError (the database away) roll all of them back."""
         raw = self._sqlite()

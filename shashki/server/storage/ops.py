@@ -1,6 +1,6 @@
 """The statements of the direct path described as data (`storage.direct` runs them): `Update` (a
-compare-and-set when it expects a row count), `Insert`, `Read` (one value), `Row` (one row), and
-`new_row`, a new mapped object's row for an `Insert`.
+compare-and-set when it expects a row count), `Insert`, `Upsert` (rows added to the counts stored),
+`Read` (one value), `Row` (one row), and `new_row`, a new mapped object's row for an `Insert`.
 """
 
 from __future__ import annotations
@@ -36,6 +36,17 @@ class Update:
 class Insert:
     table: Table
     row: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Upsert:
+    """INSERT each of `rows` into `table`; a row whose `keys` are stored already adds its `added` columns
+    to the stored row's instead (`INSERT ... ON CONFLICT (keys) DO UPDATE SET c = c + excluded.c`)."""
+
+    table: Table
+    rows: list[dict[str, Any]]
+    keys: tuple[str, ...]
+    added: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
