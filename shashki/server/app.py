@@ -368,6 +368,8 @@ def run(
 
     import uvicorn
 
+    from shashki.server.http.deflate import DeflateProtocol
+
     if data:
         os.environ["SHASHKI_DATA"] = str(data)  # the workers read their settings from the environment
     if trusted_proxies is not None:
@@ -393,6 +395,7 @@ def run(
         # Forwarded headers are read by the application (http/edge.py), from the configured proxies only:
         # uvicorn's own reading would believe 127.0.0.1 by default.
         proxy_headers=False,
+        ws=DeflateProtocol,  # small messages uncompressed (http/deflate.py)
         ws_max_size=settings.public.max_body_bytes,  # a frame larger than a request body is refused too
         ws_ping_interval=20,
         ws_ping_timeout=20,

@@ -1,0 +1,78 @@
+"""WebSocket compression that pays for itself: permessage-deflate (RFC 7692) for messages of at least
+`THRESHOLD` bytes, smaller ones sent as they are.
+
+RFC 7692 lets a sender choose per message (section 6: a message is compressed when its first frame has
+the RSV1 bit set), and the receiver's inflater never sees an uncompressed message, so skipping one costs
+nothing to either side's compression context. Node's `ws` library (Socket.IO's transport) skips
+compression below 1,024 bytes by default (its `perMessageDeflate.threshold`) for the same reason: a small
+message compresses to a few hundred bytes less at the price of a deflate and a sync flush for each
+socket it goes to.
+
+On a game socket every move sends an `ack` (~40 bytes) and a `patch` to each player (~500 bytes: the
+clocks, the next legal moves, the move): compressing them was about a seventh of a move's CPU on the
+server (issue 11: `python benchmarks/load.py --games 40 --think 0`, 0.68-0.72 CPU ms a move compressed,
+0.60-0.62 not). Whole states, lobby lists and chat histories are larger and still compressed. Messages
+a client sends are inflated whenever it compressed them, as before.
+
+`DeflateProtocol` is uvicorn's WebSocket protocol (the sans-I/O one, its default) offering this
+extension instead of its own, with the same window and memory settings: `shashki serve` runs with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.base import Extension
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.frames import CTRL_OPCODES, Frame, Opcode
+from websockets.typing import ExtensionParameter
+
+THRESHOLD = 1024  # bytes of a message's text below which it goes uncompressed
+
+
+class ThresholdDeflate(PerMessageDeflate):
+    """permessage-deflate that leaves a message of one frame under `THRESHOLD` bytes uncompressed."""
+
+    def encode(self, frame: Frame) -> Frame:
+        if (
+            frame.fin
+            and frame.opcode is not Opcode.CONT
+            and frame.opcode not in CTRL_OPCODES
+            and len(frame.data) < THRESHOLD
+        ):
+            # The whole message in this frame, RSV1 clear: the client reads it as it is. (A message in
+            # several frames is compressed from its first frame on, as the base class does.)
+            return frame
+        return super().encode(frame)
+
+
+class ThresholdDeflateFactory(ServerPerMessageDeflateFactory):
+    """The server's side of the negotiation, as websockets does it, answering with `ThresholdDeflate`."""
+
+    def process_request_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> tuple[list[ExtensionParameter], PerMessageDeflate]:
+        response, agreed = super().process_request_params(params, accepted_extensions)
+        return response, ThresholdDeflate(
+            agreed.remote_no_context_takeover,
+            agreed.local_no_context_takeover,
+            agreed.remote_max_window_bits,
+            agreed.local_max_window_bits,
+            agreed.compress_settings,
+        )
+
+
+class DeflateProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol offering `ThresholdDeflateFactory` (uvicorn's own settings: 12-bit
+    windows both ways, zlib's memLevel 5) when `ws_per_message_deflate` is on, as it is by default."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:
+            self.conn.available_extensions = [
+                ThresholdDeflateFactory(
+                    server_max_window_bits=12, client_max_window_bits=12, compress_settings={"memLevel": 5}
+                )
+            ]
