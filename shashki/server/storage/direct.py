@@ -13,7 +13,7 @@ process's write lock (`storage.writer`): SQLite has one writer at a time anyway
 less than one hop to a driver thread and back. Through aiosqlite each statement was such a hop, and the
 write lock was held across all of them, so under load every writer waited for the event loop's latency
 several times over (the 250 moves/s ceiling of issue 11). The SQL is made once per shape, and values are
-converted by the columns' own types (`TypeEngine.bind_processor`), as SQLAlchemy would. That connection
+converted by the columns' own types, as SQLAlchemy would (`storage/sqlite_text.py`). That connection
 waits for nobody's lock (busy timeout 0): in-process writers hold the write lock for as long as they
 write, so SQLite's lock is free once the write lock is ours — unless the same task already writes in a
 session of its own, or another process holds it; then the work goes the ordinary way, through the async
@@ -31,7 +31,8 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import Table, and_, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql
@@ -40,40 +41,16 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from shashki.server.storage.ops import Insert, Read, Refused, Row, Update, Upsert, new_row
+from shashki.server.storage.sqlite_text import SqliteStatements, where_shape
 
 __all__ = ["Direct", "Insert", "Read", "Refused", "Row", "Update", "Upsert", "new_row"]
 Write = Update | Insert | Upsert
 
 log = logging.getLogger(__name__)
-_DIALECT = sqlite_dialect.dialect()
+T = TypeVar("T")
 # Commits on the direct SQLite connection between two checkpoints of the WAL (SQLite's own default
 # checkpoints at 1,000 pages; a move writes a few).
 CHECKPOINT_EVERY = 300
-
-
-class _Sql:
-    """One statement's SQL for the stdlib driver and the conversions of its parameters, in order."""
-
-    __slots__ = ("text", "keys", "convert")
-
-    def __init__(self, text: str, table: Table, keys: tuple[str, ...]) -> None:
-        self.text = text
-        self.keys = keys
-        self.convert = tuple(
-            table.c[key].type.dialect_impl(_DIALECT).bind_processor(_DIALECT) for key in keys
-        )
-
-    def parameters(self, values: dict[str, Any], where: dict[str, Any] | None = None) -> list[Any]:
-        """The values in order (every one set), then the values compared (a None is `IS NULL` in the SQL)."""
-        merged = list(values.values())
-        if where:
-            merged += [v for v in where.values() if v is not None]
-        return [value if f is None else f(value) for f, value in zip(self.convert, merged, strict=True)]
-
-
-def _where_shape(where: dict[str, Any]) -> tuple[tuple[str, bool], ...]:
-    """The columns compared, each with whether it is compared to NULL (`IS NULL`, not `= ?`)."""
-    return tuple((k, v is None) for k, v in where.items())
 
 
 def _compared(table: Table, where: tuple[tuple[str, bool], ...]) -> Any:
@@ -87,9 +64,8 @@ class Direct:
     def __init__(self, db: Any) -> None:
         self._db = db  # storage.Database (not imported: it imports this module)
         self._raw: sqlite3.Connection | None = None
-        self._sql: dict[tuple, _Sql] = {}
+        self._sql = SqliteStatements()
         self._core: dict[tuple, Any] = {}
-        self._results: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
         self.fallbacks = 0  # SQLite transactions that went through the async engine instead
         self._commits = 0
         self._checkpoint: asyncio.Future | None = None
@@ -111,59 +87,13 @@ class Direct:
             self._raw = raw
         return self._raw
 
-    def _upsert_sql(self, op: Upsert) -> _Sql:
-        columns = tuple(op.rows[0])
-        shape = ("up", op.table.name, columns, op.keys, op.added)
-        found = self._sql.get(shape)
-        if found is None:
-            names = ", ".join(f'"{k}"' for k in columns)
-            marks = ", ".join("?" for _ in columns)
-            keys = ", ".join(f'"{k}"' for k in op.keys)
-            adds = ", ".join(f'"{k}" = "{k}" + excluded."{k}"' for k in op.added)
-            text = f'INSERT INTO "{op.table.name}" ({names}) VALUES ({marks}) ON CONFLICT ({keys}) DO UPDATE'
-            found = self._sql[shape] = _Sql(f"{text} SET {adds}", op.table, columns)
-        return found
-
-    def _statement(self, op: Update | Insert | Row | Upsert) -> _Sql:
-        table = op.table
-        if isinstance(op, Upsert):
-            return self._upsert_sql(op)
-        if isinstance(op, Insert):
-            shape: tuple = ("i", table.name, tuple(op.row))
-        else:
-            where = _where_shape(op.where)
-            shape = (
-                ("u", table.name, tuple(op.values), where)
-                if isinstance(op, Update)
-                else ("r", table.name, op.columns, where)
-            )
-        found = self._sql.get(shape)
-        if found is None:
-            if isinstance(op, Insert):
-                names = ", ".join(f'"{k}"' for k in op.row)
-                marks = ", ".join("?" for _ in op.row)
-                found = _Sql(f'INSERT INTO "{table.name}" ({names}) VALUES ({marks})', table, shape[2])
-            else:
-                test = " AND ".join(f'"{k}" IS NULL' if null else f'"{k}" = ?' for k, null in shape[-1])
-                compared = tuple(k for k, null in shape[-1] if not null)
-                if isinstance(op, Update):
-                    sets = ", ".join(f'"{k}" = ?' for k in op.values)
-                    text = f'UPDATE "{table.name}" SET {sets} WHERE {test}'
-                    found = _Sql(text, table, shape[2] + compared)
-                else:
-                    names = ", ".join(f'"{k}"' for k in op.columns)
-                    text = f'SELECT {names} FROM "{table.name}" WHERE {test} LIMIT 1'
-                    found = _Sql(text, table, compared)
-            self._sql[shape] = found
-        return found
-
     def _run_sqlite(self, raw: sqlite3.Connection, ops: tuple[Write, ...]) -> None:
         raw.execute("BEGIN")
         try:
             for op in ops:
                 if isinstance(op, Upsert) and not op.rows:
                     continue
-                sql = self._statement(op)
+                sql = self._sql(op)
                 if isinstance(op, Update):
                     done = raw.execute(sql.text, sql.parameters(op.values, op.where))
                     if op.expect is not None and done.rowcount != op.expect:
@@ -215,15 +145,15 @@ class Direct:
         if isinstance(op, Insert):
             shape: tuple = ("i", op.table.name)
         elif isinstance(op, Update):
-            shape = ("u", op.table.name, _where_shape(op.where))
+            shape = ("u", op.table.name, where_shape(op.where))
         else:
-            shape = ("r", op.table.name, op.columns, _where_shape(op.where))
+            shape = ("r", op.table.name, op.columns, where_shape(op.where))
         found = self._core.get(shape)
         if found is None:
             if isinstance(op, Insert):
                 found = insert(op.table)
             else:
-                test = _compared(op.table, _where_shape(op.where))
+                test = _compared(op.table, where_shape(op.where))
                 found = (
                     # SET takes the columns given at execution (SQLAlchemy derives it from the parameters).
                     update(op.table).where(test)
@@ -259,7 +189,7 @@ class Direct:
         change, row = ops[0], ops[1] if len(ops) == 2 else None
         if not isinstance(change, Update) or change.expect != 1 or not isinstance(row, Insert | None):
             return None
-        where = _where_shape(change.where)
+        where = where_shape(change.where)
         shape: tuple = ("single", change.table.name, tuple(change.values), where)
         if row is not None:
             shape += (row.table.name, tuple(row.row))
@@ -299,52 +229,53 @@ class Direct:
             if single is not None:
                 await self._run_single(*single)
                 return
-            async with self._db.engine.begin() as conn:
-                await self._run_core(conn, ops)
+            await self._write_core(ops)
             return
-        lock = self._db.write_lock
-        await lock.acquire()
-        try:
-            if lock.depth == 1:
-                try:
-                    self._run_sqlite(raw, ops)
-                    return
-                except sqlite3.IntegrityError as error:
-                    raise IntegrityError(str(error), None, error) from None
-                except sqlite3.OperationalError as error:
-                    if "locked" not in str(error) and "busy" not in str(error):
-                        raise OperationalError(str(error), None, error) from None
-            # The same task writes in a session of its own, or another process holds SQLite's lock.
-            self.fallbacks += 1
-            async with self._db.engine.begin() as conn:
-                await self._run_core(conn, ops)
-        finally:
-            lock.release()
+        await self._on_sqlite(raw, lambda conn: self._run_sqlite(conn, ops), lambda: self._write_core(ops))
 
     async def insert(self, op: Insert) -> int:
         """Run one INSERT, committed when this returns, and return the new row's key (numbered by the
         database when the row leaves it out: `new_row`). IntegrityError on a unique key, as `write`."""
         raw = self._sqlite()
-        if raw is not None:
-            lock = self._db.write_lock
-            await lock.acquire()
-            try:
-                if lock.depth == 1:
-                    try:
-                        sql = self._statement(op)
-                        done = raw.execute(sql.text, sql.parameters(op.row))  # one statement: autocommit
-                        self._committed()
-                        return int(done.lastrowid or 0)
-                    except sqlite3.IntegrityError as error:
-                        raise IntegrityError(str(error), None, error) from None
-                    except sqlite3.OperationalError as error:
-                        if "locked" not in str(error) and "busy" not in str(error):
-                            raise OperationalError(str(error), None, error) from None
-                self.fallbacks += 1  # as in `write`: the same task writes in a session, or another process
-                return await self._insert_core(op)
-            finally:
-                lock.release()
-        return await self._insert_core(op)
+        if raw is None:
+            return await self._insert_core(op)
+
+        def run(conn: sqlite3.Connection) -> int:
+            sql = self._sql(op)
+            done = conn.execute(sql.text, sql.parameters(op.row))  # one statement: autocommit
+            self._committed()
+            return int(done.lastrowid or 0)
+
+        return await self._on_sqlite(raw, run, lambda: self._insert_core(op))
+
+    async def _on_sqlite(
+        self,
+        raw: sqlite3.Connection,
+        run: Callable[[sqlite3.Connection], T],
+        otherwise: Callable[[], Awaitable[T]],
+    ) -> T:
+        """`run` on the stdlib connection under the process's write lock, sqlite3's errors raised as the
+        async engine raises them; `otherwise` (the same work through the async engine) when the same task
+        already writes in a session of its own, or another process holds SQLite's lock."""
+        lock = self._db.write_lock
+        await lock.acquire()
+        try:
+            if lock.depth == 1:
+                try:
+                    return run(raw)
+                except sqlite3.IntegrityError as error:
+                    raise IntegrityError(str(error), None, error) from None
+                except sqlite3.OperationalError as error:
+                    if "locked" not in str(error) and "busy" not in str(error):
+                        raise OperationalError(str(error), None, error) from None
+            self.fallbacks += 1
+            return await otherwise()
+        finally:
+            lock.release()
+
+    async def _write_core(self, ops: tuple[Write, ...]) -> None:
+        async with self._db.engine.begin() as conn:
+            await self._run_core(conn, ops)
 
     async def _insert_core(self, op: Insert) -> int:
         shape = ("returning", op.table.name)
@@ -375,7 +306,7 @@ class Direct:
                 # on a new connection (the pool was invalidated with it).
                 found = await self._select_one(read, where)
             return None if found is None else dict(zip(read.columns, found, strict=True))
-        sql = self._statement(read)
+        sql = self._sql(read)
         try:
             values = raw.execute(sql.text, sql.parameters({}, read.where)).fetchone()
         except sqlite3.OperationalError as error:
@@ -384,7 +315,7 @@ class Direct:
             return None
         return {
             column: value if value is None or convert is None else convert(value)
-            for column, value, convert in zip(read.columns, values, self._converters(read), strict=True)
+            for column, value, convert in zip(read.columns, values, self._sql.converters(read), strict=True)
         }
 
     async def _select_one(self, read: Row, where: dict[str, Any]) -> Any:
@@ -392,17 +323,6 @@ class Direct:
             # One SELECT needs no transaction around it: no BEGIN and ROLLBACK round trips.
             conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             return (await conn.execute(self._core_statement(read), where)).first()
-
-    def _converters(self, read: Row) -> tuple[Any, ...]:
-        """How SQLAlchemy turns each column's stored value into Python (None: as stored)."""
-        key = (read.table.name, read.columns)
-        found = self._results.get(key)
-        if found is None:
-            found = self._results[key] = tuple(
-                read.table.c[c].type.dialect_impl(_DIALECT).result_processor(_DIALECT, None)
-                for c in read.columns
-            )
-        return found
 
     def close(self) -> None:
         if self._raw is not None:
