@@ -29,12 +29,16 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as _multiprocess
 
-__all__ = ["CONTENT_TYPE_LATEST", "MOVES", "MOVE_SECONDS", "REQUEST_SECONDS", "Sampler", "exposition"]
+__all__ = [
+    "CONTENT_TYPE_LATEST", "MOVES", "MOVES_BY", "MOVE_SECONDS", "REQUEST_SECONDS", "Sampler", "exposition"
+]
 
 # Acks are meant to come well under 100 ms (issue 11's goal): the buckets resolve that range finely.
 _LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
 MOVES = Counter("shashki_moves", "Moves committed", ["by"])
+# Each label's child made once, not looked up under the metric's lock at every move.
+MOVES_BY = {by: MOVES.labels(by) for by in ("player", "computer")}
 MOVE_SECONDS = Histogram(
     "shashki_move_seconds", "From a move's request to its commit", buckets=_LATENCY_BUCKETS
 )

@@ -12,6 +12,8 @@ import uuid
 import httpx
 import pytest
 from fastapi import FastAPI
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shashki.server.errors import RateLimited
 from shashki.server.http import errors
@@ -137,3 +139,23 @@ def test_an_unreachable_database_or_redis_is_503_with_retry_after_not_500():
         r = asyncio.run(ask(path))
         assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable", path
         assert r.headers["retry-after"] == "5"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(alphabet='[]{}"\\a'),
+        lambda inner: (
+            st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet="[]{}a"), inner, max_size=3)
+        ),
+    ),
+    st.integers(min_value=0, max_value=8),
+)
+def test_the_depth_check_fast_path_answers_as_counting_would(value, limit):
+    """`nests_deeper_than` skips the scan only when the brackets are too few to nest past the limit."""
+    import json
+
+    from shashki.server.http.validation import json_depth, nests_deeper_than
+
+    body = json.dumps(value).encode()
+    assert nests_deeper_than(body, limit) is (json_depth(body) > limit)

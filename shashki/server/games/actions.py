@@ -159,7 +159,7 @@ class GameActions:
             self.store.forget(live.id)
             live.stale = True
             raise
-        metrics.MOVES.labels("computer" if live.is_computer(color) else "player").inc()
+        metrics.MOVES_BY["computer" if live.is_computer(color) else "player"].inc()
         return view
 
     # -- the end of a game --------------------------------------------------------------------------

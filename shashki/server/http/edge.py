@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from shashki.server.http.errors import error_body
-from shashki.server.http.validation import json_depth
+from shashki.server.http.validation import nests_deeper_than
 from shashki.server.limits import Limit, Limiter, RateLimiter, limit_table
 
 # The web client (shashki/web) is ES modules, a stylesheet and SVG drawn from script, all from this
@@ -143,7 +143,7 @@ class BodyLimit:
                 body = await self._read(receive)
             except BodyTooLarge:
                 return await answer(send, 413, "payload_too_large", too_large, [(b"connection", b"close")])
-            if json_depth(body) > self.max_depth:
+            if nests_deeper_than(body, self.max_depth):
                 return await answer(
                     send, 400, "bad_request", f"The JSON body nests deeper than {self.max_depth} levels."
                 )

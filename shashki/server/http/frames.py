@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from shashki.server.errors import Invalid, ServiceError
 from shashki.server.http.errors import service_error_body
-from shashki.server.http.validation import MAX_ID, json_depth
+from shashki.server.http.validation import MAX_ID, nests_deeper_than
 
 MAX_FRAME = 16 * 1024  # characters: a move message is under a hundred
 MAX_DEPTH = 8
@@ -71,7 +71,7 @@ def parse(text: str) -> dict:
     """One text frame as a message, or `Invalid` saying what is wrong with it."""
     if len(text) > MAX_FRAME:
         raise Invalid("bad_message", f"A message is at most {MAX_FRAME} characters.")
-    if json_depth(text.encode()) > MAX_DEPTH:
+    if nests_deeper_than(text.encode(), MAX_DEPTH):
         raise Invalid("bad_message", f"A message nests at most {MAX_DEPTH} levels.")
     try:
         message = json.loads(text)

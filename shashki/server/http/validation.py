@@ -3,7 +3,8 @@ route runs, so that no malformed input reaches a service, the database or `int()
 
 `bounded_inputs` is a dependency of every route (the application's `dependencies`): it checks each path
 parameter by its name (`PATH_RULES`) and each query parameter (`QUERY_RULES`, and the bounds every query
-value has). `json_depth` is used on request bodies by the body limit (shashki/server/http/edge.py).
+value has). `nests_deeper_than` (`json_depth` when it must count) is used on request bodies by the body
+limit (shashki/server/http/edge.py) and on WebSocket messages (http/frames.py).
 
 The rules follow from what the server hands out and stores:
 - integer ids and page numbers are SQL BIGINT: ASCII digits only (`"²".isdigit()` is true, but `int("²")`
@@ -155,3 +156,16 @@ def json_depth(body: bytes) -> int:
         else:
             depth -= 1
     return deepest
+
+
+def nests_deeper_than(body: bytes, limit: int) -> bool:
+    """Whether `json_depth(body) > limit`, answered without scanning the text when it holds no more
+    opening brackets than `limit`, strings included (a move's message holds none): the depth is never
+    more than their number.
+
+    >>> nests_deeper_than(b'{"a": [[1]]}', 3), nests_deeper_than(b'{"a": [[1]]}', 2)
+    (False, True)
+    """
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    return json_depth(body) > limit
