@@ -21,7 +21,7 @@ from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
 from shashki.server.games.statements import game_row
 from shashki.server.notifications.models import Notification
 from shashki.server.storage import Database
-from shashki.server.storage.direct import Insert, Read, Refused, Update, Upsert, new_row
+from shashki.server.storage.direct import Count, Insert, Read, Refused, Rows, Update, Upsert, new_row
 
 from .helpers import database_url
 
@@ -192,3 +192,47 @@ def test_an_upsert_adds_to_the_rows_stored_and_inserts_the_others(database, tmp_
     rows, marked = asyncio.run(scenario())
     assert rows == {(1, 4, 2, 2), (-2, 2, 0, 2), (3, 1, 0, 1)}
     assert marked == 0
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_rows_and_counts_read_what_the_orm_reads_without_a_session(database, tmp_path):
+    """`Direct.rows` (every matching row, values converted as the ORM converts them) and `Direct.count`
+    (a value compared to NULL counted as SQL's IS NULL), against the same reads through a session."""
+    key = "t" + secrets.token_hex(4)
+
+    async def scenario():
+        db = await Database(database_url(database, tmp_path)).open()
+        seen: list[str] = []
+        user = User(username=key, username_key=key, password_hash="-", created_at=NOW)
+        user.id = await db.direct.insert(Insert(USERS, new_row(user)))
+        for i, read_at in enumerate([None, NOW, None, NOW + timedelta(days=1), None]):
+            row = Notification(user_id=user.id, kind="challenge", subject=str(i), created_at=NOW)
+            row.read_at = read_at
+            await db.direct.insert(Insert(NOTIFICATIONS, new_row(row)))
+        event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
+        unread = await db.direct.count(Count(NOTIFICATIONS, {"user_id": user.id, "read_at": None}))
+        nobody = await db.direct.count(Count(NOTIFICATIONS, {"user_id": -1, "read_at": None}))
+        columns = ("id", "subject", "read_at", "created_at")
+        rows = await db.direct.rows(Rows(NOTIFICATIONS, columns, {"user_id": user.id}))
+        none = await db.direct.rows(Rows(NOTIFICATIONS, columns, {"user_id": -1}))
+        direct_reads = list(seen)
+        async with db.session() as s:
+            mine = Notification.user_id == user.id
+            stored = list(await s.scalars(select(Notification).where(mine)))
+            counted = await s.scalar(select(func.count()).where(mine, Notification.read_at.is_(None)))
+            await s.execute(delete(Notification).where(mine))
+            await s.execute(delete(User).where(User.id == user.id))
+            await s.commit()
+        await db.close()
+        return unread, nobody, rows, none, stored, counted, direct_reads
+
+    unread, nobody, rows, none, stored, counted, direct_reads = asyncio.run(scenario())
+    assert unread == counted == 3 and nobody == 0
+    expected = [
+        {"id": n.id, "subject": n.subject, "read_at": n.read_at, "created_at": n.created_at} for n in stored
+    ]
+    assert sorted(rows, key=lambda r: r["id"]) == sorted(expected, key=lambda r: r["id"])
+    assert {r["read_at"] for r in rows} == {None, NOW, NOW + timedelta(days=1)}  # aware datetimes, as stored
+    assert none == []
+    if database == "sqlite":
+        assert direct_reads == []  # the stdlib connection, not the async engine

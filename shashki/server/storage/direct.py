@@ -34,16 +34,16 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, and_, bindparam, insert, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from shashki.server.storage.ops import Insert, Read, Refused, Row, Update, Upsert, new_row
+from shashki.server.storage.ops import Count, Insert, Read, Refused, Row, Rows, Update, Upsert, new_row
 from shashki.server.storage.sqlite_text import SqliteStatements, where_shape
 
-__all__ = ["Direct", "Insert", "Read", "Refused", "Row", "Update", "Upsert", "new_row"]
+__all__ = ["Count", "Direct", "Insert", "Read", "Refused", "Row", "Rows", "Update", "Upsert", "new_row"]
 Write = Update | Insert | Upsert
 
 log = logging.getLogger(__name__)
@@ -141,25 +141,29 @@ class Direct:
             self._core[shape] = found
         return found
 
-    def _core_statement(self, op: Update | Insert | Row) -> Any:
+    def _core_statement(self, op: Update | Insert | Row | Rows | Count) -> Any:
         if isinstance(op, Insert):
             shape: tuple = ("i", op.table.name)
         elif isinstance(op, Update):
             shape = ("u", op.table.name, where_shape(op.where))
+        elif isinstance(op, Count):
+            shape = ("c", op.table.name, where_shape(op.where))
         else:
-            shape = ("r", op.table.name, op.columns, where_shape(op.where))
+            shape = ("r" if isinstance(op, Row) else "rs", op.table.name, op.columns, where_shape(op.where))
         found = self._core.get(shape)
         if found is None:
             if isinstance(op, Insert):
                 found = insert(op.table)
             else:
                 test = _compared(op.table, where_shape(op.where))
-                found = (
+                if isinstance(op, Update):
                     # SET takes the columns given at execution (SQLAlchemy derives it from the parameters).
-                    update(op.table).where(test)
-                    if isinstance(op, Update)
-                    else select(*(op.table.c[k] for k in op.columns)).where(test).limit(1)
-                )
+                    found = update(op.table).where(test)
+                elif isinstance(op, Count):
+                    found = select(func.count()).select_from(op.table).where(test)
+                else:
+                    found = select(*(op.table.c[k] for k in op.columns)).where(test)
+                    found = found.limit(1) if isinstance(op, Row) else found
             self._core[shape] = found
         return found
 
@@ -292,37 +296,56 @@ class Direct:
         return None if found is None else found[read.column]
 
     async def row(self, read: Row) -> dict[str, Any] | None:
-        """The first row read, None when no row matches (a read never waits for the writer in WAL mode:
+        """The first row read, None when no row matches."""
+        found = await self._read(read)
+        return found[0] if found else None
+
+    async def rows(self, read: Rows) -> list[dict[str, Any]]:
+        """Every row read."""
+        return await self._read(read)
+
+    async def count(self, read: Count) -> int:
+        """How many rows match."""
+        return int((await self._fetch(read))[0][0])
+
+    async def _read(self, read: Row | Rows) -> list[dict[str, Any]]:
+        found = await self._fetch(read)
+        if not self._db.is_sqlite:  # the async engine's rows, converted by SQLAlchemy
+            return [dict(zip(read.columns, values, strict=True)) for values in found]
+        converters = self._sql.converters(read)
+        return [
+            {
+                column: value if value is None or convert is None else convert(value)
+                for column, value, convert in zip(read.columns, values, converters, strict=True)
+            }
+            for values in found
+        ]
+
+    async def _fetch(self, read: Row | Rows | Count) -> list[Any]:
+        """The rows of a SELECT as the driver gives them (a read never waits for the writer in WAL mode:
         https://www.sqlite.org/wal.html)."""
         raw = self._sqlite()
         if raw is None:
             where = {f"w_{k}": v for k, v in read.where.items() if v is not None}
             try:
-                found = await self._select_one(read, where)
+                return await self._select(read, where)
             except OperationalError as error:
                 if not error.connection_invalidated:
                     raise
                 # A connection the database cut (the pool has no pre-ping): a read is safe to ask again,
                 # on a new connection (the pool was invalidated with it).
-                found = await self._select_one(read, where)
-            return None if found is None else dict(zip(read.columns, found, strict=True))
+                return await self._select(read, where)
         sql = self._sql(read)
         try:
-            values = raw.execute(sql.text, sql.parameters({}, read.where)).fetchone()
+            return raw.execute(sql.text, sql.parameters({}, read.where)).fetchall()
         except sqlite3.OperationalError as error:
             raise OperationalError(str(error), None, error) from None
-        if values is None:
-            return None
-        return {
-            column: value if value is None or convert is None else convert(value)
-            for column, value, convert in zip(read.columns, values, self._sql.converters(read), strict=True)
-        }
 
-    async def _select_one(self, read: Row, where: dict[str, Any]) -> Any:
+    async def _select(self, read: Row | Rows | Count, where: dict[str, Any]) -> list[Any]:
         async with self._db.engine.connect() as conn:
             # One SELECT needs no transaction around it: no BEGIN and ROLLBACK round trips.
             conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            return (await conn.execute(self._core_statement(read), where)).first()
+            return list(await conn.execute(self._core_statement(read), where))
 
     def close(self) -> None:
         if self._raw is not None:

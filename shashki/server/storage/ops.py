@@ -1,6 +1,7 @@
 """The statements of the direct path described as data (`storage.direct` runs them): `Update` (a
 compare-and-set when it expects a row count), `Insert`, `Upsert` (rows added to the counts stored),
-`Read` (one value), `Row` (one row), and `new_row`, a new mapped object's row for an `Insert`.
+`Read` (one value), `Row` (one row), `Rows` (every row), `Count` (how many rows), and `new_row`, a new
+mapped object's row for an `Insert`.
 """
 
 from __future__ import annotations
@@ -65,6 +66,25 @@ class Row:
 
     table: Table
     columns: tuple[str, ...]
+    where: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """SELECT `columns` FROM `table` WHERE each column of `where` equals its value: every row, as dicts of
+    those columns (an indexed read of a few rows: the followers of an account)."""
+
+    table: Table
+    columns: tuple[str, ...]
+    where: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """SELECT count(*) FROM `table` WHERE each column of `where` equals its value (an indexed count: an
+    account's unread notifications)."""
+
+    table: Table
     where: dict[str, Any]
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import Table
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
-from shashki.server.storage.ops import Insert, Row, Update, Upsert
+from shashki.server.storage.ops import Count, Insert, Row, Rows, Update, Upsert
 
 _DIALECT = sqlite_dialect.dialect()
 
@@ -60,7 +60,7 @@ class SqliteStatements:
             found = self._made[shape] = Sql(f"{text} SET {adds}", op.table, columns)
         return found
 
-    def __call__(self, op: Update | Insert | Row | Upsert) -> Sql:
+    def __call__(self, op: Update | Insert | Row | Rows | Count | Upsert) -> Sql:
         """The statement's SQL, made at its shape's first use."""
         table = op.table
         if isinstance(op, Upsert):
@@ -69,11 +69,12 @@ class SqliteStatements:
             shape: tuple = ("i", table.name, tuple(op.row))
         else:
             where = where_shape(op.where)
-            shape = (
-                ("u", table.name, tuple(op.values), where)
-                if isinstance(op, Update)
-                else ("r", table.name, op.columns, where)
-            )
+            if isinstance(op, Update):
+                shape = ("u", table.name, tuple(op.values), where)
+            elif isinstance(op, Count):
+                shape = ("c", table.name, where)
+            else:
+                shape = ("r" if isinstance(op, Row) else "rs", table.name, op.columns, where)
         found = self._made.get(shape)
         if found is None:
             if isinstance(op, Insert):
@@ -87,14 +88,16 @@ class SqliteStatements:
                     sets = ", ".join(f'"{k}" = ?' for k in op.values)
                     text = f'UPDATE "{table.name}" SET {sets} WHERE {test}'
                     found = Sql(text, table, shape[2] + compared)
+                elif isinstance(op, Count):
+                    found = Sql(f'SELECT count(*) FROM "{table.name}" WHERE {test}', table, compared)
                 else:
                     names = ", ".join(f'"{k}"' for k in op.columns)
-                    text = f'SELECT {names} FROM "{table.name}" WHERE {test} LIMIT 1'
-                    found = Sql(text, table, compared)
+                    text = f'SELECT {names} FROM "{table.name}" WHERE {test}'
+                    found = Sql(f"{text} LIMIT 1" if isinstance(op, Row) else text, table, compared)
             self._made[shape] = found
         return found
 
-    def converters(self, read: Row) -> tuple[Any, ...]:
+    def converters(self, read: Row | Rows) -> tuple[Any, ...]:
         """How SQLAlchemy turns each column's stored value into Python (None: as stored)."""
         key = (read.table.name, read.columns)
         found = self._results.get(key)
