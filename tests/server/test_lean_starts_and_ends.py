@@ -1,24 +1,35 @@
 """A game's start and a casual game's end cost what they must and no more (issue 11): a new game is held
 in memory as written, not read back and replayed, and written with the rows it claims (the seek or
 challenge it answers) in one transaction on the direct path, no session; an end that moves no rating is
-written like a move, on the direct path, and only an end an end hook applies to (a rated game's) opens a
-session for it."""
+written like a move, and a rated game's end with its ratings, in one transaction on the direct path too —
+planned again when a rating it read changed before the write, so that no rating change is lost."""
 
 from __future__ import annotations
 
 import asyncio
+import secrets
+from typing import cast
 
 import pytest
-from sqlalchemy import event, func, select
+from sqlalchemy import Table, event, func, select
 
+from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict
+from shashki.server.events import make_bus
+from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.models import GameRecord
+from shashki.server.games.service import GameService
 from shashki.server.games.statements import GAMES, Claim
-from shashki.server.games.store import EndHook
+from shashki.server.games.store import EndHook, EndWrite
 from shashki.server.games.terms import GameTerms
-from shashki.server.storage.direct import Update
+from shashki.server.storage import Database
+from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Insert, Update, new_row
 
+from .helpers import database_url
 from .test_game_parts import _service
+
+USERS = cast(Table, User.__table__)
 
 
 def _statements(db) -> list[str]:
@@ -90,30 +101,76 @@ def test_a_game_and_the_rows_it_claims_are_written_together_without_a_session_or
 def test_an_end_that_moves_no_rating_is_written_like_a_move_and_a_rated_end_runs_its_hook(tmp_path):
     ran: list[str] = []
 
-    async def rate(s, record, outcome, now):
+    async def rate(record, outcome, now):
         ran.append(record.id)
-        return {}
+        return EndWrite([], {"white_rating": 1234})
 
     async def scenario():
         db, games = await _service(tmp_path)
-        games.end_hooks.append(EndHook(applies=lambda record, outcome: record.rated, run=rate))
+        games.end_hooks.append(EndHook(applies=lambda record, outcome: record.rated, plan=rate))
         terms = GameTerms(clock_initial_ms=60_000)
         casual = await games.create(white_id=1, black_id=2, terms=terms)
         rated_terms = GameTerms(clock_initial_ms=60_000, rated=True)
         rated = await games.create(white_id=1, black_id=2, terms=rated_terms)
         seen = _statements(db)
         casual_end = await games.resign(2, casual.id)
-        casual_statements = list(seen)
         rated_end = await games.resign(1, rated.id)
         stored = await games.store.record(casual.id)  # finished: read from the database
+        stored_rated = await games.store.record(rated.id)
         await games.close()
         await db.close()
-        return casual_end, casual_statements, rated_end, seen, stored, rated.id
+        return casual_end, rated_end, seen, stored, stored_rated, rated.id
 
-    casual_end, casual_statements, rated_end, seen, stored, rated_id = asyncio.run(scenario())
+    casual_end, rated_end, seen, stored, stored_rated, rated_id = asyncio.run(scenario())
     assert casual_end["status"] != "started" and casual_end["winner"] == "white"
     assert rated_end["status"] != "started" and rated_end["winner"] == "black"
     assert ran == [rated_id]  # the hook ran for the rated game's end only
-    assert not [s for s in casual_statements if s.startswith("UPDATE games")]  # on the direct path
-    assert [s for s in seen if s.startswith("UPDATE games")]  # the rated end, in the hook's session
+    assert not [s for s in seen if s.startswith("UPDATE games")]  # both ends on the direct path
     assert (stored.status, stored.result, stored.version) == (casual_end["status"], "1-0", 2)
+    assert (stored_rated.result, stored_rated.white_rating) == ("0-1", 1234)  # the hook's column with it
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"])
+def test_a_rating_changed_between_the_read_and_the_write_has_the_end_planned_again(database, tmp_path):
+    """Two rated games of one player ending at once: the second end's compare-and-set on the rating it
+    read loses to the first, and it is planned again from the rating the first one left; both count."""
+    from shashki.server.ratings.service import RatingService
+
+    async def scenario():
+        db = await Database(database_url(database, tmp_path)).open()
+        ids = []
+        for _ in range(2):  # fresh accounts: the PostgreSQL database is shared
+            name = "r" + secrets.token_hex(5)
+            user = User(username=name, username_key=name, password_hash="-", created_at=utcnow())
+            ids.append(await db.direct.insert(Insert(USERS, new_row(user))))
+        anna_id, boris_id = ids
+        games = GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
+        ratings = RatingService(db)
+        games.end_hooks.append(ratings.end_hook)
+        terms = GameTerms(clock_initial_ms=60_000, rated=True)
+        first = await games.create(white_id=anna_id, black_id=boris_id, terms=terms)
+        second = await games.create(white_id=anna_id, black_id=boris_id, terms=terms)
+        third = await games.create(white_id=anna_id, black_id=boris_id, terms=terms)
+        await games.resign(boris_id, first.id)  # both players have a rating row now
+        planned: list[str] = []
+        plan = ratings.on_game_end
+
+        async def plan_with_a_rival(record, outcome, now):
+            found = await plan(record, outcome, now)
+            planned.append(record.id)
+            if len(planned) == 1:  # after this read, another game's end moves the same ratings
+                await games.resign(boris_id, second.id)
+            return found
+
+        games.end_hooks[:] = [EndHook(applies=ratings.rates, plan=plan_with_a_rival)]
+        await games.resign(boris_id, third.id)
+        anna = await ratings.of_user(anna_id)
+        stored = await games.store.record(third.id)
+        await games.close()
+        await db.close()
+        return planned, anna, stored, (first.id, second.id, third.id)
+
+    planned, anna, stored, (first, second, third) = asyncio.run(scenario())
+    assert planned == [third, second, third]  # the third's end planned again after the second's won
+    assert [r["games"] for r in anna] == [3]  # three rated wins, none lost to the race
+    assert stored.result == "1-0" and stored.white_rating_diff is not None and stored.white_rating_diff > 0

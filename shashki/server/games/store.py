@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
@@ -36,14 +36,14 @@ from shashki.server.events import AfterCommit, Encoded, EventBus
 from shashki.server.games.follow import Followers, change_for_servers
 from shashki.server.games.live import LiveGame
 from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
-from shashki.server.games.models import GameRecord, GameStatus, MoveRecord, outcome_columns
+from shashki.server.games.models import GameRecord, GameStatus, outcome_columns
 from shashki.server.games.presence import Presence
 from shashki.server.games.queries import GameQueries
 from shashki.server.games.statements import Claims, change, game_row, version_of
 from shashki.server.games.view import GameView, build_view, state_patch
-from shashki.server.storage import Database, rows_changed
+from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
-from shashki.server.storage.direct import Refused
+from shashki.server.storage.direct import Refused, Write
 
 log = logging.getLogger(__name__)
 
@@ -51,14 +51,29 @@ Listener = Callable[[LiveGame], None]
 
 
 @dataclass(frozen=True, slots=True)
+class EndWrite:
+    """What an end hook writes with a game's end: its statements, run in the end's transaction after the
+    game's own, and more columns of the game to record."""
+
+    ops: list[Write]
+    columns: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class EndHook:
-    """Another domain's write in the transaction that records a game's end (the ratings): `run` is
-    called with the session, the game's record (as it stood), the outcome and its time, and returns more
-    columns of the game to record; only for the ends it `applies` to (record, outcome) — a game end no
-    hook applies to is written like a move, on the direct path."""
+    """Another domain's write in the transaction that records a game's end (the ratings): `plan` is
+    called with the game's record (as it stood), the outcome and its time, reads what it needs, and
+    returns its `EndWrite`; only for the ends it `applies` to (record, outcome). The end and the hooks'
+    statements are one transaction on the direct path: a hook's compare-and-set that loses (`Refused`:
+    what it read changed before the write) or its insert of a row someone else just added
+    (IntegrityError) has it planned again, a few times."""
 
     applies: Callable[[GameRecord, Outcome], bool]
-    run: Callable[[AsyncSession, GameRecord, Outcome, datetime], Awaitable[dict[str, Any]]]
+    plan: Callable[[GameRecord, Outcome, datetime], Awaitable[EndWrite]]
+
+
+# How often an end whose hooks lost their compare-and-set to a concurrent writer is planned again.
+END_ATTEMPTS = 5
 
 
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
@@ -368,21 +383,23 @@ class GameStore:
         outcome: Outcome,
         hooks: list[EndHook],
     ) -> None:
-        """The end of a game with its end hooks (the ratings move in the same transaction), in a session:
-        the hooks read and write other domains' tables. `changes` gains the hooks' columns."""
-        async with self.db.session() as s:
-            done = await s.execute(
-                update(GameRecord)
-                .where(GameRecord.id == r.id, GameRecord.version == r.version)
-                .values(**changes)
-            )
-            if rows_changed(done) != 1:
-                raise Refused("the game changed")
-            if move is not None:
-                await s.execute(insert(MoveRecord).values(**move))
-            for hook in hooks:
-                extra = await hook.run(s, r, outcome, changes["finished_at"])
-                if extra:
-                    await s.execute(update(GameRecord).where(GameRecord.id == r.id).values(**extra))
-                    changes.update(extra)
-            await s.commit()
+        """The end of a game with its end hooks' statements (the ratings move with it), in one transaction
+        on the direct path; each hook reads before the write, and plans again when what it read changed
+        before the write (another game of the same player ending at once). `changes` gains the hooks'
+        columns."""
+        for attempt in range(1, END_ATTEMPTS + 1):
+            plans = [await hook.plan(r, outcome, changes["finished_at"]) for hook in hooks]
+            extra = {name: value for plan in plans for name, value in plan.columns.items()}
+            theirs = [op for plan in plans for op in plan.ops]
+            try:
+                await self.db.direct.write(*change(r.id, r.version, {**changes, **extra}, move), *theirs)
+            except Refused as refused:
+                if attempt == END_ATTEMPTS or not any(refused.op is op for op in theirs):
+                    raise
+                continue
+            except IntegrityError:
+                if attempt == END_ATTEMPTS or not theirs:
+                    raise
+                continue
+            changes.update(extra)
+            return

@@ -5,8 +5,8 @@ other's rating as it stood before the game, with τ = 0.75; no rating decays whi
 A rating is provisional until its player has finished `PROVISIONAL_GAMES` rated games in that variant and
 speed; leaderboards list established ratings only.
 
-The update is made by `on_game_end`, which the game service calls inside the very transaction that records
-the end of the game: the game's result and the ratings it moves are committed together or not at all.
+The update is planned by `on_game_end`, whose statements the game store runs in the very transaction that
+records the end of the game: the game's result and the ratings it moves are committed together or not at all.
 Which games are rated is decided when they are created (`GameService.create`): games between two accounts,
 with clocks or days per move (the "correspondence" speed), from the start position, that both sides
 agreed to rate. An aborted game changes nothing.
@@ -15,23 +15,25 @@ agreed to rate. An aborted game changes nothing.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Table, select
 
 from shashki.rules import Color, Outcome
 from shashki.rules.game import ABORTED
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Invalid
 from shashki.server.games.models import GameRecord
-from shashki.server.games.store import EndHook
+from shashki.server.games.store import EndHook, EndWrite
 from shashki.server.ratings import glicko2
 from shashki.server.ratings.models import PlayerRating, RatingHistory
 from shashki.server.ratings.speed import SPEEDS, speed_of
-from shashki.server.storage import Database, insert_unless_there
+from shashki.server.storage import Database
+from shashki.server.storage.direct import Insert, Row, Update, Write
 
 PROVISIONAL_GAMES = 10
+RATINGS = cast(Table, PlayerRating.__table__)
+HISTORY = cast(Table, RatingHistory.__table__)
 TAU = glicko2.DEFAULT_TAU
 
 
@@ -74,9 +76,9 @@ class RatingService:
 
     @property
     def end_hook(self) -> EndHook:
-        """What the game store runs in the transaction that ends a game that `rates` (the others end
-        like a move, on the direct path: most casual games touch no rating)."""
-        return EndHook(applies=self.rates, run=self.on_game_end)
+        """What the game store writes with the end of a game that `rates` (the others end like a move:
+        most casual games touch no rating)."""
+        return EndHook(applies=self.rates, plan=self.on_game_end)
 
     @staticmethod
     def rates(record: GameRecord, outcome: Outcome) -> bool:
@@ -89,51 +91,49 @@ class RatingService:
             or (record.clock_initial_ms is None and record.days_per_move is None)
         )
 
-    async def on_game_end(
-        self, s: AsyncSession, record: GameRecord, outcome: Outcome, now: datetime
-    ) -> dict[str, Any]:
-        """Rate a rated game that ends now with `outcome`; returns the game columns to record (the
-        ratings before the game and their changes). An aborted game is not rated."""
+    async def on_game_end(self, record: GameRecord, outcome: Outcome, now: datetime) -> EndWrite:
+        """The rating of a rated game that ends now with `outcome`: both players' ratings read, rated,
+        and the statements that write them with the game's end (each rating a compare-and-set on its
+        count of games, which every change of it moves: a rating changed since it was read refuses the
+        write, and the game store plans the end again), with the game columns to record (the ratings
+        before the game and their changes). An aborted game is not rated."""
         white_id, black_id = record.white_id, record.black_id
         if not self.rates(record, outcome) or white_id is None or black_id is None:
-            return {}
+            return EndWrite([], {})
         # A correspondence game (days per move, no clock) is rated in the "correspondence" category.
         speed = speed_of(record.clock_initial_ms, record.clock_increment_ms)
-        white = await self._locked_row(s, white_id, record.variant, speed, now)
-        black = await self._locked_row(s, black_id, record.variant, speed, now)
-        winner = outcome.winner
-        white_score = 1.0 if winner is Color.WHITE else 0.0 if winner is Color.BLACK else 0.5
         W, B = Color.WHITE, Color.BLACK
-        before = {W: self._rating(white), B: self._rating(black)}
+        players = {W: white_id, B: black_id}
+        columns = ("id", "rating", "deviation", "volatility", "games")
+        rows = {
+            color: await self.db.direct.row(Row(RATINGS, columns, self._key(user_id, record.variant, speed)))
+            for color, user_id in players.items()
+        }
+        g = glicko2
+        default = g.Rating(g.DEFAULT_RATING, g.DEFAULT_DEVIATION, g.DEFAULT_VOLATILITY)
+        before = {
+            color: default if r is None else glicko2.Rating(r["rating"], r["deviation"], r["volatility"])
+            for color, r in rows.items()
+        }
+        winner = outcome.winner
+        white_score = 1.0 if winner is W else 0.0 if winner is B else 0.5
         after = {
             W: glicko2.rate(before[W], [(before[B], white_score)], tau=self.tau),
             B: glicko2.rate(before[B], [(before[W], 1 - white_score)], tau=self.tau),
         }
-        for row, new in ((white, after[W]), (black, after[B])):
-            await s.execute(
-                update(PlayerRating)
-                .where(PlayerRating.id == row.id)
-                .values(
-                    rating=new.rating,
-                    deviation=new.deviation,
-                    volatility=new.volatility,
-                    games=PlayerRating.games + 1,
-                    updated_at=now,
-                )
-            )
-            s.add(
-                RatingHistory(
-                    user_id=row.user_id,
-                    variant=record.variant,
-                    speed=speed,
-                    game_id=record.id,
-                    rating=new.rating,
-                    deviation=new.deviation,
-                    volatility=new.volatility,
-                    recorded_at=now,
-                )
-            )
-        return {
+        ops: list[Write] = []
+        for color, user_id in players.items():
+            new, row = after[color], rows[color]
+            rated = {"rating": new.rating, "deviation": new.deviation, "volatility": new.volatility}
+            if row is None:  # the first rated game in this variant and speed (unique: two at once collide)
+                key = self._key(user_id, record.variant, speed)
+                ops.append(Insert(RATINGS, {**key, **rated, "games": 1, "updated_at": now}))
+            else:
+                changed = {**rated, "games": row["games"] + 1, "updated_at": now}
+                ops.append(Update(RATINGS, changed, {"id": row["id"], "games": row["games"]}))
+            history = {"user_id": user_id, "variant": record.variant, "speed": speed, "game_id": record.id}
+            ops.append(Insert(HISTORY, {**history, **rated, "recorded_at": now}))
+        recorded = {
             f"{color.value}_{field}": value  # the columns white_rating, black_rating_diff, ...
             for color in (W, B)
             for field, value in (
@@ -141,40 +141,11 @@ class RatingService:
                 ("rating_diff", round(after[color].rating) - round(before[color].rating)),
             )
         }
-
-    async def _locked_row(
-        self, s: AsyncSession, user_id: int, variant: str, speed: str, now: datetime
-    ) -> PlayerRating:
-        """The player's rating row, created at the defaults if missing, locked for this transaction
-        (FOR UPDATE on PostgreSQL; SQLite's write transaction already excludes other writers).
-        """
-        values = {
-            "user_id": user_id,
-            "variant": variant,
-            "speed": speed,
-            "rating": glicko2.DEFAULT_RATING,
-            "deviation": glicko2.DEFAULT_DEVIATION,
-            "volatility": glicko2.DEFAULT_VOLATILITY,
-            "games": 0,
-            "updated_at": now,
-        }
-        await insert_unless_there(s, PlayerRating, **values)
-        return (
-            await s.scalars(
-                select(PlayerRating)
-                .where(
-                    PlayerRating.user_id == user_id,
-                    PlayerRating.variant == variant,
-                    PlayerRating.speed == speed,
-                )
-                .with_for_update()
-                .execution_options(populate_existing=True)
-            )
-        ).one()
+        return EndWrite(ops, recorded)
 
     @staticmethod
-    def _rating(row: PlayerRating) -> glicko2.Rating:
-        return glicko2.Rating(row.rating, row.deviation, row.volatility)
+    def _key(user_id: int, variant: str, speed: str) -> dict[str, Any]:
+        return {"user_id": user_id, "variant": variant, "speed": speed}
 
     # -- reading ----------------------------------------------------------------------------------
 
