@@ -551,6 +551,8 @@ class LoadRun:
         if self.options.clock:
             minutes, increment = self.options.clock
             terms["time_control"] = {"minutes": minutes, "increment": increment}
+        if self.options.rated:
+            terms["rated"] = True  # each end moves both players' ratings (needs a clock)
         began = time.monotonic()
         async with self.game_slots:
             body = await self.request(
@@ -1054,7 +1056,7 @@ def report(options, results: list[dict], console) -> None:
     setting = (
         f"{options.games} games, think {options.think[0]:g}-{options.think[1]:g} s, {options.variant}, "
         f"{'clock ' + '+'.join(f'{v:g}' for v in options.clock) if options.clock else 'no clock'}, "
-        f"window {options.duration:g} s, "
+        f"{'rated, ' if options.rated else ''}window {options.duration:g} s, "
         + ("PostgreSQL + Redis" if options.database_url else "SQLite, events in process")
         + f", {os.cpu_count()} cores"
     )
@@ -1175,6 +1177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=30, help="measured seconds; default 30")
     parser.add_argument("--variant", default="russian-giveaway")
     parser.add_argument("--clock", type=parse_clock, default=None, help="MINUTES+INCREMENT; default none")
+    parser.add_argument("--rated", action="store_true", help="rated games (with --clock): ends move ratings")
     parser.add_argument("--target", choices=("both", "shashki", "baseline"), default="both")
     parser.add_argument(
         "--processes", type=parse_processes, default=[1], help="e.g. 1,2 (needs Redis for >1)"
@@ -1207,6 +1210,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("more than one process needs --database-url (SQLite is one process's store)")
     if options.games < 1 or options.duration <= 0:
         parser.error("--games and --duration must be positive")
+    if options.rated and not options.clock:
+        parser.error("--rated needs --clock (a game without a clock is not rated): e.g. --clock 5+3")
     if options.seed is not None:
         random.seed(options.seed)
     with contextlib.suppress(ImportError, ValueError, OSError):  # sockets: 2 a player, client and server
@@ -1258,6 +1263,7 @@ def describe(options) -> dict:
         "duration": options.duration,
         "variant": options.variant,
         "clock": list(options.clock) if options.clock else None,
+        "rated": options.rated,
         "processes": options.processes,
         "database": "postgresql" if options.database_url else "sqlite",
         "redis": bool(options.redis_url),

@@ -51,6 +51,24 @@ def test_both_apps_play_legal_acknowledged_moves_and_whole_games_without_error(t
     assert results["shashki"]["states_checked"] >= results["shashki"]["moves_acked"]
 
 
+def test_rated_games_with_clocks_start_and_end_without_error(tmp_path):
+    """`--rated --clock`: every end of these games moves both players' ratings."""
+    report = run_load(
+        tmp_path, "--target", "shashki", "--games", "3", "--duration", "3", "--think", "0",
+        "--clock", "3+2", "--rated", "--no-restart-check",
+    )  # fmt: skip
+    (result,) = report["results"]
+    assert report["options"]["rated"] is True and result["errors"] == {} and result["server_log_problems"] == 0
+    assert result["games_finished"] > 0 and result["games_started_total"] > 3
+
+
+def test_rated_games_need_a_clock():
+    completed = subprocess.run(
+        [sys.executable, str(SCRIPT), "--rated"], capture_output=True, text=True, timeout=60
+    )
+    assert completed.returncode == 2 and "--rated needs --clock" in completed.stderr
+
+
 @pytest.mark.slow
 def test_human_paced_games_on_shashki_keep_acks_quick(tmp_path):
     # Setting up the games (accounts, tokens, challenges) takes most of the time on a loaded machine.
