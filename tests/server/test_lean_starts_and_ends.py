@@ -17,10 +17,10 @@ from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict
 from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.hooks import EndHook, EndWrite
 from shashki.server.games.models import GameRecord
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import GAMES, Claim
-from shashki.server.games.store import EndHook, EndWrite
 from shashki.server.games.terms import GameTerms
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow

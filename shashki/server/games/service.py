@@ -26,6 +26,7 @@ from shashki.server.errors import Conflict, Invalid, NotFound
 from shashki.server.events import EventBus, RedisBus
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
+from shashki.server.games.hooks import EndHook
 from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
@@ -33,7 +34,7 @@ from shashki.server.games.owners import GameOwners, LocalOwners
 from shashki.server.games.presence import Presence, SharedPresence
 from shashki.server.games.replay import new_game
 from shashki.server.games.statements import Claims
-from shashki.server.games.store import AlsoWrite, EndHook, GameStore
+from shashki.server.games.store import AlsoWrite, GameStore
 from shashki.server.games.terms import GameTerms
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow

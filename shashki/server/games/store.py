@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -34,6 +33,7 @@ from shashki.rules import Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.events import AfterCommit, Encoded, EventBus
 from shashki.server.games.follow import Followers, change_for_servers
+from shashki.server.games.hooks import END_ATTEMPTS, EndHook
 from shashki.server.games.live import LiveGame
 from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
 from shashki.server.games.models import GameRecord, GameStatus, outcome_columns
@@ -43,37 +43,11 @@ from shashki.server.games.statements import Claims, change, game_row, version_of
 from shashki.server.games.view import GameView, build_view, state_patch
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
-from shashki.server.storage.direct import Refused, Write
+from shashki.server.storage.direct import Refused
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[LiveGame], None]
-
-
-@dataclass(frozen=True, slots=True)
-class EndWrite:
-    """What an end hook writes with a game's end: its statements, run in the end's transaction after the
-    game's own, and more columns of the game to record."""
-
-    ops: list[Write]
-    columns: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class EndHook:
-    """Another domain's write in the transaction that records a game's end (the ratings): `plan` is
-    called with the game's record (as it stood), the outcome and its time, reads what it needs, and
-    returns its `EndWrite`; only for the ends it `applies` to (record, outcome). The end and the hooks'
-    statements are one transaction on the direct path: a hook's compare-and-set that loses (`Refused`:
-    what it read changed before the write) or its insert of a row someone else just added
-    (IntegrityError) has it planned again, a few times."""
-
-    applies: Callable[[GameRecord, Outcome], bool]
-    plan: Callable[[GameRecord, Outcome, datetime], Awaitable[EndWrite]]
-
-
-# How often an end whose hooks lost their compare-and-set to a concurrent writer is planned again.
-END_ATTEMPTS = 5
 
 
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.

@@ -23,8 +23,8 @@ from shashki.rules import Color, Outcome
 from shashki.rules.game import ABORTED
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Invalid
+from shashki.server.games.hooks import EndHook, EndWrite
 from shashki.server.games.models import GameRecord
-from shashki.server.games.store import EndHook, EndWrite
 from shashki.server.ratings import glicko2
 from shashki.server.ratings.models import PlayerRating, RatingHistory
 from shashki.server.ratings.speed import SPEEDS, speed_of
