@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,8 @@ from types import SimpleNamespace
 
 import pytest
 from benchmark_scripts import BENCHMARKS, load_script
+from hypothesis import given
+from hypothesis import strategies as st
 
 SCRIPT = BENCHMARKS / "load.py"
 
@@ -51,16 +54,60 @@ def test_both_apps_play_legal_acknowledged_moves_and_whole_games_without_error(t
     assert results["shashki"]["states_checked"] >= results["shashki"]["moves_acked"]
 
 
-def test_rated_games_with_clocks_start_and_end_without_error(tmp_path):
-    """`--rated --clock`: every end of these games moves both players' ratings."""
+def test_rated_games_with_clocks_start_and_end_without_error_from_several_client_processes(tmp_path):
+    """`--rated --clock`: every end of these games moves both players' ratings. The players are shared by
+    two load generator processes, whose figures are added up over one window."""
     report = run_load(
         tmp_path, "--target", "shashki", "--games", "3", "--duration", "3", "--think", "0",
-        "--clock", "3+2", "--rated", "--no-restart-check",
+        "--clock", "3+2", "--rated", "--no-restart-check", "--clients", "2",
     )  # fmt: skip
     (result,) = report["results"]
-    assert report["options"]["rated"] is True
+    assert report["options"]["rated"] is True and report["options"]["clients"] == 2
     assert result["errors"] == {} and result["server_log_problems"] == 0
     assert result["games_finished"] > 0 and result["games_started_total"] > 3
+    assert result["client_processes"] == 2 and result["players"] == 6
+    assert result["ack_ms"]["count"] >= result["moves_sent"] - 6
+    assert result["client_lag_ms"]["count"] > 0 and result["client_cpu_busiest"] > 0
+
+
+def test_the_games_are_shared_evenly_among_the_client_processes():
+    shares = load_module().shares
+
+    @given(st.integers(1, 5000), st.integers(1, 64))
+    def check(games, count):
+        parts = shares(games, count)
+        assert sum(parts) == games and len(parts) == min(games, count)
+        assert min(parts) >= 1 and max(parts) - min(parts) <= 1
+
+    check()
+
+
+def test_the_figures_of_several_client_processes_add_up():
+    module = load_module()
+    stats = module.Stats
+    one = stats(window_start=1.0, window_end=2.0, moves_acked=3, ack_ms=[1.0, 2.0], states_checked=5)
+    one.errors["x"] += 1
+    two = stats(window_start=1.0, window_end=2.0, moves_acked=4, ack_ms=[3.0], delivery_ms=[7.0])
+    two.errors.update({"x": 2, "y": 1})
+    total = stats.combined([one, two])
+    assert (total.window_start, total.window_end) == (1.0, 2.0)
+    assert total.moves_acked == 7 and total.states_checked == 5
+    assert sorted(total.ack_ms) == [1.0, 2.0, 3.0] and total.delivery_ms == [7.0]
+    assert total.errors == {"x": 3, "y": 1}
+    assert one.ack_ms == [1.0, 2.0]  # the parts are left as they were
+
+
+def test_a_run_against_no_server_ends_with_its_error_and_no_process_left():
+    module = load_module()
+    options = SimpleNamespace(
+        games=2, variant="russian-giveaway", think=(0.0, 0.0), setup_concurrency=2, seed=None,
+        ramp_timeout=5, duration=1, drain=1, clock=None, rated=False, no_compression=False, client_cpus=None,
+    )  # fmt: skip
+    port = module.free_port()  # nothing listens there
+    clients = module.Clients(options, [f"http://127.0.0.1:{port}"], True, 2)
+    result = asyncio.run(asyncio.wait_for(clients.run([]), 60))
+    assert result == {"error": "no accounts could be created"}
+    assert all(not p.is_alive() and p.exitcode is not None for p in clients.processes)
 
 
 def test_rated_games_need_a_clock():
@@ -84,7 +131,7 @@ def test_human_paced_games_on_shashki_keep_acks_quick(tmp_path):
 
 
 def seat_of_a_fresh_game(module):
-    options = SimpleNamespace(variant="russian-giveaway", think=(0.0, 0.0), setup_concurrency=1)
+    options = SimpleNamespace(variant="russian-giveaway", think=(0.0, 0.0), setup_concurrency=1, games=1)
     run = module.LoadRun(options, ["http://127.0.0.1:1"], checks=True)
     run.stopping = True  # check the states only: no move is sent
     session = module.GameSession("g1")
@@ -125,3 +172,30 @@ def test_the_players_count_a_state_that_disagrees_with_the_rules():
         assert error.startswith("server sent a move the rules refuse")
 
     asyncio.run(scenario())
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="--pin needs two cores")
+def test_pinned_servers_and_players_get_cores_of_their_own():
+    """`--pin`: the servers on the upper half of the cores, the load generator on the lower half; a
+    process started inside `on_cpus` inherits its cores, and the caller gets its own back."""
+    module = load_module()
+    servers, players = module.split_cpus()
+    assert servers and players and not servers & players
+    assert servers | players == os.sched_getaffinity(0) and min(servers) > max(players)
+    before = os.sched_getaffinity(0)
+    with module.on_cpus(servers):
+        child = subprocess.run(
+            [sys.executable, "-c", "import os; print(sorted(os.sched_getaffinity(0)))"],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+    assert json.loads(child.stdout) == sorted(servers)
+    assert os.sched_getaffinity(0) == before
+
+
+def test_a_load_generator_process_that_fails_is_reported_with_its_traceback():
+    module = load_module()
+    options = SimpleNamespace(games=2, seed=None, client_cpus=None)  # no setup_concurrency: it fails
+    clients = module.Clients(options, ["http://127.0.0.1:1"], True, 1)
+    with pytest.raises(module.ClientFailed, match="AttributeError.*setup_concurrency"):
+        asyncio.run(asyncio.wait_for(clients.run([]), 60))
+    assert all(not p.is_alive() for p in clients.processes)
