@@ -154,7 +154,9 @@ async def measure(options, target: Target, console) -> dict:
     finally:
         for server in servers:
             server.stop()
-        if database:
+        if database and options.keep:
+            result["database"] = database
+        elif database:
             with contextlib.suppress(Exception):
                 await postgres_admin(
                     options.database_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)'
@@ -225,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-restart-check", dest="restart_check", action="store_false")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--keep", action="store_true", help="keep the temporary data directories and logs")
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the temporary data directories, logs, PostgreSQL databases"
+    )
     parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     parser.add_argument("--serve-baseline", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)

@@ -189,6 +189,10 @@ def report(options, results: list[dict], console) -> None:
                 f"generator's {r.get('client_processes', 1)} process(es)' own event-loop lag "
                 f"p50/p99/max {lag_text(r.get('client_lag_ms'))} ms (part of every latency measured)"
             )
+        places = (("workdir", "data"), ("database", "database"))
+        kept = [f"{name} {r[key]}" for key, name in places if key in r]
+        if kept:
+            console.print(f"  {r['label']}: kept (--keep): {'; '.join(kept)}")
     for r in results:
         for kind, count in sorted(r.get("errors", {}).items()):
             console.print(f"  [red]{r['label']} error[/]: {kind}: {count:,}")

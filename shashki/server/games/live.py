@@ -56,7 +56,7 @@ class LiveGame:
     # processes, every change heard: games/follow.py); a refusal made on it is checked again.
     trusted: bool = False
     # The tournament the game belongs to, if any: asked of the tournaments when the game is loaded
-    # (`GameStore.tournament_of`), shown in the game's JSON for the "back to the tournament" link.
+    # (`GameStore.tournaments_of`), shown in the game's JSON for the "back to the tournament" link.
     tournament: str | None = None
     # The last state built of the game (`GameStore.view`: a `view.GameView`, a module that comes after this
     # one); when it is of the seq before a change, that change goes to the sockets holding it as a patch

@@ -22,30 +22,58 @@ log = logging.getLogger(__name__)
 
 # How the store learns the players' names: the accounts' public lookup (`AccountService.users_by_id`).
 PlayerLookup = Callable[[set[int]], Awaitable[dict[int, Player]]]
-# The tournament a game belongs to, asked when a game is loaded (the tournaments own that table).
-TournamentLookup = Callable[[AsyncSession, str], Awaitable[str | None]]
+# The tournaments some games belong to (those that belong to one), asked when games are loaded (the
+# tournaments own that table).
+TournamentLookup = Callable[[AsyncSession, list[str]], Awaitable[dict[str, str]]]
 
 
 class GameLoader:
     def __init__(self, db: Database, players: PlayerLookup, computer_name: str) -> None:
         self.db = db
         self.computer_name = computer_name
-        self.tournament_of: TournamentLookup | None = None  # set by the tournaments service
+        self.tournaments_of: TournamentLookup | None = None  # set by the tournaments service
         self._players = players
 
     async def load(self, game_id: str) -> LiveGame:
         """The game as stored, its moves replayed; NotFound if there is none."""
+        found = await self.load_many([game_id])
+        if game_id not in found:
+            raise NotFound("no_such_game", f"There is no game {game_id!r}.")
+        return found[game_id]
+
+    async def load_many(self, game_ids: list[str]) -> dict[str, LiveGame]:
+        """The games among `game_ids` that are stored, each with its moves replayed: a few reads for
+        them all (their records, their moves, their tournaments, their players), not a few per game —
+        the server's start loads every game in play (issue 11: 1,000 games cut off mid-play took 8 s
+        to resume on PostgreSQL, a session and its round trips per game)."""
+        if not game_ids:
+            return {}
         async with self.db.session() as s:
-            record = await s.get(GameRecord, game_id)
-            if record is None:
-                raise NotFound("no_such_game", f"There is no game {game_id!r}.")
-            moves = list(
-                await s.scalars(
-                    select(MoveRecord.notation).where(MoveRecord.game_id == game_id).order_by(MoveRecord.ply)
-                )
+            found = await s.scalars(select(GameRecord).where(GameRecord.id.in_(game_ids)))
+            records = {record.id: record for record in found}
+            moves: dict[str, list[str]] = {game_id: [] for game_id in records}
+            rows = await s.execute(
+                select(MoveRecord.game_id, MoveRecord.notation)
+                .where(MoveRecord.game_id.in_(list(records)))
+                .order_by(MoveRecord.game_id, MoveRecord.ply)
             )
-            tournament = await self.tournament_of(s, game_id) if self.tournament_of else None
-        return self.made(record, moves, tournament, await self.accounts_of(record))
+            for game_id, notation in rows:
+                moves[game_id].append(notation)
+            tournaments = {}
+            if self.tournaments_of is not None and records:
+                tournaments = await self.tournaments_of(s, list(records))
+        ids = {i for r in records.values() for i in (r.white_id, r.black_id) if i is not None}
+        accounts = await self._players(ids) if ids else {}
+        return {
+            game_id: self.made(record, moves[game_id], tournaments.get(game_id), accounts)
+            for game_id, record in records.items()
+        }
+
+    async def tournament_of(self, s: AsyncSession, game_id: str) -> str | None:
+        """The tournament of one game, in the session `s`; None when it belongs to none."""
+        if self.tournaments_of is None:
+            return None
+        return (await self.tournaments_of(s, [game_id])).get(game_id)
 
     async def accounts_of(self, record: GameRecord) -> dict[int, Player]:
         return await self._players({i for i in (record.white_id, record.black_id) if i is not None})

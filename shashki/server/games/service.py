@@ -14,6 +14,7 @@ in it. A thin façade over the parts that do the work, which it wires together:
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import string
 from datetime import datetime, timedelta
@@ -42,6 +43,10 @@ from shashki.server.storage.base import utcnow
 __all__ = ["GameService", "LiveGame", "new_rules_game", "other"]
 
 GAME_ID_ALPHABET = string.ascii_letters + string.digits
+# The server's start: the games in play are loaded this many at a time, and this many turns restarted at
+# once (on PostgreSQL each is a round trip; on SQLite they queue for its one writer).
+RESUME_BATCH = 200
+RESUME_AT_ONCE = 8
 
 # The names the Bot API adapter still uses (it moves to `shashki.server.lidraughts`): `new_game` and
 # `Color.other` are the typed forms.
@@ -127,17 +132,23 @@ class GameService:
         # Correspondence deadlines within the flag timer's horizon are armed from the database, now and
         # every half horizon (the games further off hold no timer).
         self._background.spawn(self.flags.sweep_forever())
+        slots = asyncio.Semaphore(RESUME_AT_ONCE)
+
+        async def restart(live: LiveGame) -> None:
+            async with slots:
+                try:
+                    await self.store.restart_turn(live)
+                except Conflict:  # another process changed it meanwhile: resume it as it now stands
+                    self.store.notify(await self.store.live(live.id))
+                except NotFound:
+                    pass  # deleted meanwhile (with its account)
+
         resumed = 0
-        for game_id in ids:
-            if not await self.owners.claim(game_id):
-                continue  # another process serves it: its clock runs on
-            resumed += 1
-            try:
-                await self.store.restart_turn(await self.store.live(game_id))
-            except Conflict:  # another process changed it meanwhile: resume it as it now stands
-                self.store.notify(await self.store.live(game_id))
-            except NotFound:
-                pass  # deleted meanwhile (with its account)
+        for start in range(0, len(ids), RESUME_BATCH):  # loaded a batch at a time (`live_many`)
+            batch = ids[start : start + RESUME_BATCH]
+            mine = [game_id for game_id in batch if await self.owners.claim(game_id)]
+            resumed += len(mine)
+            await asyncio.gather(*(restart(live) for live in await self.store.live_many(mine)))
         await self.owners.start()
         return resumed
 

@@ -81,13 +81,13 @@ class GameStore:
         self.published = AfterCommit(bus)  # publishes that never fail a committed change
 
     @property
-    def tournament_of(self) -> TournamentLookup | None:
-        """The tournament a game belongs to (set by the tournaments service; the loader asks it)."""
-        return self.loader.tournament_of
+    def tournaments_of(self) -> TournamentLookup | None:
+        """The tournaments some games belong to (set by the tournaments service; the loader asks it)."""
+        return self.loader.tournaments_of
 
-    @tournament_of.setter
-    def tournament_of(self, lookup: TournamentLookup | None) -> None:
-        self.loader.tournament_of = lookup
+    @tournaments_of.setter
+    def tournaments_of(self, lookup: TournamentLookup | None) -> None:
+        self.loader.tournaments_of = lookup
 
     def add_listener(self, listener: Listener) -> None:
         """Call `listener(game)` after every committed change, on creation and when resumed at start."""
@@ -125,6 +125,22 @@ class GameStore:
             if self._loading.get(game_id) is lock:
                 del self._loading[game_id]
         return live
+
+    async def live_many(self, game_ids: list[str]) -> list[LiveGame]:
+        """The games among `game_ids` that are stored: from the cache, the others loaded together
+        (`GameLoader.load_many`) and cached if in play — the server's start resumes every game in play
+        this way. A game that another caller loaded meanwhile is taken from the cache, not replaced."""
+        loaded = await self.loader.load_many([g for g in game_ids if g not in self._live])
+        games = []
+        for game_id in game_ids:
+            live = self._live.get(game_id) or loaded.get(game_id)
+            if live is None:
+                continue
+            if live.is_live and game_id not in self._live:
+                self._live[game_id] = live
+                self.followers.follow(live)
+            games.append(live)
+        return games
 
     @property
     def cached(self) -> int:
@@ -260,7 +276,7 @@ class GameStore:
                 s.add(record)
                 await s.flush()
                 await within(s, record.id)
-                tournament = await self.tournament_of(s, record.id) if self.tournament_of else None
+                tournament = await self.loader.tournament_of(s, record.id)
                 await s.commit()
         # The game in memory is made from what was just written, not read back and replayed (issue 11:
         # a start cost a second transaction): the record as flushed, the rules game at its start.

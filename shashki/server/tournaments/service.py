@@ -76,15 +76,19 @@ class TournamentService:
         self.feed = feed
         self.min_clock_ms = min_clock_ms
         # The games know their tournament through this lookup (the table is ours).
-        games.store.tournament_of = self.tournament_of
+        games.store.tournaments_of = self.tournaments_of
         feed.build = self.published
 
     # -- reading ---------------------------------------------------------------------------------------
 
-    async def tournament_of(self, s: AsyncSession, game_id: str) -> str | None:
-        return await s.scalar(
-            select(TournamentPairing.tournament_id).where(TournamentPairing.game_id == game_id)
+    async def tournaments_of(self, s: AsyncSession, game_ids: list[str]) -> dict[str, str]:
+        """The tournament of each of these games that belongs to one."""
+        rows = await s.execute(
+            select(TournamentPairing.game_id, TournamentPairing.tournament_id).where(
+                TournamentPairing.game_id.in_(game_ids)
+            )
         )
+        return {game_id: tournament_id for game_id, tournament_id in rows if game_id is not None}
 
     async def snapshot(self, tournament_id: str) -> Snapshot:
         async with self.db.session() as s:
