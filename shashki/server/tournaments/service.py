@@ -27,8 +27,9 @@ from shashki.server.games.service import GameService
 from shashki.server.history.export import pdn
 from shashki.server.ratings import RatingService
 from shashki.server.ratings.speed import speed_of
-from shashki.server.storage import Database, rows_changed
+from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
+from shashki.server.tournaments.conditions import check_conditions
 from shashki.server.tournaments.live import TournamentFeed
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
 from shashki.server.tournaments.state import (
@@ -36,13 +37,12 @@ from shashki.server.tournaments.state import (
     CREATED,
     FINISHED,
     PLAYING,
-    ROUNDROBIN,
     STARTED,
     SWISS,
     Snapshot,
     load,
 )
-from shashki.server.tournaments.swiss import can_late_join, late_join_bye
+from shashki.server.tournaments.swiss import late_join_bye
 from shashki.server.tournaments.terms import TournamentTerms, password_digest, password_matches
 from shashki.server.tournaments.views import (
     PAGE,
@@ -277,7 +277,7 @@ class TournamentService:
                 )
                 await s.commit()
             return await self._changed(t.id, user.id)
-        await self._check_conditions(snap, user)
+        await check_conditions(snap, user, self.ratings)
         rating = snap.ratings.get(user.id)
         if rating is None:
             found = await self.ratings.for_players(
@@ -309,30 +309,6 @@ class TournamentService:
             except IntegrityError:
                 await s.rollback()
         return await self._changed(t.id, user.id)
-
-    async def _check_conditions(self, snap: Snapshot, user: User) -> None:
-        t = snap.tournament
-        if t.max_players is not None and sum(1 for p in snap.players if not p.withdrawn) >= t.max_players:
-            raise Conflict("tournament_full", f"This tournament is full ({t.max_players} players).")
-        if t.status == STARTED and t.system == ROUNDROBIN:
-            raise Conflict("already_started", "A round robin cannot be joined once it has started.")
-        if t.status == STARTED and t.system == SWISS and not can_late_join(t.round, t.rounds or 0):
-            raise Conflict("too_late", "More than half the rounds have started: it is too late to join.")
-        if t.min_rating is not None or t.min_games is not None:
-            speed = speed_of(t.clock_initial_ms, t.clock_increment_ms)
-            mine = (await self.ratings.for_players([user.id], t.variant, speed))[user.id]
-            if t.min_rating is not None and mine["rating"] < t.min_rating:
-                raise Forbidden(
-                    "condition_rating",
-                    f"This tournament needs a {t.variant} {speed} rating of "
-                    f"at least {t.min_rating} (yours: {mine['rating']}).",
-                )
-            if t.min_games is not None and mine["games"] < t.min_games:
-                raise Forbidden(
-                    "condition_games",
-                    f"This tournament needs {t.min_games} rated {t.variant} "
-                    f"{speed} games (you have played {mine['games']}).",
-                )
 
     async def withdraw(self, user: User, tournament_id: str) -> dict[str, Any]:
         """Leave: Swiss and round robin, not paired in later rounds (the results stay); arena, not paired
@@ -400,7 +376,3 @@ class TournamentService:
         self.feed.changed(tournament_id)
         self.feed.poke()
         return await self.get(tournament_id, viewer)
-
-
-def rows(result) -> int:
-    return rows_changed(result)
