@@ -1,7 +1,7 @@
 """The ASGI application: services wired together, routes mounted, and `run()` for `shashki serve`.
 
 >>> app = create_app(Settings(data_dir=Path("/tmp/shashki-doctest")))
->>> sorted(r.path for r in app.routes if r.path.startswith("/ws"))
+>>> sorted(path for path in app.openapi()["paths"] if path.startswith("/ws"))
 ['/ws/analysis', '/ws/games/{game_id}', '/ws/lobby', '/ws/tournaments/{tournament_id}']
 """
 
@@ -52,6 +52,7 @@ from shashki.server.http import (
 )
 from shashki.server.http.now_playing import LIMIT as NOW_PLAYING
 from shashki.server.http.now_playing import NowPlaying
+from shashki.server.http.openapi import document_websockets
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
@@ -291,41 +292,6 @@ def _checked_out(db) -> int:
     """Database connections in use now (pools without that count say 0)."""
     checkedout = getattr(db.engine.pool, "checkedout", None)
     return checkedout() if callable(checkedout) else 0
-
-
-def document_websockets(app: FastAPI) -> None:
-    """List the WebSocket endpoints in the OpenAPI description too (OpenAPI has no WebSocket operations:
-    they are described as the GET that upgrades the connection).
-    """
-    sockets = {
-        "/ws/games/{game_id}": "One game, live: numbered states, move acks, resync; players act, all watch",
-        "/ws/lobby": "The lobby, live: open seeks; for a logged-in player, challenges and games starting",
-        "/ws/analysis": "The analysis board: the engine's lines for a position, deeper as they come",
-        "/ws/tournaments/{tournament_id}": "One tournament, live: its state after every change; pairings",
-    }
-    default_openapi = app.openapi
-
-    def openapi() -> dict:
-        if app.openapi_schema:
-            return app.openapi_schema
-        schema = default_openapi()
-        for path, summary in sockets.items():
-            names = [name for name in ("game_id", "tournament_id") if "{" + name + "}" in path]
-            parameters = [
-                {"name": name, "in": "path", "required": True, "schema": {"type": "string"}} for name in names
-            ]
-            schema["paths"][path] = {
-                "get": {
-                    "tags": ["live"],
-                    "summary": summary,
-                    "description": analysis.__doc__ if path == "/ws/analysis" else live.__doc__,
-                    "parameters": parameters,
-                    "responses": {"101": {"description": "Switching to the WebSocket protocol"}},
-                }
-            }
-        return schema
-
-    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
 def logging_config(log_format: str) -> dict:
