@@ -22,7 +22,7 @@ from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
-from shashki.server.lobby.links import ChallengeLinks, player_json, refuse_rated_anonymous
+from shashki.server.lobby.links import ChallengeLinks, refuse_rated_anonymous
 from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.lobby.offers import (
     DECLINE_REASONS,
@@ -38,6 +38,7 @@ from shashki.server.lobby.offers import (
     seats,
 )
 from shashki.server.lobby.rows import CHALLENGES, SEEKS, challenge_row, settle
+from shashki.server.lobby.views import challenge_json, seek_json
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Insert, Update, new_row
@@ -184,27 +185,14 @@ class LobbyService:
         users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
         # A seek whose account is gone (deleted with it) is not listed.
         return [
-            self._seek_row(seek, users[seek.user_id])
+            seek_json(seek, users[seek.user_id])
             for seek in seeks
             if seek.user_id in users and seek.user_id not in hidden
         ]
 
     async def _seek_json(self, seek: Seek) -> dict:
         user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
-        return self._seek_row(seek, user)
-
-    @staticmethod
-    def _seek_row(seek: Seek, user: User) -> dict:
-        return {
-            "id": seek.id,
-            "user": player_json(user),
-            "variant": seek.variant,
-            "double_diagonal": seek.double_diagonal,
-            "time_control": TimeControl.from_ms(seek.clock_initial_ms, seek.clock_increment_ms).json(),
-            "days": seek.days_per_move,
-            "rated": seek.rated,
-            "color": seek.color,
-        }
+        return seek_json(seek, user)
 
     # -- challenges ---------------------------------------------------------------------------------
 
@@ -249,7 +237,7 @@ class LobbyService:
             created_at=utcnow(),
         )
         challenge.id = await self.db.direct.insert(Insert(CHALLENGES, new_row(challenge)))  # no session
-        data = self._challenge_json(challenge, user, dest)
+        data = challenge_json(challenge, user, dest)
         await self.bus.publish(f"user:{dest.id}", {"type": "challenge", "challenge": data})
         for hook in self.challenge_hooks:
             await hook(dest.id, data)
@@ -270,7 +258,7 @@ class LobbyService:
             )
         named = [(c, c.dest_user_id) for c in rows if c.dest_user_id is not None]
         users = await self.accounts.users_by_id({c.challenger_id for c, _ in named} | {d for _, d in named})
-        out = [self._challenge_json(c, users[c.challenger_id], users[dest]) for c, dest in named]
+        out = [challenge_json(c, users[c.challenger_id], users[dest]) for c, dest in named]
         return {
             "in": [c for c in out if c["dest"]["id"] == user.id],
             "out": [c for c in out if c["challenger"]["id"] == user.id],
@@ -367,22 +355,6 @@ class LobbyService:
 
     async def _settle(self, challenge: Challenge, status: str, reason: str | None = None) -> bool:
         return await settle(self.db, challenge.id, status, reason)
-
-    @staticmethod
-    def _challenge_json(c: Challenge, challenger: User, dest: User) -> dict:
-        return {
-            "id": c.id,
-            "status": c.status,
-            "variant": c.variant,
-            "double_diagonal": c.double_diagonal,
-            "time_control": TimeControl.from_ms(c.clock_initial_ms, c.clock_increment_ms).json(),
-            "days": c.days_per_move,
-            "rated": c.rated,
-            "color": c.color,
-            "initial_fen": c.initial_fen,
-            "challenger": {"id": challenger.id, "username": challenger.username, "bot": challenger.is_bot},
-            "dest": {"id": dest.id, "username": dest.username, "bot": dest.is_bot},
-        }
 
     # -- the computer -------------------------------------------------------------------------------
 
