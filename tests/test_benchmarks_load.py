@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -199,3 +200,36 @@ def test_a_load_generator_process_that_fails_is_reported_with_its_traceback():
     with pytest.raises(module.ClientFailed, match="AttributeError.*setup_concurrency"):
         asyncio.run(asyncio.wait_for(clients.run([]), 60))
     assert all(not p.is_alive() for p in clients.processes)
+
+
+PLAYERS = (("a", "white"), ("b", "black"))
+
+
+def test_a_silent_game_is_counted_as_stalled_and_a_finished_one_is_not():
+    module = load_module()
+
+    async def scenario():
+        options = SimpleNamespace(
+            variant="russian-giveaway", think=(0.0, 0.0), setup_concurrency=1, games=1, stall_seconds=0.05,
+            drain=0.1,
+        )  # fmt: skip
+        run = module.LoadRun(options, ["http://127.0.0.1:1"], checks=True)
+        finder = asyncio.create_task(run.find_stalls(every=0.01))
+        silent = module.GameSession("g1")
+        seats = [module.Seat(run, silent, module.Account(n, "t", 0), c) for n, c in PLAYERS]
+        await asyncio.wait_for(run.watch(silent, seats), 5)
+        stalled = dict(run.stats.errors)
+        ended = module.GameSession("g2")
+        seats = [module.Seat(run, ended, module.Account(n, "t", 0), c) for n, c in PLAYERS]
+        watcher = asyncio.create_task(run.watch(ended, seats))
+        await asyncio.sleep(0)
+        for seat in seats:
+            ended.progress = time.monotonic()
+            seat.finish()
+        await asyncio.wait_for(watcher, 5)
+        finder.cancel()
+        return stalled, dict(run.stats.errors), run.watched
+
+    stalled, after, watched = asyncio.run(scenario())
+    assert stalled == {"game stalled (no message for 0.05 s)": 1}
+    assert after == stalled and watched == set()  # the finished game added nothing, and none is left

@@ -32,7 +32,7 @@ class LoadRun:
         self.checks = checks
         self.stats = Stats()
         self.stopping = False
-        self.stop_event = asyncio.Event()
+        self.watched: set[GameSession] = set()  # the games being played, for the stall finder and the end
         self.started_first = 0
         self.all_started = asyncio.Event()
         self.game_slots = asyncio.Semaphore(options.setup_concurrency)
@@ -156,22 +156,40 @@ class LoadRun:
                 self.stats.games_finished += 1
 
     async def watch(self, session: GameSession, seats: list[Seat]) -> None:
-        """Until both players have seen the end, the run stops, or the game stalls."""
+        """Until both players have seen the end, the run stops, or the game stalls. Woken by its players
+        (`Seat.finish`), by the run's end, and by `find_stalls` (one task for every game: a timeout per
+        game and per half second was a third of the load generator's CPU at 2,000 games)."""
         stall = self.options.stall_seconds + self.options.think[1]
-        while not all(s.done.is_set() for s in seats):
-            if self.stopping:
-                deadline = time.monotonic() + self.options.drain
-                while any(s.pending for s in seats) and time.monotonic() < deadline:
-                    await asyncio.sleep(0.05)
-                lost = sum(len(s.pending) for s in seats)
-                if lost:
-                    self.stats.errors["moves never acknowledged"] += lost
-                return
-            if time.monotonic() - session.progress > stall:
-                self.stats.errors[f"game stalled (no message for {stall:g} s)"] += 1
-                return
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.stop_event.wait(), 0.5)
+        self.watched.add(session)
+        try:
+            while True:
+                session.wake.clear()
+                if all(s.done.is_set() for s in seats):
+                    return
+                if self.stopping:
+                    deadline = time.monotonic() + self.options.drain
+                    while any(s.pending for s in seats) and time.monotonic() < deadline:
+                        await asyncio.sleep(0.05)
+                    lost = sum(len(s.pending) for s in seats)
+                    if lost:
+                        self.stats.errors["moves never acknowledged"] += lost
+                    return
+                if time.monotonic() - session.progress > stall:
+                    self.stats.errors[f"game stalled (no message for {stall:g} s)"] += 1
+                    return
+                await session.wake.wait()
+        finally:
+            self.watched.discard(session)
+
+    async def find_stalls(self, every: float = 1.0) -> None:
+        """Wake the watcher of each game silent for longer than a stall (it counts the stall)."""
+        stall = self.options.stall_seconds + self.options.think[1]
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for session in list(self.watched):
+                if now - session.progress > stall:
+                    session.wake.set()
 
     async def close(self, session: GameSession, seats: list[Seat]) -> None:
         session.closing = True
@@ -215,6 +233,7 @@ class LoadRun:
             for i in range(0, len(self.accounts) - 1, 2)
         ]
         self.background.append(asyncio.create_task(self.probe_lag()))
+        self.background.append(asyncio.create_task(self.find_stalls()))
         if not self.pairs:
             self.all_started.set()
 
@@ -227,7 +246,8 @@ class LoadRun:
             self.show()
             await asyncio.sleep(min(0.5, max(0.0, end - time.monotonic())))
         self.stopping = True
-        self.stop_event.set()
+        for session in list(self.watched):
+            session.wake.set()
         if not self.pairs:
             return
         _done, late = await asyncio.wait(self.pairs, timeout=self.options.drain + 15)

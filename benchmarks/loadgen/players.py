@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from shashki.rules import Move, Position
+
 if TYPE_CHECKING:
     from loadgen.driver import LoadRun
 
@@ -154,7 +156,7 @@ class Seat:
         except Exception as error:  # a bug here must show in the figures, not hang the run
             stats.errors[f"client: {type(error).__name__}: {error}"[:120]] += 1
         finally:
-            self.done.set()
+            self.finish()
 
     def on_patch(self, patch: dict, now: float) -> None:
         """What changed since the state held: it must follow that state (else an error, and a resync)."""
@@ -175,11 +177,14 @@ class Seat:
         before = self.game.ply
         for text in moves[before:]:
             ply = self.game.ply
+            # A move the rules know by this notation is played as that move; anything else goes through
+            # the rules' parser, which says why it is refused.
+            known = None if self.game.is_over else session.known(self.game.position).named.get(text)
             try:
-                self.game.play(text)
+                self.game.play(known if known is not None else text)
             except IllegalMove as error:
                 stats.errors[f"server sent a move the rules refuse ({error.code})"] += 1
-                self.done.set()
+                self.finish()
                 return
             sent = session.sent.get(ply)
             # The opponent's move reaching me: its delivery latency.
@@ -191,7 +196,7 @@ class Seat:
         if server_over or self.game.is_over:
             if self.run.checks and server_over != self.game.is_over:
                 stats.errors["the end of the game differs from the rules"] += 1
-            self.done.set()
+            self.finish()
             return
         self.maybe_move()
 
@@ -205,16 +210,20 @@ class Seat:
         """The server's state equals this player's own rules game: position, legal moves, end."""
         stats = self.run.stats
         stats.states_checked += 1
-        position = self.game.position
-        if state.get("fen") != position.fen():
+        known = self.session.known(self.game.position)
+        if state.get("fen") != known.fen:
             stats.errors["the server's position differs from the rules"] += 1
             return
         if state.get("status") == "started":
-            variant = self.game.variant
-            mine = sorted(m.notation(variant) for m in self.game.legal_moves())
+            mine = [] if self.game.is_over else known.notations
             theirs = sorted(m["move"] for m in state.get("legal_moves", []))
             if mine != theirs:
                 stats.errors["the server's legal moves differ from the rules"] += 1
+
+    def finish(self) -> None:
+        """This player has seen the end (or can go no further): its game's watcher is told."""
+        self.done.set()
+        self.session.wake.set()
 
     def maybe_move(self) -> None:
         if self.my_turn and self.scheduled_ply != self.game.ply and not self.run.stopping:
@@ -241,7 +250,7 @@ class Seat:
         except Exception as error:
             self.pending.pop(request_id, None)
             stats.errors[f"send failed: {type(error).__name__}"] += 1
-            self.done.set()
+            self.finish()
 
     def on_ack(self, message: dict, now: float) -> None:
         entry = self.pending.pop(message.get("id"), None)
@@ -257,7 +266,7 @@ class Seat:
         if self.game.ply == ply:  # the baseline sends the mover no state: the ack commits the move
             self.game.play(move)
             if self.game.is_over:
-                self.done.set()
+                self.finish()
 
     def on_error(self, message: dict) -> None:
         error = message.get("error") or {}
@@ -268,9 +277,32 @@ class Seat:
             asyncio.get_running_loop().create_task(self.ws.send(json.dumps({"type": "resync"})))
 
 
+@dataclass(frozen=True, slots=True)
+class Known:
+    """What the rules say of a position: its FEN, its legal moves' notations (sorted), and the moves by
+    notation."""
+
+    fen: str
+    notations: list[str]
+    named: dict[str, Move]
+
+
 class GameSession:
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.sent: dict[int, float] = {}  # ply -> when its move was sent
         self.progress = time.monotonic()
         self.closing = False
+        self.wake = asyncio.Event()  # set when a player is done, the run stops, or the game may stall
+        self._known: dict[Position, Known] = {}
+
+    def known(self, position: Position) -> Known:
+        """The rules' answers for a position, worked out once for both players of the game (a pure
+        function of the position: each player's own game still decides which position it is in)."""
+        found = self._known.get(position)
+        if found is None:
+            moves = position.legal_moves()
+            texts = [m.notation(position.variant) for m in moves]
+            named = dict(zip(texts, moves, strict=True))
+            found = self._known[position] = Known(position.fen(), sorted(texts), named)
+        return found
