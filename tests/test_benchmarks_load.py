@@ -51,6 +51,7 @@ def test_both_apps_play_legal_acknowledged_moves_and_whole_games_without_error(t
         assert result["games_finished"] > 0
         assert result["games_started_total"] > 4  # the first four games and some started after an end
         assert result["server_cpu_cores"] > 0 and result["server_peak_rss_mb"] > 0
+        assert result["client_processes"] == 1  # the players in the script's own process
     # Every state Shashki sent was compared with the players' own rules games (position, legal moves, end).
     assert results["shashki"]["states_checked"] >= results["shashki"]["moves_acked"]
 
@@ -196,7 +197,7 @@ def test_pinned_servers_and_players_get_cores_of_their_own():
 def test_a_load_generator_process_that_fails_is_reported_with_its_traceback():
     module = load_module()
     options = SimpleNamespace(games=2, seed=None, client_cpus=None)  # no setup_concurrency: it fails
-    clients = module.Clients(options, ["http://127.0.0.1:1"], True, 1)
+    clients = module.Clients(options, ["http://127.0.0.1:1"], True, 2)
     with pytest.raises(module.ClientFailed, match="AttributeError.*setup_concurrency"):
         asyncio.run(asyncio.wait_for(clients.run([]), 60))
     assert all(not p.is_alive() for p in clients.processes)

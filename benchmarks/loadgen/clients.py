@@ -8,6 +8,8 @@ all start their games at once (the ramp); when all have begun (or `--ramp-timeou
 opened for every process with the same bounds on `time.monotonic()`, which on Linux is one clock for the
 whole machine; at its end each process stops its players, waits for their last acks and sends its
 figures (`Stats`), which are added together here. The server's CPU and memory are measured from here.
+With one process (the default) and no `--pin`, the players go through the same phases in the script's
+own process, as they did before there was a choice.
 """
 
 from __future__ import annotations
@@ -121,9 +123,17 @@ def client_process(conn, options, urls: list[str], checks: bool, index: int, gam
         conn.close()
 
 
-async def _client(conn, options, urls: list[str], checks: bool, games: int, tag: str) -> None:
+async def cpu_over(start: float, end: float) -> float:
+    """This process's CPU seconds from now to `end` (on `time.monotonic()`)."""
     import psutil
 
+    me = psutil.Process()
+    before = sum(me.cpu_times()[:2])
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
+    return sum(me.cpu_times()[:2]) - before
+
+
+async def _client(conn, options, urls: list[str], checks: bool, games: int, tag: str) -> None:
     channel = Channel(conn)
     last = 0.0
 
@@ -137,12 +147,6 @@ async def _client(conn, options, urls: list[str], checks: bool, games: int, tag:
     async def started() -> None:
         await run.all_started.wait()
         channel.send("started")
-
-    async def cpu_over(start: float, end: float) -> float:
-        me = psutil.Process()
-        before = sum(me.cpu_times()[:2])
-        await asyncio.sleep(max(0.0, end - time.monotonic()))
-        return sum(me.cpu_times()[:2]) - before
 
     run = LoadRun(options, urls, checks, progress, games=games, tag=tag)
     try:
@@ -164,7 +168,8 @@ async def _client(conn, options, urls: list[str], checks: bool, games: int, tag:
 
 
 class Clients:
-    """`count` load generator processes sharing `options.games` against the servers at `urls`."""
+    """`count` load generator processes sharing `options.games` against the servers at `urls`. With one
+    (and no `--pin`) the players run in this process, as they always did: no pipe, no second process."""
 
     def __init__(self, options, urls: list[str], checks: bool, count: int, progress=None) -> None:
         self.options = options
@@ -175,10 +180,24 @@ class Clients:
         self.phase = "starting the load generator"
         self.channels: list[Channel] = []
         self.processes: list = []
+        self.here: LoadRun | None = None  # the players, when they run in this process
+        self._window: list[asyncio.Task] = []
 
     async def run(self, servers) -> dict:
-        context = multiprocessing.get_context("spawn")  # no copy of this process's loop or threads
         tag = uuid.uuid4().hex[:5]
+        if len(self.sizes) == 1 and not self.options.client_cpus:
+            self.here = LoadRun(self.options, self.urls, self.checks, games=self.sizes[0], tag=tag)
+            ticker = asyncio.create_task(self.tick())
+            sampler = asyncio.create_task(self.sample(servers))
+            try:
+                return await self.drive(servers)
+            finally:
+                ticker.cancel()
+                sampler.cancel()
+                for task in self._window:
+                    task.cancel()
+                await self.here.finish()
+        context = multiprocessing.get_context("spawn")  # no copy of this process's loop or threads
         for index, games in enumerate(self.sizes):
             mine, theirs = context.Pipe()
             process = context.Process(
@@ -216,29 +235,28 @@ class Clients:
         options = self.options
         began = time.monotonic()
         self.phase = "accounts"
-        players = sum(message[1] for message in await self.gather("accounts"))
+        players = await self.accounts()
         setup_seconds = time.monotonic() - began
         if players < 2:
             return {"error": "no accounts could be created"}
         self.phase = "starting games"
         ramp_began = time.monotonic()
-        self.send_all("go")
         all_started = True
         try:
-            await asyncio.wait_for(self.gather("started"), options.ramp_timeout)
+            await asyncio.wait_for(self.started(), options.ramp_timeout)
         except TimeoutError:
             all_started = False
         ramp_seconds = time.monotonic() - ramp_began
         start = time.monotonic()
         end = start + options.duration
         cpu_server = sum(s.cpu_seconds() for s in servers)
-        self.send_all("window", start, end)
+        self.open_window(start, end)
         while time.monotonic() < end:
             self.phase = f"measuring {time.monotonic() - start:4.0f}/{options.duration:g} s"
             await asyncio.sleep(min(0.5, max(0.0, end - time.monotonic())))
         cpu_server = sum(s.cpu_seconds() for s in servers) - cpu_server
         self.phase = "draining"
-        results = await asyncio.wait_for(self.gather("result"), options.drain + 120)
+        results = await asyncio.wait_for(self.results(), options.drain + 120)
         stats = Stats.combined([message[1] for message in results])
         cpu_clients = [message[2] for message in results]
         window = end - start
@@ -276,6 +294,38 @@ class Clients:
             "client_lag_ms": summary(stats.client_lag_ms),
         }
 
+    # -- the phases, in this process or over the pipes ----------------------------------------------------
+
+    async def accounts(self) -> int:
+        if self.here is not None:
+            await self.here.setup()
+            return len(self.here.accounts)
+        return sum(message[1] for message in await self.gather("accounts"))
+
+    async def started(self) -> None:
+        if self.here is not None:
+            self.here.start_games()
+            await self.here.all_started.wait()
+            return
+        self.send_all("go")
+        await self.gather("started")
+
+    def open_window(self, start: float, end: float) -> None:
+        if self.here is not None:
+            self._window = [
+                asyncio.create_task(self.here.play(start, end)),
+                asyncio.create_task(cpu_over(start, end)),
+            ]
+            return
+        self.send_all("window", start, end)
+
+    async def results(self) -> list[tuple]:
+        """("result", the figures, the CPU seconds in the window) of each load generator process."""
+        if self.here is not None:
+            await self._window[0]
+            return [("result", self.here.stats, await self._window[1])]
+        return await self.gather("result")
+
     async def gather(self, kind: str) -> list[tuple]:
         return list(await asyncio.gather(*(channel.expect(kind) for channel in self.channels)))
 
@@ -286,7 +336,8 @@ class Clients:
     async def tick(self) -> None:
         while True:
             if self.progress is not None:
-                snapshots = [channel.snapshot for channel in self.channels]
+                here = [Snapshot.of(self.here)] if self.here is not None else []
+                snapshots = here + [channel.snapshot for channel in self.channels]
                 phase = self.phase
                 if phase == "accounts":
                     phase = f"accounts {sum(s.accounts for s in snapshots)}/{2 * self.options.games}"
