@@ -5,7 +5,7 @@ them). The lobby's HTTP bodies, the lidraughts adapter and `/api/meta` read them
 
 from __future__ import annotations
 
-import random
+import secrets
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -106,8 +106,10 @@ def check_color(color: str) -> str:
 
 
 def seats(first_id: int | None, first_color: str, second_id: int | None) -> tuple[int | None, int | None]:
-    """(white, black) for a player who asked for `first_color` and their opponent."""
-    color = random.choice((Color.WHITE, Color.BLACK)) if first_color == "random" else Color(first_color)
+    """(white, black) for a player who asked for `first_color` and their opponent. A "random" colour is
+    drawn from the system's randomness (`secrets`), not the `random` module's shared state, which nothing
+    outside can then steer or read back."""
+    color = secrets.choice((Color.WHITE, Color.BLACK)) if first_color == "random" else Color(first_color)
     return (first_id, second_id) if color is Color.WHITE else (second_id, first_id)
 
 
