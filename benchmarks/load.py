@@ -24,11 +24,12 @@ What it does, for each app under test (`--target`: the bare baseline, then Shash
    rules), the server's CPU (cores used during the window, child processes included) and peak memory, and
    the load generator's own CPU (near 100% means the client, not the server, was the limit).
 
-The players run in a process of their own, or in `--clients N` processes that share the games and move
-through the phases above together (benchmarks/loadgen/clients.py): one process's event loop, busy with
-thousands of sockets, adds its own lag to every latency it measures. On a machine with few cores the
-load generator's processes take the server's CPU instead; `--pin` keeps them apart (the servers on the
-upper half of the cores, the load generator on the lower half, as if the players were elsewhere).
+The players run in this script's own process (the default, `--clients 1`), or in `--clients N` spawned
+processes that share the games and move through the phases above together (benchmarks/loadgen/clients.py):
+one process's event loop, busy with thousands of sockets, adds its own lag to every latency it measures.
+On a machine with few cores the load generator's processes take the server's CPU instead; `--pin` keeps
+them apart (the servers on the upper half of the cores, the load generator, spawned even with one
+process, on the lower half, as if the players were elsewhere).
 
 The baseline (`--serve-baseline`, started by this script) is the least a durable game server must do per
 move: a FastAPI + uvicorn app that, for each move, runs one SQLite INSERT and commit (WAL, synchronous=NORMAL,

@@ -187,13 +187,9 @@ class Clients:
         tag = uuid.uuid4().hex[:5]
         if len(self.sizes) == 1 and not self.options.client_cpus:
             self.here = LoadRun(self.options, self.urls, self.checks, games=self.sizes[0], tag=tag)
-            ticker = asyncio.create_task(self.tick())
-            sampler = asyncio.create_task(self.sample(servers))
             try:
-                return await self.drive(servers)
+                return await self.watched(servers)
             finally:
-                ticker.cancel()
-                sampler.cancel()
                 for task in self._window:
                     task.cancel()
                 await self.here.finish()
@@ -209,18 +205,14 @@ class Clients:
             theirs.close()
             self.processes.append(process)
             self.channels.append(Channel(mine))
-        ticker = asyncio.create_task(self.tick())
-        sampler = asyncio.create_task(self.sample(servers))
         try:
-            return await self.drive(servers)
+            return await self.watched(servers)
         except ClientFailed as failure:
             for process in self.processes:
                 await asyncio.to_thread(process.join, 5)
             codes = [process.exitcode for process in self.processes]
             raise ClientFailed(f"{failure} (exit codes {codes})") from None
         finally:
-            ticker.cancel()
-            sampler.cancel()
             for channel in self.channels:  # a process still waiting for a phase ends now
                 with contextlib.suppress(OSError):
                     channel.send("stop", "the run was stopped")
@@ -230,6 +222,16 @@ class Clients:
                     process.kill()
             for channel in self.channels:
                 channel.conn.close()
+
+    async def watched(self, servers) -> dict:
+        """`drive` with the progress ticker and the servers' sampler running beside it."""
+        ticker = asyncio.create_task(self.tick())
+        sampler = asyncio.create_task(self.sample(servers))
+        try:
+            return await self.drive(servers)
+        finally:
+            ticker.cancel()
+            sampler.cancel()
 
     async def drive(self, servers) -> dict:
         options = self.options
