@@ -1,14 +1,15 @@
 """A search option on against off: does it make the engine stronger at the same work? (issue 15)
 
     python benchmarks/engine_ab.py --option aspiration [--variants russian,russian-giveaway]
-        [--games 40] [--nodes 4000 | --depth 6]
+        [--games 40] [--nodes 4000 | --depth 6 | --time S]
 
 The engine with `Searcher(<option>=True)` plays the same engine with `<option>=False` over `--games`
 games per variant: random openings of 4 plies (fixed seed), each played with both colours. Both sides
 get the same budget a move: `--nodes` (equal work: the fair test of a change that searches fewer or more
-nodes for a depth) or `--depth` (the fixed-depth comparison). Games not over after 160 plies are draws.
-Prints each variant's score for the option and its two-standard-error margin, and the nodes each side
-searched in all (a faster-to-depth option shows as fewer nodes at fixed depth).
+nodes for a depth), `--depth` (the fixed-depth comparison) or `--time` (equal time: what the option
+costs in speed counts too; the machine's other load makes it noisier). Games not over after 160 plies
+are draws. Prints each variant's score for the option and its two-standard-error margin, and the nodes
+each side searched in all (a faster-to-depth option shows as fewer nodes at fixed depth).
 """
 
 from __future__ import annotations
@@ -66,11 +67,19 @@ def main(argv: list[str] | None = None) -> int:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--nodes", type=int, help="nodes a move (default 4000)")
     budget.add_argument("--depth", type=int, help="fixed depth a move")
+    budget.add_argument("--time", type=float, metavar="S",
+                        help="S seconds a move (equal time: an option's cost in speed counts; one game at a "
+                        "time, so both sides share the machine alike)")
     args = parser.parse_args(argv)
     if not isinstance(getattr(Searcher(), args.option, None), bool):
         parser.error(f"Searcher has no boolean option {args.option!r}")
-    limit = Limit(depth=args.depth) if args.depth else Limit(nodes=args.nodes or 4000)
-    budget_text = f"depth {args.depth}" if args.depth else f"{limit.nodes} nodes"
+    if args.depth:
+        limit, budget_text = Limit(depth=args.depth), f"depth {args.depth}"
+    elif args.time:
+        limit, budget_text = Limit(time=args.time), f"{args.time:g} s"
+    else:
+        limit = Limit(nodes=args.nodes or 4000)
+        budget_text = f"{limit.nodes} nodes"
     print(f"{args.option} on against off, {args.games} games per variant, {budget_text} a move")
     for variant in args.variants.split(","):
         start = time.perf_counter()

@@ -1,11 +1,12 @@
 """Fit pattern weights over board regions from self-play, reproducibly (issue 15 point 3).
 
-    python benchmarks/tune_patterns.py [--family giveaway|russian] [--games 2000] [--nodes 1000]
+    python benchmarks/tune_patterns.py [--family giveaway|russian|international] [--games 2000] [--nodes 1000]
         [--epochs 12] [--l2 5[,L2...]] [--check-pairs 100] [--check-time S] [--seed 2026] [--jobs 2]
-        [--write] [--check-shipped VARIANT [--before FILE]]
+        [--data FILE] [--write] [--check-shipped VARIANT [--before FILE]]
 
-The patterns are `shashki.engine.patterns`: every configuration of men in a band of two rows (3^8 on
-8x8) has a weight, White's read from White's side and Black's from the other end of the same table.
+The patterns are `shashki.engine.patterns`: every configuration of men in a region of a band of two rows
+(3^8: the whole band on 8x8, four squares of each row's five on 10x10) has a weight, White's read from
+White's side and Black's from the other end of the same table.
 
 1. Data: `--games` self-play games of the family's shipped weights (its file, with its patterns), from
    seeded random openings of 6 plies, every move searched to `--nodes` nodes (as
@@ -33,9 +34,11 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pickle
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -62,7 +65,7 @@ from shashki.engine.evaluation import (  # noqa: E402
     family_of,
     shipped_weights,
 )
-from shashki.engine.patterns import pattern_size  # noqa: E402
+from shashki.engine.patterns import pattern_size, region_count, window  # noqa: E402
 from shashki.rules import Position, get_variant  # noqa: E402
 
 # One row of data: the features (side to move minus opponent), the pattern weights read for White as
@@ -107,6 +110,22 @@ def collect(name: str, base: Weights, games: int, nodes: int, seed: int, jobs: i
             if (i + 1) % 100 == 0:
                 print(f"  {i + 1} games, {sum(map(len, found))} positions", flush=True)
     return found
+
+
+def cached(path: Path | None, key: tuple, make: Callable[[], list[list[Row]]]) -> list[list[Row]]:
+    """`make()`, or what an earlier run with the same `key` kept in `path`."""
+    if path is not None and path.exists():
+        with path.open("rb") as file:
+            kept_key, games = pickle.load(file)
+        if kept_key == key:
+            print(f"data: read from {path}", flush=True)
+            return games
+        print(f"data: {path} holds other games; playing them again", flush=True)
+    games = make()
+    if path is not None:
+        with path.open("wb") as file:
+            pickle.dump((key, games), file, protocol=pickle.HIGHEST_PROTOCOL)
+    return games
 
 
 def _sigmoid(x: float) -> float:
@@ -231,7 +250,7 @@ def check_shipped(key: str, before: str | None, pairs: int, nodes: int, seed: in
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--family", choices=["giveaway", "russian"], default="giveaway")
+    parser.add_argument("--family", choices=["giveaway", "russian", "international"], default="giveaway")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--epochs", type=int, default=12)
@@ -242,6 +261,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--check-time", type=float, default=0.0, metavar="S",
                         help="also play the check at S seconds a move (equal time)")
+    parser.add_argument("--data", type=Path, metavar="FILE",
+                        help="keep the self-play positions in FILE (pickle), and read them from it when it "
+                        "holds the same family, games, nodes, seed and weights: fits with other --l2 or "
+                        "--epochs without playing the games again")
     parser.add_argument("--write", action="store_true")
     parser.add_argument("--check-shipped", metavar="VARIANT",
                         help="only play the weights shipped for VARIANT against them without their patterns")
@@ -260,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     print(f"{args.family}: self-play of the shipped weights, {args.games} games, {args.nodes} nodes a move, "
           f"seed {args.seed}", flush=True)
-    games = collect(args.family, base, args.games, args.nodes, args.seed, args.jobs)
+    games = cached(args.data, (args.family, args.games, args.nodes, args.seed, asdict(base)),
+                   lambda: collect(args.family, base, args.games, args.nodes, args.seed, args.jobs))
     train = [row for i, rows in enumerate(games) if i % 10 != 9 for row in rows]
     held = [row for i, rows in enumerate(games) if i % 10 == 9 for row in rows]
     dense = [float(getattr(base, name)) for name in names]
@@ -311,7 +335,8 @@ def main(argv: list[str] | None = None) -> int:
         tuning = data.setdefault("tuning", {})
         tuning["refitted_with_patterns"] = "benchmarks/tune_patterns.py (patterns.fitting)"
         data["patterns"] = {
-            "regions": "bands of two rows (shashki/engine/patterns.py)",
+            "regions": f"{region_count(variant)} regions of {2 * window(variant)} squares in bands of "
+                       "two rows (shashki/engine/patterns.py)",
             "fitting": {
                 "script": f"benchmarks/tune_patterns.py --family {args.family}",
                 "seed": args.seed, "games": args.games, "patterns_from": origin,

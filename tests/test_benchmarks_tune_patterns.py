@@ -56,3 +56,21 @@ def test_the_fit_finds_the_pattern_weights_that_made_the_results():
     assert patterns[2] > 150 and patterns[7] < -150
     assert all(abs(patterns[i]) < 100 for i in range(size) if i not in (2, 7))
     assert tune.error(dense, patterns, rows, k) < tune.error(dense, [0.0] * size, rows, k)
+
+
+def test_the_self_play_positions_kept_are_read_back_only_for_the_same_games(tmp_path):
+    path = tmp_path / "data.pickle"
+    made: list[int] = []
+
+    def make(value: float):
+        def run():
+            made.append(1)
+            return [[([1], [(0, 1)], 1, value)]]
+        return run
+
+    first = tune.cached(path, ("international", 10, 1000, 1), make(1.0))
+    again = tune.cached(path, ("international", 10, 1000, 1), make(0.0))
+    assert again == first and len(made) == 1  # read from the file, not played again
+    other = tune.cached(path, ("international", 10, 1000, 2), make(0.0))  # another seed: played
+    assert other == [[([1], [(0, 1)], 1, 0.0)]] and len(made) == 2
+    assert tune.cached(None, ("x",), make(0.5)) == [[([1], [(0, 1)], 1, 0.5)]] and len(made) == 3

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shashki.engine.patterns import Bands, pattern_size
+from shashki.engine.patterns import Regions, pattern_size
 from shashki.engine.weights import (
     EXTRA,
     FAMILIES,
@@ -129,9 +129,9 @@ class Evaluator:
         self._imbalance: int = w.imbalance
         self._extra: bool = any(getattr(w, name) for name in EXTRA)
         # Patterns fitted on another board (a family's parent on 8x8 for a 10x10 variant) are not used.
-        self._bands: Bands | None = None
+        self._regions: Regions | None = None
         if w.patterns and len(w.patterns) == pattern_size(variant):
-            self._bands = Bands(variant, list(w.patterns))
+            self._regions = Regions(variant, list(w.patterns))
         # The masks as plain ints too, for `_side` (a board has at most 4 rank planes: 10x10 needs 4).
         m = self.m
         self._mask: int = m.mask
@@ -212,17 +212,17 @@ class Evaluator:
         integers, summed per side: no tuple per call, the masks read as plain ints)."""
         kings = pos.kings
         white = self._side(pos.white, pos.black, kings, True) - self._side(pos.black, pos.white, kings, False)
-        bands = self._bands
-        if bands is not None:
-            white += bands.score(pos.white & ~kings, pos.black & ~kings)
+        regions = self._regions
+        if regions is not None:
+            white += regions.score(pos.white & ~kings, pos.black & ~kings)
         return white if pos.white_to_move else -white
 
     def pattern_terms(self, pos: Position) -> list[tuple[int, int]]:
-        """The pattern weights `score` adds for White, as (index, sign) (`Bands.terms`); none without
+        """The pattern weights `score` adds for White, as (index, sign) (`Regions.terms`); none without
         patterns. A fit reads them (benchmarks/tune_patterns.py)."""
-        if self._bands is None:
+        if self._regions is None:
             return []
-        return self._bands.terms(pos.white & ~pos.kings, pos.black & ~pos.kings)
+        return self._regions.terms(pos.white & ~pos.kings, pos.black & ~pos.kings)
 
     def _side(self, own: int, opp: int, kings: int, white: bool) -> int:
         """`features(pos, white)` weighted and summed (see `features`, which it must equal)."""

@@ -1,22 +1,27 @@
 """Pattern weights over board regions (issue 15 point 3): the approach that made Scan strong, in its
 simplest form.
 
-A region is a band of two neighbouring rows (on 8x8: 8 dark squares, rows 1-2, 2-3, ... 7-8: 7 bands that
-overlap). Each configuration of men in a band (every square empty, a white man or a black man: 3^8 = 6,561)
-has a weight, fitted to game results by `benchmarks/tune_patterns.py` with the other features' weights.
+A region is a window of neighbouring squares in a band of two neighbouring rows: the same `WINDOW`
+dark squares of each of the two rows (the n-th to the n+WINDOW-1-th of the row, in bit order). On 8x8 a
+window is the whole row (4 squares: a region is a band, 8 squares, rows 1-2, 2-3, ... 7-8: 7 regions
+that overlap); on 10x10 a window is 4 of a row's 5 squares, so each band has two regions, left and right,
+overlapping on three squares a row (18 regions of 8 squares: a whole band would have 3^10 configurations,
+too many to fit from the games there are). Each configuration of men in a region (every square empty, a
+white man or a black man: 3^8 = 6,561) has a weight, fitted to game results by
+`benchmarks/tune_patterns.py` with the other features' weights.
 
-The weights are read from White's side of the board: `values[band * size + index]`, where the index
-counts White's men as 1 and Black's as 2 in base 3 over the band's squares in bit order. Black's side is
-the same table seen from the other end of the board: the position turned by 180 degrees, colours swapped,
-puts Black's band `c` at White's band `bands - 1 - c` with its squares in the reverse order. So a
-position scores its White patterns less its Black ones, and turning the board and swapping the colours
-negates the score exactly, as the rest of the evaluation does.
+The weights are read from White's side of the board: `values[region * size + index]`, where the index
+counts White's men as 1 and Black's as 2 in base 3 over the region's squares in bit order. Black's side
+is the same table seen from the other end of the board: the position turned by 180 degrees, colours
+swapped, puts Black's men of a region on White's squares of its `partner` region (the region turned
+round), each square on its turned square's digit. So a position scores its White patterns less its
+Black ones, and turning the board and swapping the colours negates the score exactly, as the rest of the
+evaluation does.
 
 The board's bit layout (`shashki.rules.board`) keeps two rows' squares in consecutive bits, with one ghost
-bit after every two rows: a band of rows 2k and 2k+1 is `2 * half` consecutive bits, a band of rows 2k+1
-and 2k+2 is `2 * half + 1` with the ghost in its middle. A band's index is then two shifts, two masks and
-two table reads per colour (`_window_digits`: a window of bits to its base-3 value, per band parity and
-order).
+bit after every two rows: a region lies in a window of at most `2 * half + 1` consecutive bits, so its
+index is two shifts, two masks and two table reads per colour (`_window_digits`: a window of bits to its
+base-3 value, for the region's squares in White's order and in Black's).
 
 Kings are not in the patterns (the material weights price them). Compiled with mypyc with the evaluation.
 """
@@ -25,96 +30,133 @@ from __future__ import annotations
 
 from shashki.rules.variant import Variant
 
+# Dark squares of a row in a region's window, by the row's length (half the board's width): the whole
+# row on 8x8 (the bands the giveaway weights were fitted on), four of five on 10x10.
+WINDOW = {4: 4, 5: 4}
+
+
+def window(variant: Variant) -> int:
+    half = variant.board.half
+    return WINDOW.get(half, half)
+
 
 def band_count(variant: Variant) -> int:
     return max(variant.board.rows.values()) if variant.board.rows else 0  # rows - 1 bands
 
 
+def region_count(variant: Variant) -> int:
+    """Bands times the windows of a row (`half - WINDOW + 1` in each)."""
+    return band_count(variant) * (variant.board.half - window(variant) + 1)
+
+
 def table_size(variant: Variant) -> int:
-    """Configurations of one band: 3 ** (2 * half)."""
-    return int(3 ** (2 * variant.board.half))
+    """Configurations of one region: 3 ** (2 * WINDOW)."""
+    return int(3 ** (2 * window(variant)))
 
 
 def pattern_size(variant: Variant) -> int:
-    """How many weights the patterns of a variant's board have (every band's table, end to end)."""
-    return band_count(variant) * table_size(variant)
+    """How many weights the patterns of a variant's board have (every region's table, end to end)."""
+    return region_count(variant) * table_size(variant)
 
 
-def _window_digits(positions: list[int], reverse: bool, width: int) -> list[int]:
-    """For every value of a `width`-bit window: the base-3 value of its set bits (digit 1 each) at the
-    square `positions` (the ghost bit left out), in bit order or reversed."""
-    count = len(positions)
+def regions(variant: Variant) -> list[list[int]]:
+    """The squares (bits, in bit order) of each region: band by band from the top, windows by their
+    first square in the row."""
+    board = variant.board
+    rows = [[b for b in range(board.row_masks[r].bit_length()) if board.row_masks[r] >> b & 1]
+            for r in range(len(board.row_masks))]
+    width = window(variant)
+    result: list[list[int]] = []
+    for band in range(band_count(variant)):
+        for first in range(board.half - width + 1):
+            squares = rows[band][first:first + width] + rows[band + 1][first:first + width]
+            result.append(sorted(squares))
+    return result
+
+
+def _window_digits(positions: list[int], digits: list[int], width: int) -> list[int]:
+    """For every value of a `width`-bit window: the base-3 value of its set bits at the square
+    `positions` (other bits left out), the k-th position's bit counting 3 ** digits[k]."""
     result = [0] * (1 << width)
     for value in range(1 << width):
         total = 0
-        for k in range(count):
+        for k in range(len(positions)):
             if value >> positions[k] & 1:
-                total += 3 ** (count - 1 - k if reverse else k)
+                total += 3 ** digits[k]
         result[value] = total
     return result
 
 
-class Bands:
+class Regions:
     """The patterns of one board with their weights: `score(white_men, black_men)` from White's side."""
 
     def __init__(self, variant: Variant, values: list[int]) -> None:
         board = variant.board
-        self.bands: int = band_count(variant)
+        squares = regions(variant)
+        self.regions: int = len(squares)
         self.size: int = table_size(variant)
-        if len(values) != self.bands * self.size:
+        if len(values) != self.regions * self.size:
             raise ValueError(
-                f"{variant.key}: patterns need {self.bands * self.size} weights, not {len(values)}"
+                f"{variant.key}: patterns need {self.regions * self.size} weights, not {len(values)}"
             )
         self.values: list[int] = list(values)
+        turned = {b: board.bit_of_number(board.squares + 1 - board.number(b)) for b in board.rows}
+        index = {tuple(region): i for i, region in enumerate(squares)}
         self.starts: list[int] = []
         self.masks: list[int] = []
-        # Per band: where its digits tables start in `forward` and `backward` (one pair per parity).
+        self.bases: list[int] = []  # region * size: where White's weights of a region start
+        self.partner_bases: list[int] = []  # the same for the region Black's men of a region are read in
+        # Per region: where its digits tables start in `forward` (White's) and `backward` (Black's).
         self.offsets: list[int] = []
+        self.back_offsets: list[int] = []
         self.forward: list[int] = []
         self.backward: list[int] = []
-        parity_offset: dict[int, int] = {}
-        for band in range(self.bands):
-            squares = board.row_masks[band] | board.row_masks[band + 1]
-            low = (squares & -squares).bit_length() - 1
-            width = squares.bit_length() - low
-            parity = band % 2
-            if parity not in parity_offset:
-                positions = [b - low for b in range(low, low + width) if squares >> b & 1]
-                parity_offset[parity] = len(self.forward)
-                self.forward += _window_digits(positions, False, width)
-                self.backward += _window_digits(positions, True, width)
+        tables: dict[tuple, int] = {}
+        for i, region in enumerate(squares):
+            low = region[0]
+            width = region[-1] - low + 1
+            partner = sorted(turned[b] for b in region)
+            order = {b: k for k, b in enumerate(partner)}
+            positions = [b - low for b in region]
+            own = list(range(len(region)))
+            back = [order[turned[b]] for b in region]
+            for side, digits, offsets, table in ((0, own, self.offsets, self.forward),
+                                                 (1, back, self.back_offsets, self.backward)):
+                key = (side, width, tuple(positions), tuple(digits))
+                if key not in tables:
+                    tables[key] = len(table)
+                    table += _window_digits(positions, digits, width)
+                offsets.append(tables[key])
             self.starts.append(low)
             self.masks.append((1 << width) - 1)
-            self.offsets.append(parity_offset[parity])
+            self.bases.append(i * self.size)
+            self.partner_bases.append(index[tuple(partner)] * self.size)
 
     def score(self, white_men: int, black_men: int) -> int:
         """White's patterns less Black's (Black's read from its side of the board)."""
         values = self.values
         forward = self.forward
         backward = self.backward
-        size = self.size
-        last = self.bands - 1
         total = 0
-        for band in range(self.bands):
-            start = self.starts[band]
-            mask = self.masks[band]
-            offset = self.offsets[band]
+        for r in range(self.regions):
+            start = self.starts[r]
+            mask = self.masks[r]
             w = (white_men >> start) & mask
             b = (black_men >> start) & mask
-            total += values[band * size + forward[offset + w] + 2 * forward[offset + b]]
-            total -= values[(last - band) * size + backward[offset + b] + 2 * backward[offset + w]]
+            offset = self.offsets[r]
+            total += values[self.bases[r] + forward[offset + w] + 2 * forward[offset + b]]
+            back = self.back_offsets[r]
+            total -= values[self.partner_bases[r] + backward[back + b] + 2 * backward[back + w]]
         return total
 
     def terms(self, white_men: int, black_men: int) -> list[tuple[int, int]]:
         """The weights `score` adds, as (index into the weights, +1 or -1): what a fit of the weights
         reads (`score` is the sum of `values[i] * sign` over them)."""
         result: list[tuple[int, int]] = []
-        last = self.bands - 1
-        for band in range(self.bands):
-            offset = self.offsets[band]
-            w = (white_men >> self.starts[band]) & self.masks[band]
-            b = (black_men >> self.starts[band]) & self.masks[band]
-            result.append((band * self.size + self.forward[offset + w] + 2 * self.forward[offset + b], 1))
-            result.append(((last - band) * self.size + self.backward[offset + b]
-                           + 2 * self.backward[offset + w], -1))
+        for r in range(self.regions):
+            w = (white_men >> self.starts[r]) & self.masks[r]
+            b = (black_men >> self.starts[r]) & self.masks[r]
+            offset, back = self.offsets[r], self.back_offsets[r]
+            result.append((self.bases[r] + self.forward[offset + w] + 2 * self.forward[offset + b], 1))
+            result.append((self.partner_bases[r] + self.backward[back + b] + 2 * self.backward[back + w], -1))
         return result

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from shashki.engine.evaluation import Evaluator, GiveawayWeights, shipped_weights
-from shashki.engine.patterns import Bands, band_count, pattern_size, table_size
+from shashki.engine.patterns import Regions, band_count, pattern_size, region_count, regions, table_size
 from shashki.rules import Game, Position, get_variant
 
 
@@ -43,8 +43,29 @@ def _random_patterns(key: str, seed: int) -> tuple[int, ...]:
 
 def test_an_8x8_board_has_seven_bands_of_eight_squares():
     variant = get_variant("russian-giveaway")
-    assert band_count(variant) == 7 and table_size(variant) == 3**8
-    assert pattern_size(get_variant("international")) == 9 * 3**10
+    assert band_count(variant) == 7 and region_count(variant) == 7 and table_size(variant) == 3**8
+    board = variant.board
+    assert regions(variant)[0] == sorted(board.iter_bits(board.row_masks[0] | board.row_masks[1]))
+
+
+def test_a_10x10_band_has_two_regions_of_four_squares_a_row_overlapping_on_three():
+    variant = get_variant("international")
+    board = variant.board
+    assert region_count(variant) == 18 and pattern_size(variant) == 18 * 3**8
+    found = regions(variant)
+    for band in range(9):
+        left, right = set(found[2 * band]), set(found[2 * band + 1])
+        rows = board.row_masks[band] | board.row_masks[band + 1]
+        assert len(left) == len(right) == 8 and len(left & right) == 6
+        assert sum(1 << b for b in left | right) == rows  # the two cover the band
+        for region in (left, right):  # four squares of each row, side by side
+            for row in (board.row_masks[band], board.row_masks[band + 1]):
+                cols = sorted(board.cols[b] for b in region if row >> b & 1)
+                assert len(cols) == 4 and cols[-1] - cols[0] == 6
+    # Turned round, the left region of a band is the right one of the band turned to.
+    turned = {b: board.bit_of_number(board.squares + 1 - board.number(b)) for b in board.rows}
+    assert sorted(turned[b] for b in found[0]) == found[-1]
+    assert sorted(turned[b] for b in found[1]) == found[-2]
 
 
 @pytest.mark.parametrize("key", ["russian-giveaway", "russian", "international"])
@@ -79,7 +100,7 @@ def test_the_patterns_add_exactly_their_terms_for_the_side_to_move():
 def test_a_band_index_counts_white_men_as_one_and_black_men_as_two_in_base_three():
     variant = get_variant("russian-giveaway")
     size = table_size(variant)
-    bands = Bands(variant, [0] * pattern_size(variant))
+    bands = Regions(variant, [0] * pattern_size(variant))
     board = variant.board
     last = band_count(variant) - 1  # the bottom band: rows 7 and 8 from the top (rows 6 and 7 here)
     bottom = board.row_masks[-1]
@@ -101,7 +122,7 @@ def test_patterns_of_another_board_are_not_used():
     start = Position.start(international)
     assert Evaluator(international, GiveawayWeights(patterns=eight)).pattern_terms(start) == []
     with pytest.raises(ValueError):
-        Bands(international, list(eight))
+        Regions(international, list(eight))
 
 
 def test_weights_with_patterns_read_from_a_file_dict():
