@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
 from tune_evaluation import openings as random_openings  # noqa: E402
