@@ -104,32 +104,30 @@ class Regions:
         index = {tuple(region): i for i, region in enumerate(squares)}
         self.starts: list[int] = []
         self.masks: list[int] = []
-        self.bases: list[int] = []  # region * size: where White's weights of a region start
-        self.partner_bases: list[int] = []  # the same for the region Black's men of a region are read in
-        # Per region: where its digits tables start in `forward` (White's) and `backward` (Black's).
+        # Where the weights of the region Black's men of a region are read in start (White's start at
+        # region * size).
+        self.partner_bases: list[int] = []
+        # Per region: where its digits tables start, at the same index in `forward` (White's order) and
+        # `backward` (Black's).
         self.offsets: list[int] = []
-        self.back_offsets: list[int] = []
         self.forward: list[int] = []
         self.backward: list[int] = []
         tables: dict[tuple, int] = {}
-        for i, region in enumerate(squares):
+        for region in squares:
             low = region[0]
             width = region[-1] - low + 1
             partner = sorted(turned[b] for b in region)
             order = {b: k for k, b in enumerate(partner)}
             positions = [b - low for b in region]
-            own = list(range(len(region)))
             back = [order[turned[b]] for b in region]
-            for side, digits, offsets, table in ((0, own, self.offsets, self.forward),
-                                                 (1, back, self.back_offsets, self.backward)):
-                key = (side, width, tuple(positions), tuple(digits))
-                if key not in tables:
-                    tables[key] = len(table)
-                    table += _window_digits(positions, digits, width)
-                offsets.append(tables[key])
+            key = (width, tuple(positions), tuple(back))
+            if key not in tables:  # a region's two tables side by side: one offset reads both
+                tables[key] = len(self.forward)
+                self.forward += _window_digits(positions, list(range(len(region))), width)
+                self.backward += _window_digits(positions, back, width)
+            self.offsets.append(tables[key])
             self.starts.append(low)
             self.masks.append((1 << width) - 1)
-            self.bases.append(i * self.size)
             self.partner_bases.append(index[tuple(partner)] * self.size)
 
     def score(self, white_men: int, black_men: int) -> int:
@@ -137,16 +135,20 @@ class Regions:
         values = self.values
         forward = self.forward
         backward = self.backward
+        starts = self.starts
+        masks = self.masks
+        offsets = self.offsets
+        partner_bases = self.partner_bases
+        size = self.size
         total = 0
         for r in range(self.regions):
-            start = self.starts[r]
-            mask = self.masks[r]
+            start = starts[r]
+            mask = masks[r]
             w = (white_men >> start) & mask
             b = (black_men >> start) & mask
-            offset = self.offsets[r]
-            total += values[self.bases[r] + forward[offset + w] + 2 * forward[offset + b]]
-            back = self.back_offsets[r]
-            total -= values[self.partner_bases[r] + backward[back + b] + 2 * backward[back + w]]
+            offset = offsets[r]
+            total += values[r * size + forward[offset + w] + 2 * forward[offset + b]]
+            total -= values[partner_bases[r] + backward[offset + b] + 2 * backward[offset + w]]
         return total
 
     def terms(self, white_men: int, black_men: int) -> list[tuple[int, int]]:
@@ -156,7 +158,8 @@ class Regions:
         for r in range(self.regions):
             w = (white_men >> self.starts[r]) & self.masks[r]
             b = (black_men >> self.starts[r]) & self.masks[r]
-            offset, back = self.offsets[r], self.back_offsets[r]
-            result.append((self.bases[r] + self.forward[offset + w] + 2 * self.forward[offset + b], 1))
-            result.append((self.partner_bases[r] + self.backward[back + b] + 2 * self.backward[back + w], -1))
+            offset = self.offsets[r]
+            forward, backward = self.forward, self.backward
+            result.append((r * self.size + forward[offset + w] + 2 * forward[offset + b], 1))
+            result.append((self.partner_bases[r] + backward[offset + b] + 2 * backward[offset + w], -1))
         return result
