@@ -1,9 +1,10 @@
 """Engine speed: nodes per second of shashki's search, compiled and not, and of py-draughts' engine.
 
     python benchmarks/engine_speed.py [--depth 8] [--repeat 3] [--no-pure] [--no-pydraughts]
-                                      [--baseline FOLDER] [--cpu]
+                                      [--baseline FOLDER] [--cpu] [--variant russian|international]
 
-Three searchers take the same Russian positions to the same fixed depth from an empty transposition table,
+Three searchers take the same Russian positions (or international ones, `--variant international`,
+without py-draughts) to the same fixed depth from an empty transposition table,
 in one run, each in its own process, the runs interleaved and repeated (`--repeat`; medians reported, since
 the figures vary with whatever else the machine is doing):
 
@@ -55,13 +56,24 @@ from perft import (  # noqa: E402  (benchmarks/perft.py: py-draughts' environmen
     machine,
 )
 
-# Russian positions, FEN with algebraic squares (both libraries read it).
-POSITIONS = (
-    ("start", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"),
-    ("opening", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,f4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,g5"),
-    ("middle game", "W:Wa1,c1,e1,f2,h2,a3,c3,e3,b4,g3:Bb8,d8,f8,a7,c7,e7,b6,f6,h6,e5"),
-    ("kings", "W:Wa1,c1,e1,f2,h2,a3,c3,b4,Kc5,Kg5:Bb8,f8,h8,a7,c7,g7,b6,a5,Ke5,Kg1"),
-)
+# The positions searched, per variant. Russian: FEN with algebraic squares (both libraries read it).
+# International: the start, and positions of a game shashki played against itself at 3,000 nodes a
+# move after four random plies (seed 5): after 10 and 30 plies, and the first with a king.
+POSITIONS_BY_VARIANT = {
+    "russian": (
+        ("start", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"),
+        ("opening", "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,f4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,g5"),
+        ("middle game", "W:Wa1,c1,e1,f2,h2,a3,c3,e3,b4,g3:Bb8,d8,f8,a7,c7,e7,b6,f6,h6,e5"),
+        ("kings", "W:Wa1,c1,e1,f2,h2,a3,c3,b4,Kc5,Kg5:Bb8,f8,h8,a7,c7,g7,b6,a5,Ke5,Kg1"),
+    ),
+    "international": (
+        ("start", "W:W31-50:B1-20"),
+        ("opening", "W:W29-38,40-44,46-50:B1-5,7-16,18-21,26"),
+        ("middle game", "W:W25,31,33,34,36,37,39-41,43,46-50:B1-5,7,8,10,12,14-17,20,26"),
+        ("kings", "B:WK2,25,35,46,47:B1,5,26,36,43"),
+    ),
+}
+POSITIONS = POSITIONS_BY_VARIANT["russian"]  # py-draughts' half: its SimpleEngine plays Russian
 
 
 # ------------------------------------------------------------------------------------------------
@@ -105,8 +117,10 @@ def run_pydraughts(python: Path, depth: int, cpu: bool = False) -> dict:
 # The shashki half
 
 
-def shashki_worker(depth: int, cpu: bool = False) -> None:
-    """Search every position with the shashki found on sys.path; print the results as JSON."""
+def shashki_worker(depth: int, cpu: bool = False, variant_name: str = "russian") -> None:
+    """Search every position of a variant with the shashki found on sys.path; print the results as
+    JSON. A search of depth 1 first loads what the engine loads once (its endgame tables, its weights),
+    so that no position's figure includes it."""
     from shashki.engine import Limit, Searcher
     from shashki.rules import Position, get_variant
 
@@ -115,9 +129,11 @@ def shashki_worker(depth: int, cpu: bool = False) -> None:
     except ImportError:  # a baseline from before it existed: the move generator alone was compiled
         from shashki.rules import position as hot
 
-    variant = get_variant("russian")
+    variant = get_variant(variant_name)
+    positions = POSITIONS_BY_VARIANT[variant_name]
+    list(Searcher().iterate(Position.from_fen(positions[0][1], variant), Limit(depth=1)))
     results = {}
-    for label, fen in POSITIONS:
+    for label, fen in positions:
         pos = Position.from_fen(fen, variant)
         searcher = Searcher()
         now = clock(cpu)
@@ -138,13 +154,14 @@ def pure_copy(folder: Path) -> Path:
     return folder
 
 
-def run_shashki(depth: int, path: Path | None, cpu: bool = False) -> dict:
+def run_shashki(depth: int, path: Path | None, cpu: bool = False, variant: str = "russian") -> dict:
     """The shashki half in a subprocess: the installed package, or the one under `path` when given."""
     env = dict(os.environ)
     if path is not None:
         env["PYTHONPATH"] = str(path)  # before the editable install's finder, which comes last
     proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--shashki-worker", "--depth",
-                           str(depth)] + (["--cpu"] if cpu else []), capture_output=True, text=True,
+                           str(depth), "--variant", variant] + (["--cpu"] if cpu else []),
+                          capture_output=True, text=True,
                           env=env, timeout=3600, cwd=path or ROOT)
     if proc.returncode != 0:
         raise SetupError(f"the shashki half failed (exit {proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -154,7 +171,7 @@ def run_shashki(depth: int, path: Path | None, cpu: bool = False) -> dict:
 def median_runs(runs: list[dict]) -> dict:
     """Per position: the nodes (the same in every run), the median time, the move and score."""
     merged = {}
-    for label, _ in POSITIONS:
+    for label in runs[0]["results"]:
         first = runs[0]["results"][label]
         if any(r["results"][label]["nodes"] != first["nodes"] for r in runs):
             raise SetupError(f"{label}: the node count differs between runs")
@@ -170,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Engine nodes per second: shashki, compiled and pure "
                                      "Python, against py-draughts.")
     parser.add_argument("--depth", type=int, default=8, help="fixed search depth (default 8)")
+    parser.add_argument("--variant", choices=sorted(POSITIONS_BY_VARIANT), default="russian",
+                        help="whose positions (default russian; py-draughts' engine plays Russian only)")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each searcher (medians; default 3)")
     parser.add_argument("--no-pure", action="store_true", help="skip the pure-Python build")
     parser.add_argument("--baseline", type=Path, help="a folder holding another build of the `shashki` "
@@ -185,11 +204,11 @@ def main(argv: list[str] | None = None) -> int:
         worker(args.depth, args.cpu)
         return 0
     if args.shashki_worker:
-        shashki_worker(args.depth, args.cpu)
+        shashki_worker(args.depth, args.cpu, args.variant)
         return 0
     failed = False
     python = None
-    if not args.no_pydraughts:
+    if not args.no_pydraughts and args.variant == "russian":
         try:
             python = ensure_pydraughts(args.venv)
         except SetupError as exc:
@@ -199,11 +218,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="shashki-pure-") as tmp:
         pure = None if args.no_pure else pure_copy(Path(tmp))
         for _ in range(max(1, args.repeat)):  # interleaved: each searcher sees the same machine load
-            runs["compiled"].append(run_shashki(args.depth, None, args.cpu))
+            runs["compiled"].append(run_shashki(args.depth, None, args.cpu, args.variant))
             if pure is not None:
-                runs["pure"].append(run_shashki(args.depth, pure, args.cpu))
+                runs["pure"].append(run_shashki(args.depth, pure, args.cpu, args.variant))
             if args.baseline is not None:
-                runs["baseline"].append(run_shashki(args.depth, args.baseline.resolve(), args.cpu))
+                runs["baseline"].append(run_shashki(args.depth, args.baseline.resolve(), args.cpu,
+                                                    args.variant))
             if python is not None:
                 try:
                     runs["pydraughts"].append(run_pydraughts(python, args.depth, args.cpu))
@@ -214,20 +234,22 @@ def main(argv: list[str] | None = None) -> int:
     py = median_runs(runs["pure"]) if runs["pure"] else None
     pd = median_runs(runs["pydraughts"]) if runs["pydraughts"] else None
     base = median_runs(runs["baseline"]) if runs["baseline"] else None
-    if py is not None and any(py[label]["move"] != sh[label]["move"] for label, _ in POSITIONS):
+    positions = POSITIONS_BY_VARIANT[args.variant]
+    if py is not None and any(py[label]["move"] != sh[label]["move"] for label, _ in positions):
         print("error: the compiled and the pure-Python builds chose different moves", file=sys.stderr)
         failed = True
     built = "compiled" if runs["compiled"][0]["compiled"] else "NOT compiled (pure Python)"
     pd_name = f"py-draughts {runs['pydraughts'][0]['version']} SimpleEngine" if pd else "py-draughts"
     print(f"Machine: {machine()}; load average {os.getloadavg()[0]:.1f} at the end")
-    print(f"Russian, fixed depth {args.depth}, empty hash table, one search per position, "
-          f"median of {len(runs['compiled'])} interleaved runs, timed by "
+    print(f"{args.variant.capitalize()}, fixed depth {args.depth}, empty hash table, one search per "
+          f"position, median of {len(runs['compiled'])} interleaved runs, timed by "
           f"{'CPU time' if args.cpu else 'the wall clock'}")
-    print(f"shashki as installed: {built}; pure: the same source without compiled modules; {pd_name}")
+    print(f"shashki as installed: {built}; pure: the same source without compiled modules"
+          + (f"; {pd_name}" if pd else ""))
     print()
     print(f"{'position':<12} {'move':>6} {'nodes':>9} {'s':>6} {'nodes/s':>9}   {'pure nodes/s':>12} "
           f"{'ratio':>6}   {'py-draughts nodes':>17} {'nodes/s':>9} {'ratio':>6}")
-    for label, _ in POSITIONS:
+    for label, _ in positions:
         s = sh[label]
         line = (f"{label:<12} {s['move']:>6} {s['nodes']:>9,} {s['seconds']:>6.2f} {rate(s):>9,.0f}   ")
         line += f"{rate(py[label]):>12,.0f} {rate(s) / rate(py[label]):>5.1f}x   " if py else " " * 24
@@ -254,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({'compiled' if runs['baseline'][0]['compiled'] else 'pure Python'})")
         print(f"{'position':<12} {'nodes/s':>9} {'baseline nodes':>14} {'nodes/s':>9} {'ratio':>6}  "
               "same search")
-        for label, _ in POSITIONS:
+        for label, _ in positions:
             s, b = sh[label], base[label]
             same = (s["nodes"], s["move"], s.get("score")) == (b["nodes"], b["move"], b.get("score"))
             verdict = "yes" if same else f"NO: {b['move']} {b.get('score')}"
