@@ -6,7 +6,8 @@ generator, the evaluation and the transposition table, into one extension; the s
 uncompiled when it cannot be):
 
 - every hot value is a plain int: moves are taken by their index in `Position.legal_moves()`, table
-  entries are packed into one int, killers and history are flat lists indexed by (from, to) squares;
+  entries are packed into one int, killers are a flat list and history a packed `vec[i64]` (librt,
+  read and added unboxed), both indexed by (from, to) squares;
 - nothing is allocated per node beyond what the move generator makes (the child position and, for
   captures, its moves) and the small list of the move order;
 - at the horizon, a quiet position with a choice of moves is scored without generating its moves
@@ -25,6 +26,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from typing import Any, Final
+
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from shashki.engine.counts import Counts
 from shashki.engine.evaluation import Evaluator, popcount
@@ -107,7 +111,7 @@ class Core:
         # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
         # below `span`.
         self.span = 64
-        self.history: list[int] = [0] * (2 * 64 * 64)
+        self.history: vec[i64] = vec[i64]([0] * (2 * 64 * 64))  # packed (librt): read and added unboxed
         self.killers: list[int] = [0] * (2 * (MAX_PLY + 2))
         self.path: list[int] = []  # hashes of the positions from the root to the current node
         self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
@@ -120,7 +124,7 @@ class Core:
     def set_variant(self, span: int) -> None:
         """A new variant: forget the move order learned (the table is cleared by the caller)."""
         self.span = span
-        self.history = [0] * (2 * span * span)
+        self.history = vec[i64]([0] * (2 * span * span))
 
     def new_search(self, history: set[int]) -> None:
         self.seen = history
@@ -210,20 +214,21 @@ class Core:
                 self.counts.dead(ply)
         # A position the table knows is not over and says whether it must capture and whether it
         # has a single move: its moves are generated only if the entry does not settle it.
+        if depth <= 0:
+            # At the horizon, a quiet position with a choice of moves is scored as it is: count the
+            # moves without generating them (no capture to make), before the table is read (an
+            # entry would only say what the count does: leaves are never stored).
+            count = pos.quiet_move_count()
+            if count >= 2:
+                return self.evaluate(pos)
+            if count == 0:
+                return WIN - ply if self.giveaway else ply - WIN
         entry = self.table.probe(key) if ply < MAX_PLY else -1
         moves: list[Move] | None = None
         if entry >= 0:
             capture = entry_capture(entry)
             forced = entry_forced(entry)
         else:
-            if depth <= 0:
-                # At the horizon, a quiet position with a choice of moves is scored as it is: count
-                # the moves without generating them where that is cheap (men only, no capture).
-                count = pos.quiet_move_count()
-                if count >= 2:
-                    return self.evaluate(pos)
-                if count == 0:
-                    return WIN - ply if self.giveaway else ply - WIN
             moves = pos.legal_moves()
             if not moves:
                 # RULES.md §3: the side to move with no legal move loses, or wins in giveaway.

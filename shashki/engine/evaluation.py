@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mypy_extensions import i64
+
 from shashki.engine.patterns import Regions, pattern_size
 from shashki.engine.weights import (
     EXTRA,
@@ -40,7 +42,7 @@ from shashki.engine.weights import (
     family_of,
     shipped_weights,
 )
-from shashki.rules.position import Position, popcount
+from shashki.rules.position import Position, popcount, popcount64
 from shashki.rules.variant import Variant
 
 # The weights live in shashki.engine.weights; these names are read from here too.
@@ -116,17 +118,17 @@ class Evaluator:
         if isinstance(w, DraughtsWeights) and not variant.flying_kings:
             king = w.short_king
         # The weights as plain ints: the search calls `score` at every leaf.
-        self._man: int = w.man
-        self._king: int = king
-        self._advance: int = w.advance
-        self._back_row: int = w.back_row
-        self._centre: int = w.centre
-        self._mobility: int = w.mobility
-        self._hanging: int = w.hanging
-        self._main_diagonal: int = w.main_diagonal
-        self._near_crown: int = w.near_crown
-        self._backed: int = w.backed
-        self._imbalance: int = w.imbalance
+        self._man: i64 = w.man
+        self._king: i64 = king
+        self._advance: i64 = w.advance
+        self._back_row: i64 = w.back_row
+        self._centre: i64 = w.centre
+        self._mobility: i64 = w.mobility
+        self._hanging: i64 = w.hanging
+        self._main_diagonal: i64 = w.main_diagonal
+        self._near_crown: i64 = w.near_crown
+        self._backed: i64 = w.backed
+        self._imbalance: i64 = w.imbalance
         self._extra: bool = any(getattr(w, name) for name in EXTRA)
         # Patterns fitted on another board (a family's parent on 8x8 for a 10x10 variant) are not used.
         self._regions: Regions | None = None
@@ -134,24 +136,30 @@ class Evaluator:
             self._regions = Regions(variant, list(w.patterns))
         # The masks as plain ints too, for `_side` (a board has at most 4 rank planes: 10x10 needs 4).
         m = self.m
-        self._mask: int = m.mask
-        self._half: int = m.half
-        self._centre_mask: int = m.centre
-        self._white_back: int = m.white_back
-        self._black_back: int = m.black_back
+        self._mask: i64 = m.mask
+        self._half: i64 = m.half
+        self._centre_mask: i64 = m.centre
+        self._white_back: i64 = m.white_back
+        self._black_back: i64 = m.black_back
         self._backward: bool = m.backward
         self._capture_kings: bool = m.capture_kings
-        self._diagonal: int = m.diagonal
-        self._left: int = m.left
-        self._white_crown: int = m.white_crown
-        self._black_crown: int = m.black_crown
-        self._white_near: int = m.white_near
-        self._black_near: int = m.black_near
+        self._diagonal: i64 = m.diagonal
+        self._left: i64 = m.left
+        self._white_crown: i64 = m.white_crown
+        self._black_crown: i64 = m.black_crown
+        self._white_near: i64 = m.white_near
+        self._black_near: i64 = m.black_near
         assert len(m.white_planes) <= 4, "boards up to 16x16"
         wp = m.white_planes + [0] * (4 - len(m.white_planes))
         bp = m.black_planes + [0] * (4 - len(m.black_planes))
-        self._wp0, self._wp1, self._wp2, self._wp3 = wp[0], wp[1], wp[2], wp[3]
-        self._bp0, self._bp1, self._bp2, self._bp3 = bp[0], bp[1], bp[2], bp[3]
+        self._wp0: i64 = wp[0]
+        self._wp1: i64 = wp[1]
+        self._wp2: i64 = wp[2]
+        self._wp3: i64 = wp[3]
+        self._bp0: i64 = bp[0]
+        self._bp1: i64 = bp[1]
+        self._bp2: i64 = bp[2]
+        self._bp3: i64 = bp[3]
 
     def features(self, pos: Position, white: bool) -> tuple[int, ...]:
         """The features of one colour, in the order of `FEATURES` (and of the weights' fields)."""
@@ -211,10 +219,11 @@ class Evaluator:
         The weighted sum of `features` of the side to move less that of the opponent (the same
         integers, summed per side: no tuple per call, the masks read as plain ints)."""
         kings = pos.kings
-        white = self._side(pos.white, pos.black, kings, True) - self._side(pos.black, pos.white, kings, False)
+        total = self._side(pos.white, pos.black, kings, True) - self._side(pos.black, pos.white, kings, False)
         regions = self._regions
         if regions is not None:
-            white += regions.score(pos.white & ~kings, pos.black & ~kings)
+            total += regions.score(pos.white & ~kings, pos.black & ~kings)
+        white = int(total)
         return white if pos.white_to_move else -white
 
     def pattern_terms(self, pos: Position) -> list[tuple[int, int]]:
@@ -224,55 +233,57 @@ class Evaluator:
             return []
         return self._regions.terms(pos.white & ~pos.kings, pos.black & ~pos.kings)
 
-    def _side(self, own: int, opp: int, kings: int, white: bool) -> int:
-        """`features(pos, white)` weighted and summed (see `features`, which it must equal)."""
+    def _side(self, own: i64, opp: i64, kings: i64, white: bool) -> i64:
+        """`features(pos, white)` weighted and summed (see `features`, which it must equal), in
+        native 64-bit arithmetic when compiled (a left shift past bit 63 wraps, and every one is
+        masked to the board at once)."""
         mask = self._mask
         empty = mask & ~(own | opp)
         men = own & ~kings
         own_kings = own & kings
         if white:
             advance = (
-                popcount(men & self._wp0)
-                + (popcount(men & self._wp1) << 1)
-                + (popcount(men & self._wp2) << 2)
-                + (popcount(men & self._wp3) << 3)
+                popcount64(men & self._wp0)
+                + (popcount64(men & self._wp1) << 1)
+                + (popcount64(men & self._wp2) << 2)
+                + (popcount64(men & self._wp3) << 3)
             )
-            back = popcount(men & self._white_back)
+            back = popcount64(men & self._white_back)
         else:
             advance = (
-                popcount(men & self._bp0)
-                + (popcount(men & self._bp1) << 1)
-                + (popcount(men & self._bp2) << 2)
-                + (popcount(men & self._bp3) << 3)
+                popcount64(men & self._bp0)
+                + (popcount64(men & self._bp1) << 1)
+                + (popcount64(men & self._bp2) << 2)
+                + (popcount64(men & self._bp3) << 3)
             )
-            back = popcount(men & self._black_back)
-        centre = popcount(men & self._centre_mask)
+            back = popcount64(men & self._black_back)
+        centre = popcount64(men & self._centre_mask)
         h = self._half
         h1 = h + 1
         if white:
-            steps = popcount((men >> h) & empty) + popcount((men >> h1) & empty)
+            steps = popcount64((men >> h) & empty) + popcount64((men >> h1) & empty)
         else:
-            steps = popcount((men << h) & mask & empty) + popcount((men << h1) & mask & empty)
+            steps = popcount64((men << h) & mask & empty) + popcount64((men << h1) & mask & empty)
         if own_kings:
             steps += (
-                popcount((own_kings >> h) & empty)
-                + popcount((own_kings << h) & mask & empty)
-                + popcount((own_kings >> h1) & empty)
-                + popcount((own_kings << h1) & mask & empty)
+                popcount64((own_kings >> h) & empty)
+                + popcount64((own_kings << h) & mask & empty)
+                + popcount64((own_kings >> h1) & empty)
+                + popcount64((own_kings << h1) & mask & empty)
             )
         opp_men = opp & ~kings
         targets = own if self._capture_kings else men
-        hanging = 0
+        hanging: i64 = 0
         backward = self._backward
         if white or backward:
-            hanging += popcount((((((opp_men << h) & mask) & targets) << h) & mask) & empty)
-            hanging += popcount((((((opp_men << h1) & mask) & targets) << h1) & mask) & empty)
+            hanging += popcount64((((((opp_men << h) & mask) & targets) << h) & mask) & empty)
+            hanging += popcount64((((((opp_men << h1) & mask) & targets) << h1) & mask) & empty)
         if (not white) or backward:
-            hanging += popcount((((opp_men >> h) & targets) >> h) & empty)
-            hanging += popcount((((opp_men >> h1) & targets) >> h1) & empty)
+            hanging += popcount64((((opp_men >> h) & targets) >> h) & empty)
+            hanging += popcount64((((opp_men >> h1) & targets) >> h1) & empty)
         total = (
-            self._man * popcount(men)
-            + self._king * popcount(own_kings)
+            self._man * popcount64(men)
+            + self._king * popcount64(own_kings)
             + self._advance * advance
             + self._back_row * back
             + self._centre * centre
@@ -289,12 +300,12 @@ class Evaluator:
             crown = self._black_crown & empty
             near = men & self._black_near & ((crown >> h) | (crown >> h1))
             behind = ((own << h) | (own << h1)) & mask
-        spread = 2 * popcount(men & self._left) - popcount(men)
+        spread = 2 * popcount64(men & self._left) - popcount64(men)
         return (
             total
-            + self._main_diagonal * popcount(own_kings & self._diagonal)
-            + self._near_crown * popcount(near)
-            + self._backed * popcount(men & behind)
+            + self._main_diagonal * popcount64(own_kings & self._diagonal)
+            + self._near_crown * popcount64(near)
+            + self._backed * popcount64(men & behind)
             + self._imbalance * (spread if spread >= 0 else -spread)
         )
 

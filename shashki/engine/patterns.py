@@ -28,6 +28,9 @@ Kings are not in the patterns (the material weights price them). Compiled with m
 
 from __future__ import annotations
 
+from librt.vecs import vec
+from mypy_extensions import i64
+
 from shashki.rules.variant import Variant
 
 # Dark squares of a row in a region's window, by the row's length (half the board's width): the whole
@@ -99,19 +102,20 @@ class Regions:
             raise ValueError(
                 f"{variant.key}: patterns need {self.regions * self.size} weights, not {len(values)}"
             )
-        self.values: list[int] = list(values)
+        # Packed vectors (librt): compiled code reads them unboxed, one cache line a weight at most.
+        self.values: vec[i64] = vec[i64](values)
         turned = {b: board.bit_of_number(board.squares + 1 - board.number(b)) for b in board.rows}
         index = {tuple(region): i for i, region in enumerate(squares)}
-        self.starts: list[int] = []
-        self.masks: list[int] = []
+        starts: list[int] = []
+        masks: list[int] = []
         # Where the weights of the region Black's men of a region are read in start (White's start at
         # region * size).
-        self.partner_bases: list[int] = []
+        partner_bases: list[int] = []
         # Per region: where its digits tables start, at the same index in `forward` (White's order) and
         # `backward` (Black's).
-        self.offsets: list[int] = []
-        self.forward: list[int] = []
-        self.backward: list[int] = []
+        offsets: list[int] = []
+        forward: list[int] = []
+        backward: list[int] = []
         tables: dict[tuple, int] = {}
         for region in squares:
             low = region[0]
@@ -122,15 +126,21 @@ class Regions:
             back = [order[turned[b]] for b in region]
             key = (width, tuple(positions), tuple(back))
             if key not in tables:  # a region's two tables side by side: one offset reads both
-                tables[key] = len(self.forward)
-                self.forward += _window_digits(positions, list(range(len(region))), width)
-                self.backward += _window_digits(positions, back, width)
-            self.offsets.append(tables[key])
-            self.starts.append(low)
-            self.masks.append((1 << width) - 1)
-            self.partner_bases.append(index[tuple(partner)] * self.size)
+                tables[key] = len(forward)
+                forward += _window_digits(positions, list(range(len(region))), width)
+                backward += _window_digits(positions, back, width)
+            offsets.append(tables[key])
+            starts.append(low)
+            masks.append((1 << width) - 1)
+            partner_bases.append(index[tuple(partner)] * self.size)
+        self.starts: vec[i64] = vec[i64](starts)
+        self.masks: vec[i64] = vec[i64](masks)
+        self.partner_bases: vec[i64] = vec[i64](partner_bases)
+        self.offsets: vec[i64] = vec[i64](offsets)
+        self.forward: vec[i64] = vec[i64](forward)
+        self.backward: vec[i64] = vec[i64](backward)
 
-    def score(self, white_men: int, black_men: int) -> int:
+    def score(self, white_men: i64, black_men: i64) -> i64:
         """White's patterns less Black's (Black's read from its side of the board)."""
         values = self.values
         forward = self.forward
@@ -139,8 +149,9 @@ class Regions:
         masks = self.masks
         offsets = self.offsets
         partner_bases = self.partner_bases
-        size = self.size
-        total = 0
+        size: i64 = self.size
+        total: i64 = 0
+        r: i64 = 0
         for r in range(self.regions):
             start = starts[r]
             mask = masks[r]
@@ -160,6 +171,6 @@ class Regions:
             b = (black_men >> self.starts[r]) & self.masks[r]
             offset = self.offsets[r]
             forward, backward = self.forward, self.backward
-            result.append((r * self.size + forward[offset + w] + 2 * forward[offset + b], 1))
-            result.append((self.partner_bases[r] + backward[offset + b] + 2 * backward[offset + w], -1))
+            result.append((int(r * self.size + forward[offset + w] + 2 * forward[offset + b]), 1))
+            result.append((int(self.partner_bases[r] + backward[offset + b] + 2 * backward[offset + w]), -1))
         return result

@@ -24,6 +24,8 @@ import random
 from types import FunctionType
 from typing import Final
 
+from mypy_extensions import i64
+
 from shashki.rules import fen as _fen
 from shashki.rules import notation as _notation
 from shashki.rules.board import BoardGeometry, geometry
@@ -45,13 +47,23 @@ def popcount(bb: int) -> int:
         return bb.bit_count()
     if not bb:
         return 0  # often: the evaluation counts many sparse sets (hanging pieces, kings)
-    bb -= (bb >> 1) & 0x555555555555555
-    bb = (bb & 0x333333333333333) + ((bb >> 2) & 0x333333333333333)
-    bb = (bb + (bb >> 4)) & 0xF0F0F0F0F0F0F0F
-    bb += bb >> 8
-    bb += bb >> 16
-    bb += bb >> 32
-    return bb & 0x7F
+    return int(popcount64(bb))
+
+
+def popcount64(x: i64) -> i64:
+    """`popcount` in native 64-bit arithmetic (compiled, no tagged-int checks), for callers that
+    hold their bitboards as i64 (shashki.engine.evaluation)."""
+    if not COMPILED:
+        return int(x).bit_count()
+    if not x:
+        return 0
+    x -= (x >> 1) & 0x555555555555555
+    x = (x & 0x333333333333333) + ((x >> 2) & 0x333333333333333)
+    x = (x + (x >> 4)) & 0xF0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 class Move:
@@ -756,7 +768,18 @@ class _CaptureSearch:
 def _apply_precedence(captures: list[Move], precedence: Precedence, kings: int, own_kings: int) -> list[Move]:
     """Keep the sequences the precedence rule allows (FMJD 4.13 quantity; FID Italian order)."""
     if precedence is Precedence.QUANTITY:
-        best = max(len(m.captured) for m in captures)
+        # Most captures: often one sequence, or all of the same length (the list kept as it is).
+        best = 0
+        ties = 0
+        for m in captures:
+            taken = len(m.captured)
+            if taken > best:
+                best = taken
+                ties = 1
+            elif taken == best:
+                ties += 1
+        if ties == len(captures):
+            return captures
         return [m for m in captures if len(m.captured) == best]
 
     # Italian (FID): most pieces; then capturing with a king; then most kings taken; then the
