@@ -24,6 +24,7 @@ import random
 from types import FunctionType
 from typing import Final
 
+from librt.vecs import vec
 from mypy_extensions import i64
 
 from shashki.rules import fen as _fen
@@ -208,17 +209,19 @@ class MoveRules:
         self.rays: list[tuple[tuple[int, ...], ...]] = [t.rays.get(sq, ()) for sq in range(top)]
         # Direction indices 0, 1 lead towards row 0 (White's forward), 2, 3 towards Black's forward.
         men_dirs = (0, 1, 2, 3) if variant.men_capture_backward else ((0, 1) if white else (2, 3))
-        # men_jumps[square]: (over mask, landing mask, over, landing) in each direction a man may take.
-        self.men_jumps: list[list[tuple[int, int, int, int]]] = [
-            [
-                (1 << j[0], 1 << j[1], j[0], j[1])
-                for d, j in enumerate(t.jumps[sq])
-                if j is not None and d in men_dirs
-            ]
-            if sq in t.jumps
-            else []
-            for sq in range(top)
-        ]
+        # men_jumps[4 * (4 * square + k)...]: over mask, landing mask, over, landing of the k-th
+        # direction a man on the square may take in (men_jump_count[square] of them), packed (librt):
+        # read unboxed by `_CaptureSearch.man`.
+        flat: list[int] = [0] * (16 * top)
+        counts: list[int] = [0] * top
+        for sq in range(top):
+            for d, j in enumerate(t.jumps.get(sq, ())):
+                if j is not None and d in men_dirs:
+                    at = 4 * (4 * sq + counts[sq])
+                    flat[at : at + 4] = [1 << j[0], 1 << j[1], j[0], j[1]]
+                    counts[sq] += 1
+        self.men_jumps: vec[i64] = vec[i64](flat)
+        self.men_jump_count: vec[i64] = vec[i64](counts)
         side = self.zside
         # Men step forward (RULES.md §2.1): White towards row 0 (right shifts), Black away from it.
         # steps: (shift, [Move by target square]) for the two forward directions (`none` where no
@@ -687,11 +690,19 @@ class _CaptureSearch:
     def man(self, sq: int, captured: int) -> bool:
         r = self.r
         found = False
-        targets = self.capturable_by_men & ~captured
-        occ = self.occ
+        targets: i64 = self.capturable_by_men & ~captured
+        occ: i64 = self.occ
         path = self.path
         caps = self.caps
-        for over_mask, land_mask, over, land in r.men_jumps[sq]:
+        jumps = r.men_jumps
+        at: i64 = 16 * sq
+        end = at + 4 * r.men_jump_count[sq]
+        while at < end:
+            over_mask = jumps[at]
+            land_mask = jumps[at + 1]
+            over = int(jumps[at + 2])
+            land = int(jumps[at + 3])
+            at += 4
             if not targets & over_mask or occ & land_mask:
                 continue
             found = True
