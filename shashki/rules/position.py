@@ -203,10 +203,23 @@ class MoveRules:
         self.captures_down: bool = (not white) or variant.men_capture_backward
         self.precedence: Precedence = variant.precedence
         self.free_choice: bool = variant.precedence is Precedence.FREE
-        # The tables below are lists indexed by square (bit index; empty where there is no square):
-        # a list index costs less than a dict look-up in the move generator's loops.
+        # The tables below are indexed by square (bit index; empty where there is no square): an
+        # index costs less than a dict look-up in the move generator's loops.
         top = max(t.rays) + 1
-        self.rays: list[tuple[tuple[int, ...], ...]] = [t.rays.get(sq, ()) for sq in range(top)]
+        # The rays, packed (librt) for the capture search and `_king_moves`: the k-th square of
+        # direction d from a square at ray_squares[(4 * square + d) * ray_stride + k], the ray's
+        # length at ray_length[4 * square + d] (0 where there is none).
+        stride = max((len(ray) for rays in t.rays.values() for ray in rays), default=1)
+        squares: list[int] = [0] * (4 * top * stride)
+        lengths: list[int] = [0] * (4 * top)
+        for sq, rays in t.rays.items():
+            for d, ray in enumerate(rays):
+                lengths[4 * sq + d] = len(ray)
+                at = (4 * sq + d) * stride
+                squares[at : at + len(ray)] = list(ray)
+        self.ray_stride: i64 = stride
+        self.ray_squares: vec[i64] = vec[i64](squares)
+        self.ray_length: vec[i64] = vec[i64](lengths)
         # Direction indices 0, 1 lead towards row 0 (White's forward), 2, 3 towards Black's forward.
         men_dirs = (0, 1, 2, 3) if variant.men_capture_backward else ((0, 1) if white else (2, 3))
         # men_jumps[4 * (4 * square + k)...]: over mask, landing mask, over, landing of the k-th
@@ -602,23 +615,29 @@ def _king_moves(S: MoveRules, own_kings: int, opp: int, occupied: int) -> int:
     Looks along each ray as `_CaptureSearch.king` does for a first capture (RULES.md §2.2: a flying
     king takes the first piece on its ray when the square behind it is free; a short king the
     adjacent one), and counts the free squares before the first piece (one at most for short kings)."""
-    rays = S.rays
+    squares = S.ray_squares
+    lengths = S.ray_length
+    stride = S.ray_stride
     flying = S.flying
+    occ: i64 = occupied
+    their: i64 = opp
     count = 0
     bb = own_kings
     while bb:
         low = bb & -bb
         bb ^= low
-        for ray in rays[low.bit_length() - 1]:
-            n = len(ray)
-            i = 0
+        sq: i64 = low.bit_length() - 1
+        for d in range(4):
+            n = lengths[4 * sq + d]
+            at = (4 * sq + d) * stride
+            i: i64 = 0
             if flying:
-                while i < n and not (occupied >> ray[i] & 1):
+                while i < n and not (occ >> squares[at + i] & 1):
                     i += 1
                 count += i
-            elif n and not (occupied >> ray[0] & 1):
+            elif n and not (occ >> squares[at] & 1):
                 count += 1
-            if i < n - 1 and opp >> ray[i] & 1 and not (occupied >> ray[i + 1] & 1):
+            if i < n - 1 and their >> squares[at + i] & 1 and not (occ >> squares[at + i + 1] & 1):
                 return -1
     return count
 
@@ -727,31 +746,35 @@ class _CaptureSearch:
     def king(self, sq: int, captured: int) -> bool:
         r = self.r
         found = False
-        occ = self.occ
-        targets = self.opp & ~captured
+        occ: i64 = self.occ
+        targets: i64 = self.opp & ~captured
         promotes = not self.start_king
         flying = r.flying
         path = self.path
         caps = self.caps
-        for ray in r.rays[sq]:
-            n = len(ray)
-            i = 0
+        squares = r.ray_squares
+        lengths = r.ray_length
+        stride = r.ray_stride
+        for d in range(4):
+            n = lengths[4 * sq + d]
+            at = (4 * sq + d) * stride
+            i: i64 = 0
             if flying:
-                while i < n and not (occ >> ray[i] & 1):
+                while i < n and not (occ >> squares[at + i] & 1):
                     i += 1
             if i >= n - 1:
                 continue
-            over = ray[i]
+            over = int(squares[at + i])
             if not (targets >> over & 1):
                 continue  # own piece, a piece already captured (§2.8), or nothing to take
-            land = ray[i + 1]
+            land = int(squares[at + i + 1])
             if occ >> land & 1:
                 continue
             landings = [land]
             if flying:
                 j = i + 2
-                while j < n and not (occ >> ray[j] & 1):
-                    landings.append(ray[j])
+                while j < n and not (occ >> squares[at + j] & 1):
+                    landings.append(int(squares[at + j]))
                     j += 1
             found = True
             now = captured | (1 << over)
