@@ -3,6 +3,7 @@
     python benchmarks/engine_opponents.py --opponent scan [--source DIR] [--openings 9] [--time 0.2]
         [--odds 1,4]
     python benchmarks/engine_opponents.py --opponent kestog [--source DIR] ...
+    python benchmarks/engine_opponents.py --opponent scan --positions 1 [--source DIR]
 
 The opponent is built from its public source into `benchmarks/.opponents/` (ignored by git; nothing of
 it is ever committed): `--source` is a clone of its repository (a work tree or a bare git directory);
@@ -22,6 +23,10 @@ legal loses the game for the side that sent it, and is printed. Games not over a
 plies are draws. Time odds: at odds k shashki gets k times the opponent's time a move. Both engines think
 one at a time, so a busy machine slows both alike. The mean time each actually took a move is printed
 (a forced move takes next to nothing), and is what a comparison must use.
+
+`--positions S` plays no games: each engine thinks S seconds in each of the variant's fixed positions
+(benchmarks/engine_speed.py's, a fresh game each time, one engine at a time), and the depth each
+reached, its nodes a second and the time it took are printed side by side.
 """
 
 from __future__ import annotations
@@ -43,10 +48,11 @@ sys.path.insert(0, str(HERE.parent))
 
 from engine_ab import openings  # noqa: E402
 from engine_builds import HubEngine, LineEngine  # noqa: E402
+from engine_speed import POSITIONS_BY_VARIANT  # noqa: E402
 
 from shashki.engine.hub import hub_move, parse_hub_move  # noqa: E402
 from shashki.engine.hub_notation import hub_position  # noqa: E402
-from shashki.rules import Game  # noqa: E402
+from shashki.rules import Game, get_variant  # noqa: E402
 from shashki.rules.position import Move, Position  # noqa: E402
 from shashki.rules.variant import Color  # noqa: E402
 
@@ -116,10 +122,12 @@ def build(key: str, source: Path | None) -> Path:
 
 @dataclass(frozen=True)
 class Search:
-    """What an engine's last completed iteration reported: its depth and the nodes searched in all."""
+    """What an engine's last completed iteration reported: its depth, the nodes searched in all and
+    the seconds it had searched by then (0: not reported)."""
 
     depth: int
     nodes: int
+    seconds: float = 0.0
 
 
 class Scan(LineEngine):
@@ -136,7 +144,7 @@ class Scan(LineEngine):
     def seen(self, line: str) -> None:
         if line.startswith("info "):  # info <depth> <mean ply> <score> <nodes> <time> <Mnps> <pv>
             fields = line.split()
-            self.last = Search(int(fields[1]), int(fields[4]))
+            self.last = Search(int(fields[1]), int(fields[4]), float(fields[5]))
 
     def new_game(self) -> None:
         self.send("new")
@@ -175,9 +183,9 @@ class KestoG(LineEngine):
         self.last = Search(0, 0)
 
     def seen(self, line: str) -> None:
-        found = re.search(r"\[depth (\d+)\].*\[nodes (\d+)\]", line)
+        found = re.search(r"\[depth (\d+)\].*\[time ([\d.]+)\].*\[nodes (\d+)\]", line)
         if found:  # [thinking] [depth 13] [move 22-18] [time 0.12] [eval -2] [nodes 496103] ...
-            self.last = Search(int(found[1]), int(found[2]))
+            self.last = Search(int(found[1]), int(found[3]), float(found[2]))
 
     def new_game(self) -> None:
         pass
@@ -206,8 +214,70 @@ class Shashki(HubEngine):
     def seen(self, line: str) -> None:
         if line.startswith("info "):
             depth, nodes = re.search(r"depth=(\d+)", line), re.search(r"nodes=(\d+)", line)
+            took = re.search(r"time=([\d.]+)", line)
             if depth and nodes:
-                self.last = Search(int(depth[1]), int(nodes[1]))
+                self.last = Search(int(depth[1]), int(nodes[1]), float(took[1]) if took else 0.0)
+
+    def think(self, pos: Position, seconds: float) -> str:
+        """Its move in `pos`, a new game, after up to `seconds` of thought (Hub notation)."""
+        self.send("new-game")
+        self.send(f"pos pos={hub_position(pos)}")
+        self.send(f"level move-time={seconds}")
+        self.send("go think")
+        return self.wait_for("done").split("move=", 1)[1].split()[0]
+
+
+def fixed_positions(key: str, exe: Path, seconds: float) -> list[tuple[str, dict[str, tuple[Search, float]]]]:
+    """Per fixed position of the opponent's variant: each engine's last completed iteration (depth,
+    nodes) and the seconds it took, thinking `seconds` from a new game."""
+    opponent = OPPONENTS[key]
+    variant = get_variant(opponent.variant)
+    rows = []
+    for label, fen in POSITIONS_BY_VARIANT[opponent.variant]:
+        pos = Position.from_fen(fen, variant)
+        ours = Shashki(None, opponent.variant)
+        theirs: Scan | KestoG = Scan(exe) if key == "scan" else KestoG(exe)
+        try:
+            start = time.perf_counter()
+            ours.think(pos, seconds)
+            mine = (ours.last, time.perf_counter() - start)
+            theirs.new_game()
+            start = time.perf_counter()
+            theirs.best(Game(variant, pos), seconds)
+            other = (theirs.last, time.perf_counter() - start)
+        finally:
+            ours.close()
+            theirs.close()
+        rows.append((label, {"shashki": mine, opponent.name: other}))
+    return rows
+
+
+def positions_table(rows: list[tuple[str, dict[str, tuple[Search, float]]]]) -> list[str]:
+    """`fixed_positions`' figures as lines: per engine and position the depth of its last completed
+    iteration, its nodes a second by its own count and clock at that iteration, and the seconds it took
+    to move; then each engine's mean depth and nodes a second over the positions it searched (a move
+    from its opening book, with no search reported, is marked and left out)."""
+    names = list(rows[0][1])
+    head = "".join(f" {name + ' depth':>18} {'nodes/s':>11} {'s':>5}" for name in names)
+    lines = [f"{'position':<12}{head}"]
+    for label, figures in rows:
+        line = f"{label:<12}"
+        for name in names:
+            search, took = figures[name]
+            if search.depth == 0:
+                line += f" {'book':>18} {'-':>11} {took:>5.2f}"
+            else:
+                line += f" {search.depth:>18} {search.nodes / max(search.seconds, 1e-3):>11,.0f} {took:>5.2f}"
+        lines.append(line)
+    summary = []
+    for name in names:
+        searches = [figures[name][0] for _, figures in rows if figures[name][0].depth > 0]
+        depth = sum(search.depth for search in searches) / max(1, len(searches))
+        seconds = sum(search.seconds for search in searches)
+        speed = sum(search.nodes for search in searches) / max(seconds, 1e-3)
+        summary.append(f"{name} mean depth {depth:.1f}, {speed:,.0f} nodes/s ({len(searches)} searched)")
+    lines.append("all positions: " + "; ".join(summary))
+    return lines
 
 
 @dataclass
@@ -285,10 +355,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=0.2, help="the opponent's seconds a move (default 0.2)")
     parser.add_argument("--odds", default="1", help="shashki's time as multiples of the opponent's: 1,4,16")
     parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--positions", type=float, metavar="S",
+                        help="no games: the depth each engine reaches in S seconds in fixed positions")
     args = parser.parse_args(argv)
     opponent = OPPONENTS[args.opponent]
     exe = build(args.opponent, args.source.resolve() if args.source else None)
     os.environ.setdefault("PYTHONUNBUFFERED", "1")
+    if args.positions:
+        print(f"shashki and {opponent.name}, {opponent.variant}: {args.positions:g} s in each fixed position "
+              "(benchmarks/engine_speed.py's), a new game each", flush=True)
+        for line in positions_table(fixed_positions(args.opponent, exe, args.positions)):
+            print(line, flush=True)
+        return 0
     starts = openings(opponent.variant, args.openings, plies=2)
     print(f"shashki against {opponent.name}, {opponent.variant}, {len(starts)} openings x 2 colours, "
           f"{opponent.name} {args.time} s a move", flush=True)
