@@ -61,6 +61,7 @@ CHECK_EVERY: Final = 512  # nodes between looks at the clock
 # Move order keys: the sort key above, 1023 - the move's index below (a stable order among equals).
 _ORDER_BITS: Final = 10
 _ORDER_MASK: Final = (1 << _ORDER_BITS) - 1
+_ORDER_SLOTS: Final = 1 << _ORDER_BITS  # a ply's room in Core.keys: the most moves the keys can tell apart
 _KILLER_1: Final = 1 << 40
 _KILLER_2: Final = 1 << 39
 
@@ -116,7 +117,9 @@ class Core:
         self.path: list[int] = []  # hashes of the positions from the root to the current node
         self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
         self.seen: set[int] = set()  # hashes of the game's positions before the root
-        self.single: list[int] = [0]  # the move order of a position with one move (never changed)
+        # The move order keys of the node at each ply, at ply * _ORDER_SLOTS (packed: written, sorted
+        # and read without a list or a boxed int per node).
+        self.keys: vec[i64] = vec[i64]([0] * (MAX_PLY * _ORDER_SLOTS))
 
     # -------------------------------------------------------------------------------------------
     # Set-up between searches
@@ -267,17 +270,18 @@ class Core:
         # now: the history they read changes while the first move is searched.
         n = len(moves)
         first = 0
-        keys = self.single
+        keys = self.keys
+        base: i64 = ply * _ORDER_SLOTS
         if n > 1:
-            keys = self.order_keys(pos, moves, ply)
+            self.order_keys(pos, moves, ply, base)
             if 0 <= hash_index < n:
                 first = hash_index
             else:
-                top = keys[0]
+                top = keys[base]
                 for i in range(1, n):
-                    if keys[i] > top:
-                        top = keys[i]
-                first = _ORDER_MASK - (top & _ORDER_MASK)
+                    if keys[base + i] > top:
+                        top = keys[base + i]
+                first = int(_ORDER_MASK - (top & _ORDER_MASK))
         original_alpha = alpha
         best = -INFINITE
         best_index = first
@@ -288,8 +292,8 @@ class Core:
                     index = first
                 else:
                     if i == 1:
-                        _sort_rest(keys, first)
-                    index = keys[i - 1]
+                        _sort_rest(keys, base, n, first)
+                    index = int(keys[base + i - 1])
                 move = moves[index]
                 child = pos.play(move)
                 if move.capture_mask or not move.by_king:
@@ -337,7 +341,8 @@ class Core:
         """The indices of `moves` in the order to search them: the hash move, then captures by the
         number of pieces taken (kings counted double), or quiet moves: killers, then by history."""
         n = len(moves)
-        keys = self.order_keys(pos, moves, ply)
+        self.order_keys(pos, moves, ply, 0)
+        keys = [int(self.keys[i]) for i in range(n)]
         keys.sort(reverse=True)
         for i in range(n):  # the sort keys become the move indices, in place
             keys[i] = _ORDER_MASK - (keys[i] & _ORDER_MASK)
@@ -346,16 +351,17 @@ class Core:
             keys.insert(0, hash_index)
         return keys
 
-    def order_keys(self, pos: Position, moves: list[Move], ply: int) -> list[int]:
-        """The sort key of each move (see `order`): its worth above, 1023 - its index below."""
+    def order_keys(self, pos: Position, moves: list[Move], ply: int, base: i64) -> None:
+        """The sort key of each move (see `order`), at `keys[base + i]`: its worth above, 1023 - its
+        index below."""
         n = len(moves)
-        keys: list[int] = [0] * n
+        keys = self.keys
         if moves[0].capture_mask:
             kings = pos.kings
             for i in range(n):
                 m = moves[i]
                 taken = len(m.captured) + popcount(m.capture_mask & kings)
-                keys[i] = (taken << _ORDER_BITS) | (_ORDER_MASK - i)
+                keys[base + i] = (taken << _ORDER_BITS) | (_ORDER_MASK - i)
         else:
             span = self.span
             slot = 2 * ply
@@ -363,7 +369,7 @@ class Core:
             first = killers[slot] if slot < len(killers) else -1
             second = killers[slot + 1] if slot < len(killers) else -1
             history = self.history
-            base = span * span if pos.white_to_move else 0
+            side = span * span if pos.white_to_move else 0
             for i in range(n):
                 m = moves[i]
                 k = m.start * span + m.end + 1
@@ -372,15 +378,22 @@ class Core:
                 elif k == second:
                     value = _KILLER_2
                 else:
-                    value = history[base + k - 1]
-                keys[i] = (value << _ORDER_BITS) | (_ORDER_MASK - i)
-        return keys
+                    value = history[side + k - 1]
+                keys[base + i] = (value << _ORDER_BITS) | (_ORDER_MASK - i)
 
 
-def _sort_rest(keys: list[int], first: int) -> None:
-    """The sort keys of `order_keys` become, in place, the indices of the moves after `first` in
-    `order`'s order (the same order: the keys sorted, the first move taken out)."""
-    keys.sort(reverse=True)
-    for i in range(len(keys)):
-        keys[i] = _ORDER_MASK - (keys[i] & _ORDER_MASK)
-    keys.remove(first)
+def _sort_rest(keys: vec[i64], base: i64, n: i64, first: int) -> None:
+    """The sort keys of `order_keys` at `keys[base:base + n]` become, in place, the indices of the moves
+    after `first` in `order`'s order (the same order: the keys sorted, the first move taken out), at
+    `keys[base:base + n - 1]`. An insertion sort: a node has a handful of moves."""
+    keys[base + first] = -1  # below every key (they are not negative): sorted last, left out
+    end = base + n
+    for a in range(base + 1, end):
+        key = keys[a]
+        b = a - 1
+        while b >= base and keys[b] < key:
+            keys[b + 1] = keys[b]
+            b -= 1
+        keys[b + 1] = key
+    for a in range(base, end - 1):
+        keys[a] = _ORDER_MASK - (keys[a] & _ORDER_MASK)
