@@ -9,7 +9,8 @@ uncompiled when it cannot be):
   entries are packed into one int, killers are a flat list and history a packed `vec[i64]` (librt,
   read and added unboxed), both indexed by (from, to) squares;
 - nothing is allocated per node beyond what the move generator makes (the child position and, for
-  captures, its moves) and the small list of the move order;
+  captures, its moves): the move order's keys are written and sorted in one packed vector, a region
+  per ply;
 - at the horizon, a quiet position with a choice of moves is scored without generating its moves
   (`Position.quiet_move_count`), and the move order is sorted only when the first move does not
   refute the position.
