@@ -40,7 +40,12 @@ rules: its players know the end of a game from their own rules game.
 PostgreSQL + Redis: `--database-url` and `--redis-url` (e.g. from `scripts/test-services.sh start`, whose
 PostgreSQL runs with fsync=off: say so next to figures). A fresh database is created on that server for each
 run and dropped afterwards. `--processes 1,2` runs Shashki once with one process and once with two on
-different ports sharing the database and Redis, each pair's two players on different processes.
+different ports sharing the database and Redis, each pair's two players on different processes. On a
+machine with fewer cores than the servers, PostgreSQL, Redis and the load generator need, the processes
+only take CPU from each other: `--cpu-quota C` holds each server process (the baseline's too) to C cores'
+worth of CPU time in a cgroup of its own, as if each ran on a machine of its own, so that whether capacity
+grows with processes can be seen here. Each Shashki line also prints the capacity model checked against
+the run: N processes × C cores (one without a quota) / the CPU ms a move cost = the most they can carry.
 
 After each Shashki run the server is started once more on the data the run left (games cut off mid-play
 included) and the time to answer /health is compared with the fresh start (the goal that start-up does not
@@ -72,10 +77,12 @@ from loadgen.baseline import serve_baseline  # noqa: E402
 from loadgen.clients import ClientFailed, Clients, shares  # noqa: E402
 from loadgen.driver import LoadRun  # noqa: E402
 from loadgen.players import Account, GameSession, Seat, Stats  # noqa: E402
-from loadgen.report import Progress, report  # noqa: E402
+from loadgen.report import Progress, capacity_model, goals, report  # noqa: E402
 from loadgen.servers import (  # noqa: E402
     SERVER_ENV,
+    CpuGroup,
     ServerProcess,
+    cpu_cgroup_root,
     database_with_name,
     free_port,
     on_cpus,
@@ -86,8 +93,8 @@ from loadgen.servers import (  # noqa: E402
 
 # What tests/test_benchmarks_load.py reads from the script.
 __all__ = [
-    "Account", "ClientFailed", "Clients", "GameSession", "LoadRun", "Seat", "Stats", "free_port", "main",
-    "on_cpus", "shares", "split_cpus",
+    "Account", "ClientFailed", "Clients", "CpuGroup", "GameSession", "LoadRun", "Seat", "Stats",
+    "capacity_model", "cpu_cgroup_root", "free_port", "goals", "main", "on_cpus", "shares", "split_cpus",
 ]  # fmt: skip
 
 
@@ -116,7 +123,9 @@ async def measure(options, target: Target, console) -> dict:
                 "--data",
                 str(workdir),
             ]
-            servers = [ServerProcess(command, env, workdir / "baseline.log", options.server_cpus)]
+            servers = [
+                ServerProcess(command, env, workdir / "baseline.log", options.server_cpus, options.cpu_quota)
+            ]
         else:
             if options.database_url:
                 name = f"shashki_load_{uuid.uuid4().hex[:8]}"
@@ -127,7 +136,9 @@ async def measure(options, target: Target, console) -> dict:
                 env["REDIS_URL"] = options.redis_url
             command = [sys.executable, "-m", "shashki.server", "--data", str(workdir / "data")]
             servers = [
-                ServerProcess(command, env, workdir / f"server{i}.log", options.server_cpus)
+                ServerProcess(
+                    command, env, workdir / f"server{i}.log", options.server_cpus, options.cpu_quota
+                )
                 for i in range(target.processes)
             ]
         for server in servers:  # one at a time: the first runs the migrations
@@ -138,6 +149,9 @@ async def measure(options, target: Target, console) -> dict:
                 options, [s.url for s in servers], target.kind == "shashki", options.clients, progress
             )
             result.update(await clients.run(servers))
+        if options.cpu_quota:
+            result["cpu_quota"] = options.cpu_quota
+            result["server_throttled_seconds"] = round(sum(s.throttled_seconds() for s in servers), 2)
         for server in servers:
             server.stop()
         result["server_log_problems"] = sum(server_log_problems(s.log) for s in servers)
@@ -219,6 +233,11 @@ def main(argv: list[str] | None = None) -> int:
         "--pin", action="store_true",
         help="servers on the upper half of the cores, the load generator on the lower half",
     )  # fmt: skip
+    parser.add_argument(
+        "--cpu-quota", type=float, default=None, metavar="CORES",
+        help="each server process (the baseline's too) held to CORES cores' worth of CPU time in a cgroup of "
+        "its own, as if on a machine of its own (needs a writable CPU cgroup: root)",
+    )  # fmt: skip
     parser.add_argument("--setup-concurrency", type=int, default=16, help="HTTP requests in flight in setup")
     parser.add_argument("--ramp-timeout", type=float, default=180, help="longest wait for every first game")
     parser.add_argument("--drain", type=float, default=5, help="seconds to wait for the last acks")
@@ -251,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rated needs --clock (a game without a clock is not rated): e.g. --clock 5+3")
     if options.clients < 1:
         parser.error("--clients must be at least 1")
+    if options.cpu_quota is not None and options.cpu_quota <= 0:
+        parser.error("--cpu-quota must be more than 0 cores")
     options.server_cpus, options.client_cpus = split_cpus() if options.pin else (None, None)
     if options.seed is not None:
         random.seed(options.seed)
@@ -306,6 +327,7 @@ def describe(options) -> dict:
         "rated": options.rated,
         "processes": options.processes,
         "clients": options.clients,
+        "cpu_quota": options.cpu_quota,
         "pinned": {"servers": sorted(options.server_cpus), "clients": sorted(options.client_cpus)}
         if options.pin
         else None,

@@ -234,3 +234,79 @@ def test_a_silent_game_is_counted_as_stalled_and_a_finished_one_is_not():
     stalled, after, watched = asyncio.run(scenario())
     assert stalled == {"game stalled (no message for 0.05 s)": 1}
     assert after == stalled and watched == set()  # the finished game added nothing, and none is left
+
+
+def cgroup_or_skip(module):
+    try:
+        module.cpu_cgroup_root()
+    except SystemExit as error:
+        pytest.skip(str(error))
+
+
+def test_a_cpu_group_holds_a_process_and_its_children_to_its_quota():
+    """`--cpu-quota`: a process put in a `CpuGroup` of 0.2 cores, busy on two threads (as a server with
+    its driver threads), uses about 0.2 of a core, is counted as held back, and the group goes with it."""
+    module = load_module()
+    cgroup_or_skip(module)
+    busy = (
+        "import threading, time, os\n"
+        "def spin():\n"
+        "    end = time.monotonic() + 1.5\n"
+        "    while time.monotonic() < end: pass\n"
+        "t = threading.Thread(target=spin); t.start(); spin(); t.join()\n"
+        "c = os.times(); print(c.user + c.system)\n"
+    )
+    group = module.CpuGroup(0.2, f"shashki-test-{os.getpid()}")
+    try:
+        child = subprocess.Popen([sys.executable, "-c", busy], stdout=subprocess.PIPE, text=True)
+        group.add(child.pid)
+        out, _ = child.communicate(timeout=60)
+        used = float(out)
+        assert used < 0.2 * 1.5 * 1.6 + 0.1  # unheld, two spinning threads would use ~3 s of CPU
+        assert group.throttled_seconds() > 0.5
+    finally:
+        group.remove()
+    assert not group.path.exists()
+
+
+def test_the_capacity_model_and_the_goal_of_two_processes_read_the_run():
+    module = load_module()
+    options = SimpleNamespace(
+        cpu_quota=0.5, think=(0.0, 0.0), database_url="postgresql://127.0.0.1/x", redis_url="redis://x",
+        games=40,
+    )  # fmt: skip
+
+    def result(processes, moves, cpu_ms):
+        return {
+            "kind": "shashki", "processes": processes, "moves_per_second": moves, "error_count": 0,
+            "server_cpu_ms_per_move": cpu_ms, "server_throttled_seconds": 12.5,
+        }  # fmt: skip
+
+    one, two, three = result(1, 240.0, 2.0), result(2, 330.0, 3.0), result(3, 700.0, 2.0)
+    # 1 × 0.5 cores / 2 ms = 250 moves/s at most, and the run carried 96% of it.
+    assert "= 250 moves/s at most; measured 240.0 (96% of it; held back by the quota 12.5 s)" in (
+        module.capacity_model(options, one)
+    )
+    assert "= 750 moves/s at most" in module.capacity_model(options, three)
+    # The goal judges two processes against one, even when three ran too.
+    judged = module.goals(options, [one, two, three])
+    verdict, evidence = next((v, e) for text, v, e in judged if text.startswith("two processes"))
+    assert verdict == "met" and evidence.startswith("2 processes 330 vs 1 process 240 moves/s = 1.38")
+    assert "each held to 0.5 cores" in evidence
+    slower = result(2, 260.0, 3.8)
+    verdicts = module.goals(options, [one, slower])
+    assert next(v for t, v, _ in verdicts if t.startswith("two processes")) == "NOT met"
+
+
+def test_a_baseline_run_held_to_a_cpu_quota_reports_it(tmp_path):
+    module = load_module()
+    cgroup_or_skip(module)
+    report = run_load(
+        tmp_path, "--target", "baseline", "--games", "2", "--duration", "2", "--think", "0",
+        "--cpu-quota", "0.5",
+    )  # fmt: skip
+    (result,) = report["results"]
+    assert report["options"]["cpu_quota"] == 0.5 and result["cpu_quota"] == 0.5
+    assert result["errors"] == {} and result["moves_acked"] > 0
+    assert result["server_cpu_cores"] <= 0.5 * 1.3  # held to half a core over the window
+    assert result["server_throttled_seconds"] >= 0

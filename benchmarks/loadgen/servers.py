@@ -37,12 +37,19 @@ class ServerProcess:
     """One server on a free loopback port, its output in `log`, measured with psutil."""
 
     def __init__(
-        self, command: list[str], env: dict[str, str], log: Path, cpus: set[int] | None = None
+        self,
+        command: list[str],
+        env: dict[str, str],
+        log: Path,
+        cpus: set[int] | None = None,
+        quota: float | None = None,
     ) -> None:
         self.command = command
         self.env = env
         self.log = log
         self.cpus = cpus  # the cores it may run on (`--pin`); None: any
+        self.quota = quota  # the cores' worth of CPU time it may use (`--cpu-quota`); None: no limit
+        self.group: CpuGroup | None = None
         self.port = free_port()
         self.process: subprocess.Popen | None = None
         self.peak_rss = 0
@@ -60,6 +67,9 @@ class ServerProcess:
             self.process = subprocess.Popen(
                 [*self.command, "--port", str(self.port)], env=self.env, stdout=log, stderr=subprocess.STDOUT
             )
+        if self.quota is not None:  # before it answers: every thread and child it makes inherits it
+            self.group = CpuGroup(self.quota, f"shashki-load-{os.getpid()}-{self.port}")
+            self.group.add(self.process.pid)
         while time.monotonic() - began < timeout:
             if self.process.poll() is not None:
                 raise RuntimeError(f"{self.command} died at start:\n{tail(self.log)}")
@@ -109,6 +119,99 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+        if self.group is not None:
+            self.group.remove()
+            self.group = None
+
+    def throttled_seconds(self) -> float:
+        """The time its CPU group held it back for having used its quota (0 without `--cpu-quota`)."""
+        return self.group.throttled_seconds() if self.group else 0.0
+
+
+class CpuGroup:
+    """`--cpu-quota C`: a server process, its threads and children in a CPU cgroup of their own that may
+    use C cores' worth of CPU time (the kernel's CFS bandwidth control: C × 100 ms in every 100 ms), as if
+    each server process ran on a machine of its own with C cores. On a machine with fewer cores than the
+    servers, the load generator and the databases need, it is how to see whether capacity grows with
+    processes: each process is held to the same share, so more processes can only carry more by using more
+    of the machine, not by taking the load generator's or each other's cores. cgroup v2 (`cpu.max`) or v1
+    (`cpu.cfs_quota_us`); needs the right to make a cgroup (root in a container, or a delegated subtree)."""
+
+    PERIOD_US = 100_000
+
+    def __init__(self, cores: float, name: str) -> None:
+        if cores <= 0:
+            raise ValueError("a CPU quota must be more than 0 cores")
+        self.cores = cores
+        self.parent, self.version = cpu_cgroup_root()
+        self.path = self.parent / name
+        quota = max(1000, round(cores * self.PERIOD_US))
+        try:
+            self.path.mkdir()
+            if self.version == 2:
+                (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+            else:
+                (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+                (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        except OSError as error:
+            self.remove()
+            raise SystemExit(f"--cpu-quota: cannot set a CPU cgroup up in {self.parent}: {error}") from error
+
+    def add(self, pid: int) -> None:
+        (self.path / "cgroup.procs").write_text(str(pid))
+
+    def throttled_seconds(self) -> float:
+        try:
+            stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines())
+        except (OSError, ValueError):
+            return 0.0
+        if "throttled_usec" in stat:  # v2
+            return int(stat["throttled_usec"]) / 1e6
+        return int(stat.get("throttled_time", 0)) / 1e9  # v1: nanoseconds
+
+    def remove(self) -> None:
+        """The group goes once its processes have ended (a group still holding one cannot be removed)."""
+        for _ in range(50):
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.1)
+
+
+def cpu_cgroup_root() -> tuple[Path, int]:
+    """Where this process may make a CPU cgroup, and the cgroup version there: a v2 hierarchy with the cpu
+    controller (this process's own group in it, whose children get the controller), else v1's cpu
+    hierarchy. A clear error when there is none to write to."""
+    v2 = Path("/sys/fs/cgroup")
+    if "cpu" in read(v2 / "cgroup.controllers").split():
+        own = next(
+            (line[3:] for line in read(Path("/proc/self/cgroup")).splitlines() if line.startswith("0::")),
+            "/",
+        )
+        here = v2 / own.strip("/")
+        if "cpu" not in read(here / "cgroup.subtree_control").split():
+            with contextlib.suppress(OSError):
+                (here / "cgroup.subtree_control").write_text("+cpu")
+        if "cpu" in read(here / "cgroup.subtree_control").split() and os.access(here, os.W_OK):
+            return here, 2
+    for name in ("cpu", "cpu,cpuacct"):
+        v1 = Path("/sys/fs/cgroup") / name
+        if (v1 / "cpu.cfs_quota_us").exists() and os.access(v1, os.W_OK):
+            return v1, 1
+    raise SystemExit(
+        "--cpu-quota needs a CPU cgroup this process may write to (cgroup v2 with the cpu controller, or "
+        "v1's cpu hierarchy; as root, or in a delegated subtree): none found under /sys/fs/cgroup"
+    )
+
+
+def read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
 
 
 def split_cpus() -> tuple[set[int], set[int]]:
