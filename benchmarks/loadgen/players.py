@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import orjson
+
 from shashki.rules import Move, Position
 
 if TYPE_CHECKING:
@@ -140,7 +142,7 @@ class Seat:
                 self.session.progress = now
                 if stats.in_window(now):
                     stats.bytes_received += len(raw)
-                message = json.loads(raw)
+                message = orjson.loads(raw)  # the stdlib's was 6% of the generator's CPU
                 kind = message.get("type")
                 if kind == "state":
                     self.on_state(message["game"], now)
