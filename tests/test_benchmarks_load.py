@@ -310,3 +310,27 @@ def test_a_baseline_run_held_to_a_cpu_quota_reports_it(tmp_path):
     assert result["errors"] == {} and result["moves_acked"] > 0
     assert result["server_cpu_cores"] <= 0.5 * 1.3  # held to half a core over the window
     assert result["server_throttled_seconds"] >= 0
+
+
+def test_the_half_goal_says_when_the_bare_apps_players_were_its_limit():
+    """A bare app whose load generator used a whole core went as fast as its players, not as fast as it
+    could: the goal's line says its figure is a lower bound and the ratio an upper bound."""
+    module = load_module()
+    options = SimpleNamespace(cpu_quota=None, think=(0.0, 0.0), database_url=None, redis_url=None, games=40)
+    shashki = {
+        "kind": "shashki", "processes": 1, "moves_per_second": 1800.0, "error_count": 0,
+        "ack_ms": {"p99": 30.0},
+    }  # fmt: skip
+
+    def half(client_busiest: float) -> tuple[str, str]:
+        base = {
+            "kind": "baseline", "processes": 1, "moves_per_second": 3000.0,
+            "client_cpu_busiest": client_busiest,
+        }  # fmt: skip
+        judged = module.goals(options, [base, shashki])
+        return next((v, e) for t, v, e in judged if t.startswith("1 process on SQLite reaches"))
+
+    verdict, evidence = half(0.99)
+    assert verdict == "met" and "1800 vs 3000 moves/s = 0.60" in evidence and "an upper bound" in evidence
+    verdict, evidence = half(0.6)
+    assert verdict == "met" and "upper bound" not in evidence
