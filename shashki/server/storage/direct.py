@@ -19,7 +19,8 @@ write, so SQLite's lock is free once the write lock is ours — unless the same 
 session of its own, or another process holds it; then the work goes the ordinary way, through the async
 engine, which waits its busy timeout in its thread (and fails as `unavailable` beyond it). Durability is
 SQLite's with `synchronous=NORMAL` in WAL mode, as for every other write of the server: committed before
-the caller goes on (and so before any acknowledgement).
+the caller goes on (and so before any acknowledgement). The writes asked for in one turn of the event
+loop are committed together, each writer in a savepoint of its own (`storage/group.py`: group commit).
 
 On PostgreSQL (or any other database) the same statements run as SQLAlchemy Core, built once per shape
 (then answered from SQLAlchemy's compiled cache), on one connection of the async engine, no session.
@@ -40,6 +41,7 @@ from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from shashki.server.storage.group import GroupCommit, busy
 from shashki.server.storage.ops import Count, Insert, Read, Refused, Row, Rows, Update, Upsert, new_row
 from shashki.server.storage.sqlite_text import SqliteStatements, where_shape
 
@@ -69,6 +71,7 @@ class Direct:
         self.fallbacks = 0  # SQLite transactions that went through the async engine instead
         self._commits = 0
         self._checkpoint: asyncio.Future | None = None
+        self._group: GroupCommit | None = None  # SQLite's writes, committed together (storage/group.py)
 
     # -- SQLite ---------------------------------------------------------------------------------------
 
@@ -87,27 +90,36 @@ class Direct:
             self._raw = raw
         return self._raw
 
+    def _sqlite_connection(self) -> sqlite3.Connection:
+        raw = self._sqlite()
+        assert raw is not None
+        return raw
+
     def _run_sqlite(self, raw: sqlite3.Connection, ops: tuple[Write, ...]) -> None:
         raw.execute("BEGIN")
         try:
-            for op in ops:
-                if isinstance(op, Upsert) and not op.rows:
-                    continue
-                sql = self._sql(op)
-                if isinstance(op, Update):
-                    done = raw.execute(sql.text, sql.parameters(op.values, op.where))
-                    if op.expect is not None and done.rowcount != op.expect:
-                        raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}", op)
-                elif isinstance(op, Upsert):
-                    raw.executemany(sql.text, [sql.parameters(row) for row in op.rows])
-                else:
-                    raw.execute(sql.text, sql.parameters(op.row))
+            self._apply(raw, ops)
             raw.execute("COMMIT")
             self._committed()
         except BaseException:
             if raw.in_transaction:
                 raw.execute("ROLLBACK")
             raise
+
+    def _apply(self, raw: sqlite3.Connection, ops: tuple[Write, ...]) -> None:
+        """One writer's statements, in the transaction open on `raw`."""
+        for op in ops:
+            if isinstance(op, Upsert) and not op.rows:
+                continue
+            sql = self._sql(op)
+            if isinstance(op, Update):
+                done = raw.execute(sql.text, sql.parameters(op.values, op.where))
+                if op.expect is not None and done.rowcount != op.expect:
+                    raise Refused(f"{op.table.name}: {done.rowcount} rows changed, not {op.expect}", op)
+            elif isinstance(op, Upsert):
+                raw.executemany(sql.text, [sql.parameters(row) for row in op.rows])
+            else:
+                raw.execute(sql.text, sql.parameters(op.row))
 
     def _committed(self) -> None:
         """Every `CHECKPOINT_EVERY` commits, a checkpoint of the WAL (https://www.sqlite.org/wal.html,
@@ -235,7 +247,17 @@ class Direct:
                 return
             await self._write_core(ops)
             return
-        await self._on_sqlite(raw, lambda conn: self._run_sqlite(conn, ops), lambda: self._write_core(ops))
+        lock = self._db.write_lock
+        if lock.held_here:  # this task writes in a session of its own: not behind its own transaction
+            await self._on_sqlite(
+                raw, lambda conn: self._run_sqlite(conn, ops), lambda: self._write_core(ops)
+            )
+            return
+        if self._group is None:
+            self._group = GroupCommit(
+                self._sqlite_connection, self._apply, lock, self._fall_back, self._committed
+            )
+        await self._group.write(ops)
 
     async def insert(self, op: Insert) -> int:
         """Run one INSERT, committed when this returns, and return the new row's key (numbered by the
@@ -270,12 +292,16 @@ class Direct:
                 except sqlite3.IntegrityError as error:
                     raise IntegrityError(str(error), None, error) from None
                 except sqlite3.OperationalError as error:
-                    if "locked" not in str(error) and "busy" not in str(error):
+                    if not busy(error):
                         raise OperationalError(str(error), None, error) from None
             self.fallbacks += 1
             return await otherwise()
         finally:
             lock.release()
+
+    async def _fall_back(self, ops: tuple[Write, ...]) -> None:
+        self.fallbacks += 1
+        await self._write_core(ops)
 
     async def _write_core(self, ops: tuple[Write, ...]) -> None:
         async with self._db.engine.begin() as conn:

@@ -45,6 +45,11 @@ class WriteLock:
         """How many times its holder has taken it (1: just now, by a writer not already writing)."""
         return self._depth
 
+    @property
+    def held_here(self) -> bool:
+        """Whether the task running now holds it."""
+        return self._owner is not None and self._owner is asyncio.current_task()
+
     async def acquire(self) -> None:
         task = asyncio.current_task()
         if task is not None and self._owner is task:

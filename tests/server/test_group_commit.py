@@ -1,0 +1,189 @@
+"""Group commit on SQLite (storage/group.py): the writes asked for in one turn of the event loop share one
+transaction, yet each writer's statements stand or fall alone, and nobody is answered before the COMMIT."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from typing import cast
+
+import pytest
+from sqlalchemy import Table, func, select
+from sqlalchemy.exc import IntegrityError
+
+from shashki.server.games.models import GameRecord, MoveRecord
+from shashki.server.storage.direct import Insert, Read, Refused, Update
+from tests.server.test_direct_statements import NOW, _database
+
+GAMES = cast(Table, GameRecord.__table__)
+MOVES = cast(Table, MoveRecord.__table__)
+
+
+def _row(game: str, ply: int) -> Insert:
+    row = {"game_id": game, "ply": ply, "notation": "c3-d4", "played_at": NOW, "clock_ms": None}
+    return Insert(MOVES, row)
+
+
+def _game(game: str) -> Insert:
+    row = {
+        "id": game, "variant": "russian-giveaway", "double_diagonal": False, "white_id": 1, "black_id": None,
+        "computer_level": 1, "rated": False, "clock_increment_ms": 0, "turn_started_at": NOW, "ply": 0,
+        "version": 1, "status": "started", "created_at": NOW,
+    }  # fmt: skip
+    return Insert(GAMES, row)
+
+
+def _move(game: str, version: int, ply: int) -> tuple[Update, Insert]:
+    """A move as the games store writes it: the compare-and-set, then the move's row."""
+    change = Update(GAMES, {"ply": ply + 1, "version": version + 1}, {"id": game, "version": version})
+    return change, _row(game, ply)
+
+
+async def _counts(db) -> tuple[int, dict[str, int]]:
+    async with db.session() as s:
+        moves = await s.scalar(select(func.count()).select_from(MoveRecord))
+        versions = dict((await s.execute(select(GameRecord.id, GameRecord.version))).all())
+    return moves, versions
+
+
+def test_the_writes_of_one_turn_of_the_loop_share_one_transaction_and_all_commit(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        for name in ("g2", "g3", "g4"):
+            await db.direct.write(_game(name))
+        group = db.direct._group
+        before = group.transactions, group.writes
+        await asyncio.gather(*(db.direct.write(*_move(g, 1, 0)) for g in ("g1", "g2", "g3", "g4")))
+        after = group.transactions, group.writes
+        counts = await _counts(db)
+        await db.close()
+        return before, after, counts
+
+    before, after, (moves, versions) = asyncio.run(scenario())
+    assert after[0] - before[0] == 1 and after[1] - before[1] == 4  # four writers, one COMMIT
+    assert moves == 4 and versions == {"g1": 2, "g2": 2, "g3": 2, "g4": 2}
+
+
+def test_a_lost_compare_and_set_in_a_batch_rolls_back_that_writer_alone(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        await db.direct.write(_game("g2"))
+        # g1's writer puts its row first and then loses its compare-and-set (version 7 is not g1's):
+        # its row must go; g2's move, in the same transaction, stays.
+        losing = db.direct.write(_row("g1", 0), Update(GAMES, {"ply": 1}, {"id": "g1", "version": 7}))
+        results = await asyncio.gather(losing, db.direct.write(*_move("g2", 1, 0)), return_exceptions=True)
+        counts = await _counts(db)
+        await db.close()
+        return results, counts
+
+    results, (moves, versions) = asyncio.run(scenario())
+    assert isinstance(results[0], Refused) and results[1] is None
+    assert moves == 1 and versions == {"g1": 1, "g2": 2}
+
+
+def test_a_duplicate_row_in_a_batch_undoes_that_writers_earlier_statement_only(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        await db.direct.write(_game("g2"))
+        await db.direct.write(_row("g1", 0))
+        # g1's compare-and-set succeeds, then its row is a duplicate (ply 0 is stored): the change goes too.
+        results = await asyncio.gather(
+            db.direct.write(*_move("g1", 1, 0)), db.direct.write(*_move("g2", 1, 0)), return_exceptions=True
+        )
+        counts = await _counts(db)
+        ply = await db.direct.scalar(Read(GAMES, "ply", {"id": "g1"}))
+        await db.close()
+        return results, counts, ply
+
+    results, (moves, versions), ply = asyncio.run(scenario())
+    assert isinstance(results[0], IntegrityError) and results[1] is None
+    assert versions == {"g1": 1, "g2": 2} and ply == 0 and moves == 2  # g1's old row, g2's new one
+
+
+def test_nobody_is_answered_before_the_commit_and_a_cancelled_writer_still_learns_it(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        seen_before_answer = []
+
+        async def write_and_read() -> None:
+            await db.direct.write(*_move("g1", 1, 0))
+            # Once answered, another connection sees it: the transaction has committed.
+            other = sqlite3.connect(tmp_path / "db.sqlite3")
+            seen_before_answer.append(other.execute("SELECT version FROM games WHERE id='g1'").fetchone()[0])
+            other.close()
+
+        await write_and_read()
+        task = asyncio.create_task(db.direct.write(*_move("g1", 2, 1)))
+        await asyncio.sleep(0)  # the write is waiting for its turn
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        version = await db.direct.scalar(Read(GAMES, "version", {"id": "g1"}))
+        await db.close()
+        return seen_before_answer, version
+
+    seen, version = asyncio.run(scenario())
+    assert seen == [2]
+    assert version == 3  # the cancelled caller's write was committed all the same, before it was cancelled
+
+
+def test_writes_wait_for_a_sessions_open_transaction_then_commit_together(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        await db.direct.write(_game("g2"))
+        opened = asyncio.Event()
+        go_on = asyncio.Event()
+
+        async def session_writer() -> None:
+            async with db.session() as s:
+                record = await s.get(GameRecord, "g1")
+                record.draw_offer = None
+                record.ply = 40
+                await s.flush()  # takes the write lock: SQLite's write transaction is this session's
+                opened.set()
+                await go_on.wait()
+                await s.commit()
+
+        holder = asyncio.create_task(session_writer())
+        await opened.wait()
+        writes = [asyncio.create_task(db.direct.write(*_move("g2", 1, ply))) for ply in (0,)]
+        writes.append(asyncio.create_task(db.direct.write(_row("g2", 5))))
+        await asyncio.sleep(0.05)
+        waited = [w.done() for w in writes]
+        go_on.set()
+        await holder
+        await asyncio.gather(*writes)
+        counts = await _counts(db)
+        await db.close()
+        return waited, counts
+
+    waited, (moves, versions) = asyncio.run(scenario())
+    assert waited == [False, False]  # behind the session's transaction, not failing on SQLite's lock
+    assert moves == 2 and versions == {"g1": 1, "g2": 2}
+
+
+def test_a_batch_meeting_another_processs_lock_goes_through_the_async_engine_writer_by_writer(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        await db.direct.write(_game("g2"))
+        holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None, check_same_thread=False)
+        holder.execute("BEGIN IMMEDIATE")
+        released = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
+        released.start()
+        fallbacks = db.direct.fallbacks
+        results = await asyncio.gather(
+            db.direct.write(*_move("g1", 1, 0)),
+            db.direct.write(_row("g2", 0), Update(GAMES, {"ply": 1}, {"id": "g2", "version": 9})),
+            return_exceptions=True,
+        )
+        fallbacks = db.direct.fallbacks - fallbacks
+        released.join()
+        holder.close()
+        counts = await _counts(db)
+        await db.close()
+        return results, fallbacks, counts
+
+    results, fallbacks, (moves, versions) = asyncio.run(scenario())
+    assert results[0] is None and isinstance(results[1], Refused)
+    assert fallbacks == 2 and moves == 1 and versions == {"g1": 2, "g2": 1}
