@@ -101,31 +101,34 @@ def test_a_duplicate_row_in_a_batch_undoes_that_writers_earlier_statement_only(t
     assert versions == {"g1": 1, "g2": 2} and ply == 0 and moves == 2  # g1's old row, g2's new one
 
 
-def test_nobody_is_answered_before_the_commit_and_a_cancelled_writer_still_learns_it(tmp_path):
+def test_nobody_is_answered_before_the_commit_and_a_writer_cancelled_before_its_turn_writes_nothing(tmp_path):
     async def scenario():
         db = await _database(tmp_path)
-        seen_before_answer = []
+        seen_once_answered = []
 
         async def write_and_read() -> None:
             await db.direct.write(*_move("g1", 1, 0))
             # Once answered, another connection sees it: the transaction has committed.
             other = sqlite3.connect(tmp_path / "db.sqlite3")
-            seen_before_answer.append(other.execute("SELECT version FROM games WHERE id='g1'").fetchone()[0])
+            seen_once_answered.append(other.execute("SELECT version FROM games WHERE id='g1'").fetchone()[0])
             other.close()
 
         await write_and_read()
         task = asyncio.create_task(db.direct.write(*_move("g1", 2, 1)))
-        await asyncio.sleep(0)  # the write is waiting for its turn
+        await asyncio.sleep(0)  # the write waits for its turn
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
+        kept = asyncio.create_task(db.direct.write(_row("g1", 7)))
+        await kept  # the next writer's turn comes all the same
         version = await db.direct.scalar(Read(GAMES, "version", {"id": "g1"}))
+        moves = (await _counts(db))[0]
         await db.close()
-        return seen_before_answer, version
+        return seen_once_answered, version, moves
 
-    seen, version = asyncio.run(scenario())
+    seen, version, moves = asyncio.run(scenario())
     assert seen == [2]
-    assert version == 3  # the cancelled caller's write was committed all the same, before it was cancelled
+    assert version == 2 and moves == 2  # the cancelled writer's change is not made; the next one's is
 
 
 def test_writes_wait_for_a_sessions_open_transaction_then_commit_together(tmp_path):

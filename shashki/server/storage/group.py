@@ -12,10 +12,11 @@ Each writer's statements stay one unit apart from the others': they run inside a
 row (IntegrityError) rolls back that writer's statements alone, and its `write` raises as it did when it
 had a transaction of its own. Nobody is answered before the COMMIT: each `write` returns once the
 transaction holding its statements has committed, or raises when it failed — a move is still committed
-before it is acknowledged. A caller cancelled meanwhile still waits for that outcome before its
-cancellation goes on, so a write is never left half known. If another process holds SQLite's lock, each
-writer's statements go through the async engine, one transaction each, as `Direct` does for a single
-write.
+before it is acknowledged. A writer cancelled before its turn writes nothing; its turn runs in one step
+of the event loop, the COMMIT and every answer included, so no cancellation falls in between. If another
+process holds SQLite's lock, each writer's statements go through the async engine, one transaction each,
+as `Direct` does for a single write (a writer cancelled during its own such transaction is then as one
+cancelled during any other commit of the engine's: it may have been made).
 """
 
 from __future__ import annotations
@@ -74,15 +75,17 @@ class GroupCommit:
         if self._flusher is None:
             # Runs once the callbacks ready now have run: it takes every write they asked for.
             self._flusher = loop.create_task(self._flush())
-        await _outcome(waiting.outcome)
+        await waiting.outcome  # cancelled with its caller: then left out of the batch
 
     async def _flush(self) -> None:
         try:
             while self._waiting:
                 await self._lock.acquire()  # free at once unless a session's transaction is open
                 try:
-                    batch, self._waiting = self._waiting, []
-                    await self._commit(batch)
+                    batch = [w for w in self._waiting if not w.outcome.cancelled()]
+                    self._waiting = []
+                    if batch:
+                        await self._commit(batch)
                 finally:
                     self._lock.release()
         except BaseException as error:  # cancelled: the server stops
@@ -104,6 +107,8 @@ class GroupCommit:
                     _settle(waiting.outcome, failed)
                 return
             for waiting in batch:  # another process writes: each in a transaction of its own, waiting
+                if waiting.outcome.cancelled():
+                    continue
                 try:
                     await self._otherwise(waiting.ops)
                 except Exception as fallback_error:
@@ -163,19 +168,3 @@ def _settle(outcome: asyncio.Future[None], error: BaseException | None) -> None:
         outcome.set_result(None)
     else:
         outcome.set_exception(error)
-
-
-async def _outcome(outcome: asyncio.Future[None]) -> None:
-    """The write's outcome; a caller cancelled meanwhile waits for it all the same, then is cancelled."""
-    cancelled = False
-    while not outcome.done():
-        try:
-            await asyncio.shield(outcome)
-        except asyncio.CancelledError:
-            cancelled = True  # passed on once the write's outcome is known
-        except BaseException:
-            break
-    if cancelled:
-        outcome.exception()  # retrieved: the caller is cancelled, not told
-        raise asyncio.CancelledError
-    outcome.result()
