@@ -1,5 +1,6 @@
 """Group commit on SQLite (storage/group.py): the writes asked for in one turn of the event loop share one
-transaction, yet each writer's statements stand or fall alone, and nobody is answered before the COMMIT."""
+transaction once turns hold several, yet each writer's statements stand or fall alone, and nobody is
+answered before the COMMIT."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from shashki.server.games.models import GameRecord, MoveRecord
 from shashki.server.storage.direct import Insert, Read, Refused, Update
+from shashki.server.storage.group import SIBLINGS
 from tests.server.test_direct_statements import NOW, _database
 
 GAMES = cast(Table, GameRecord.__table__)
@@ -40,6 +42,12 @@ def _move(game: str, version: int, ply: int) -> tuple[Update, Insert]:
     return change, _row(game, ply)
 
 
+async def _grouping(db) -> None:
+    """The group as under load: the turns that wrote lately held several writes each."""
+    await asyncio.sleep(0)  # the count of the turns before is made first
+    db.direct._group.per_turn = SIBLINGS
+
+
 async def _counts(db) -> tuple[int, dict[str, int]]:
     async with db.session() as s:
         moves = await s.scalar(select(func.count()).select_from(MoveRecord))
@@ -52,6 +60,7 @@ def test_the_writes_of_one_turn_of_the_loop_share_one_transaction_and_all_commit
         db = await _database(tmp_path)
         for name in ("g2", "g3", "g4"):
             await db.direct.write(_game(name))
+        await _grouping(db)
         group = db.direct._group
         before = group.transactions, group.writes
         await asyncio.gather(*(db.direct.write(*_move(g, 1, 0)) for g in ("g1", "g2", "g3", "g4")))
@@ -69,6 +78,7 @@ def test_a_lost_compare_and_set_in_a_batch_rolls_back_that_writer_alone(tmp_path
     async def scenario():
         db = await _database(tmp_path)
         await db.direct.write(_game("g2"))
+        await _grouping(db)
         # g1's writer puts its row first and then loses its compare-and-set (version 7 is not g1's):
         # its row must go; g2's move, in the same transaction, stays.
         losing = db.direct.write(_row("g1", 0), Update(GAMES, {"ply": 1}, {"id": "g1", "version": 7}))
@@ -87,6 +97,7 @@ def test_a_duplicate_row_in_a_batch_undoes_that_writers_earlier_statement_only(t
         db = await _database(tmp_path)
         await db.direct.write(_game("g2"))
         await db.direct.write(_row("g1", 0))
+        await _grouping(db)
         # g1's compare-and-set succeeds, then its row is a duplicate (ply 0 is stored): the change goes too.
         results = await asyncio.gather(
             db.direct.write(*_move("g1", 1, 0)), db.direct.write(*_move("g2", 1, 0)), return_exceptions=True
@@ -114,6 +125,7 @@ def test_nobody_is_answered_before_the_commit_and_a_writer_cancelled_before_its_
             other.close()
 
         await write_and_read()
+        await _grouping(db)
         task = asyncio.create_task(db.direct.write(*_move("g1", 2, 1)))
         await asyncio.sleep(0)  # the write waits for its turn
         task.cancel()
@@ -135,6 +147,7 @@ def test_writes_wait_for_a_sessions_open_transaction_then_commit_together(tmp_pa
     async def scenario():
         db = await _database(tmp_path)
         await db.direct.write(_game("g2"))
+        await _grouping(db)
         opened = asyncio.Event()
         go_on = asyncio.Event()
 
@@ -170,6 +183,7 @@ def test_a_batch_meeting_another_processs_lock_goes_through_the_async_engine_wri
     async def scenario():
         db = await _database(tmp_path)
         await db.direct.write(_game("g2"))
+        await _grouping(db)
         holder = sqlite3.connect(tmp_path / "db.sqlite3", isolation_level=None, check_same_thread=False)
         holder.execute("BEGIN IMMEDIATE")
         released = threading.Timer(0.3, lambda: holder.execute("ROLLBACK"))
@@ -190,3 +204,28 @@ def test_a_batch_meeting_another_processs_lock_goes_through_the_async_engine_wri
     results, fallbacks, (moves, versions) = asyncio.run(scenario())
     assert results[0] is None and isinstance(results[1], Refused)
     assert fallbacks == 2 and moves == 1 and versions == {"g1": 2, "g2": 1}
+
+
+def test_writes_are_grouped_only_once_the_turns_hold_several(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        games = [f"g{i}" for i in range(2, 12)]
+        for name in games:  # one write a turn: each alone, at once
+            await db.direct.write(_game(name))
+        group = db.direct._group
+        alone = group.transactions, group.per_turn
+        versions = dict.fromkeys(games, 1)
+        for _ in range(30):  # ten writes a turn, turn after turn: the average climbs, then they group
+            changes = [Update(GAMES, {"version": v + 1}, {"id": g, "version": v})
+                       for g, v in versions.items()]
+            await asyncio.gather(*(db.direct.write(change) for change in changes))
+            versions = {g: v + 1 for g, v in versions.items()}
+        grouped = group.transactions, group.writes, group.per_turn
+        counts = await _counts(db)
+        await db.close()
+        return alone, grouped, counts
+
+    alone, grouped, (_, versions) = asyncio.run(scenario())
+    assert alone[0] == 0 and alone[1] < SIBLINGS  # no group formed
+    assert grouped[0] >= 1 and grouped[1] >= 10 * grouped[0] and grouped[2] >= SIBLINGS
+    assert versions == {"g1": 1} | {f"g{i}": 31 for i in range(2, 12)}  # every write made, grouped or not

@@ -247,17 +247,24 @@ class Direct:
                 return
             await self._write_core(ops)
             return
-        lock = self._db.write_lock
-        if lock.held_here:  # this task writes in a session of its own: not behind its own transaction
-            await self._on_sqlite(
-                raw, lambda conn: self._run_sqlite(conn, ops), lambda: self._write_core(ops)
-            )
+        if self._db.write_lock.held_here:  # this task writes in a session of its own: not behind it
+            await self._write_alone(ops)
             return
         if self._group is None:
             self._group = GroupCommit(
-                self._sqlite_connection, self._apply, lock, self._fall_back, self._committed
+                self._sqlite_connection,
+                self._apply,
+                self._db.write_lock,
+                self._fall_back,
+                self._committed,
+                self._write_alone,
             )
         await self._group.write(ops)
+
+    async def _write_alone(self, ops: tuple[Write, ...]) -> None:
+        """`ops` in a transaction of their own on SQLite, now."""
+        raw = self._sqlite_connection()
+        await self._on_sqlite(raw, lambda conn: self._run_sqlite(conn, ops), lambda: self._write_core(ops))
 
     async def insert(self, op: Insert) -> int:
         """Run one INSERT, committed when this returns, and return the new row's key (numbered by the

@@ -7,6 +7,16 @@ read 20,000 dicts between its transactions took 48 us a transaction; issue 11). 
 of the loop — under load, those of every move that arrived together — are therefore run together: one
 BEGIN and one COMMIT for all of them, all but the first finding SQLite warm.
 
+Grouping costs time: the writers wait for the next turn of the loop, where the group is written, and are
+woken in the turn after, while a write of its own is answered at once. That pays only when turns hold
+several writes (under `--think 0`, nine moves a COMMIT), not when they hold one or two: with 2,000
+human-paced games a group held two writes on average and the wait (two turns of a busy loop, p99 20-50
+ms) put the acknowledgement's p99 from 79-91 ms to 136-144 ms. So a write joins a group only when the
+turns that wrote lately held `SIBLINGS` writes or more on average, or a group is already waiting; else it
+is written at once in a transaction of its own — as PostgreSQL's `commit_delay` waits for other commits
+only when `commit_siblings` other transactions are active
+(https://www.postgresql.org/docs/current/runtime-config-wal.html#GUC-COMMIT-SIBLINGS).
+
 Each writer's statements stay one unit apart from the others': they run inside a SAVEPOINT of their own
 (https://www.sqlite.org/lang_savepoint.html), so a compare-and-set that loses (`Refused`) or a duplicate
 row (IntegrityError) rolls back that writer's statements alone, and its `write` raises as it did when it
@@ -32,6 +42,8 @@ from shashki.server.storage.ops import Insert, Refused, Update, Upsert
 from shashki.server.storage.writer import WriteLock
 
 Write = Update | Insert | Upsert
+# Writes per turn of the event loop (recent turns that wrote, on average) from which they are grouped.
+SIBLINGS = 6.0
 
 
 @dataclass(eq=False, slots=True)
@@ -55,27 +67,41 @@ class GroupCommit:
         lock: WriteLock,
         otherwise: Callable[[tuple[Write, ...]], Awaitable[None]],
         committed: Callable[[], None],
+        alone: Callable[[tuple[Write, ...]], Awaitable[None]],
     ) -> None:
         self._connection = connection  # the stdlib connection
         self._apply = apply  # runs one writer's statements (raises Refused, sqlite3's errors)
         self._lock = lock  # the process's write lock: a session's open transaction is waited for
         self._otherwise = otherwise  # one writer's statements through the async engine
         self._committed = committed  # told after each COMMIT
+        self._alone = alone  # one writer's statements now, in a transaction of their own
         self._waiting: list[_Waiting] = []
         self._flusher: asyncio.Task | None = None
         self.transactions = 0  # COMMITs made, for tests and the benchmark
         self.writes = 0  # writers whose statements they held
+        self.per_turn = 0.0  # writes per turn of the loop, recent turns that wrote (moving average)
+        self._this_turn = 0  # writes in this turn so far (0: none yet, no count scheduled)
 
     async def write(self, ops: tuple[Write, ...]) -> None:
         """Run `ops` as one unit, committed when this returns; `Refused`, IntegrityError or
         OperationalError when nothing of them was written."""
         loop = asyncio.get_running_loop()
+        if self._this_turn == 0:
+            loop.call_soon(self._turn_ended)  # runs with the next turn's first callbacks
+        self._this_turn += 1
+        if self._flusher is None and self.per_turn < SIBLINGS:
+            await self._alone(ops)  # few writes a turn: no wait for a group
+            return
         waiting = _Waiting(ops, loop.create_future())
         self._waiting.append(waiting)
         if self._flusher is None:
             # Runs once the callbacks ready now have run: it takes every write they asked for.
             self._flusher = loop.create_task(self._flush())
         await waiting.outcome  # cancelled with its caller: then left out of the batch
+
+    def _turn_ended(self) -> None:
+        self.per_turn += (self._this_turn - self.per_turn) / 16
+        self._this_turn = 0
 
     async def _flush(self) -> None:
         try:
