@@ -20,7 +20,8 @@ session of its own, or another process holds it; then the work goes the ordinary
 engine, which waits its busy timeout in its thread (and fails as `unavailable` beyond it). Durability is
 SQLite's with `synchronous=NORMAL` in WAL mode, as for every other write of the server: committed before
 the caller goes on (and so before any acknowledgement). The writes asked for in one turn of the event
-loop are committed together, each writer in a savepoint of its own (`storage/group.py`: group commit).
+loop are committed together while the turns hold several, each writer in a savepoint of its own
+(`storage/group.py`: group commit).
 
 On PostgreSQL (or any other database) the same statements run as SQLAlchemy Core, built once per shape
 (then answered from SQLAlchemy's compiled cache), on one connection of the async engine, no session.
