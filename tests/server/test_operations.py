@@ -102,6 +102,26 @@ def test_json_logs_are_one_object_a_line(tmp_path):
     assert all({"time", "level", "logger", "message"} <= r.keys() for r in records)
 
 
+@pytest.mark.parametrize("access_log", [False, True])
+def test_request_and_socket_lines_only_with_the_access_log(tmp_path, access_log):
+    from .helpers import Player
+
+    server = Server(tmp_path, {"SHASHKI_ACCESS_LOG": "1" if access_log else "0"}).start()
+    try:
+        white, black = Player(server), Player(server)
+        game = white.challenge(black)
+        ws = white.socket(game["id"])
+        assert ws.move("c3-d4")["type"] == "ack"
+        ws.close()
+    finally:
+        server.stop()
+    log = server.log.read_text()
+    lines = ['"POST /api/challenges HTTP/1.1" 201', f'"WebSocket /ws/games/{game["id"]}" [accepted]']
+    lines.append("connection open")
+    assert [line in log for line in lines] == [access_log] * 3
+    assert "Application startup complete" in log  # uvicorn's own lines stay either way
+
+
 def test_sigterm_closes_the_sockets_as_a_restart_and_the_process_ends(tmp_path):
     from .helpers import Player
 

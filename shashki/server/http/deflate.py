@@ -20,6 +20,7 @@ extension instead of its own, with the same window and memory settings: `shashki
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -29,6 +30,8 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPe
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.typing import ExtensionParameter
 
+SOCKETS_LOGGER = "uvicorn.error.sockets"
+SOCKETS_LOG = logging.getLogger(SOCKETS_LOGGER)
 THRESHOLD = 1024  # bytes of a message's text below which it goes uncompressed
 
 
@@ -66,10 +69,15 @@ class ThresholdDeflateFactory(ServerPerMessageDeflateFactory):
 
 class DeflateProtocol(WebSocketsSansIOProtocol):
     """uvicorn's WebSocket protocol offering `ThresholdDeflateFactory` (uvicorn's own settings: 12-bit
-    windows both ways, zlib's memLevel 5) when `ws_per_message_deflate` is on, as it is by default."""
+    windows both ways, zlib's memLevel 5) when `ws_per_message_deflate` is on, as it is by default.
+
+    Its log lines go to `SOCKETS_LOGGER` (a child of uvicorn's): each socket's "[accepted]", "connection
+    open" and "connection closed" at INFO, shown only with the access log (`SHASHKI_ACCESS_LOG`), and its
+    errors, always shown."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.logger = self.conn.logger = SOCKETS_LOG
         if self.config.ws_per_message_deflate:
             self.conn.available_extensions = [
                 ThresholdDeflateFactory(
