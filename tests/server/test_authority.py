@@ -161,3 +161,39 @@ def test_an_expired_session_or_a_revoked_token_is_no_longer_valid(tmp_path):
         return seen
 
     assert asyncio.run(scenario()) == [True, True, False, False]
+
+
+def test_a_valid_credential_is_remembered_longer_in_one_process_than_across_several():
+    """Across processes (Redis) an ending's event may be lost: the database is asked again after 2 s. In
+    one process every ending forgets the credential at once (the test above), so the check after 30 s
+    only catches a session that expired meanwhile."""
+    from shashki.server.accounts.revocation import (
+        ONE_PROCESS_VALID_FOR_SECONDS,
+        VALID_FOR_SECONDS,
+        Revocations,
+    )
+
+    class SharedBus(InProcessBus):
+        shared = True
+
+    assert Revocations(InProcessBus()).valid_for == ONE_PROCESS_VALID_FOR_SECONDS == 30.0
+    assert Revocations(None).valid_for == ONE_PROCESS_VALID_FOR_SECONDS
+    assert Revocations(SharedBus()).valid_for == VALID_FOR_SECONDS == 2.0
+    assert Revocations(SharedBus(), valid_for=0.5).valid_for == 0.5
+
+    async def checks() -> int:
+        asked = 0
+
+        async def check() -> bool:
+            nonlocal asked
+            asked += 1
+            return True
+
+        revocations = Revocations(InProcessBus())
+        for _ in range(3):
+            assert await revocations.still_valid("digest", check)
+        await revocations.publish(1, "digest")  # an ending in this process: forgotten at once
+        assert await revocations.still_valid("digest", check)
+        return asked
+
+    assert asyncio.run(checks()) == 2
