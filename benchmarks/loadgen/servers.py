@@ -142,7 +142,6 @@ class CpuGroup:
     def __init__(self, cores: float, name: str) -> None:
         if cores <= 0:
             raise ValueError("a CPU quota must be more than 0 cores")
-        self.cores = cores
         self.parent, self.version = cpu_cgroup_root()
         self.path = self.parent / name
         quota = max(1000, round(cores * self.PERIOD_US))

@@ -31,21 +31,28 @@ class LegalMove:
 
 def legal_moves_of(position: Position) -> tuple[LegalMove, ...]:
     """The legal moves of `position` as clients receive them (the game state, the analysis board)."""
-    return _legal(position)[0]
+    return _as_legal_moves(_legal(position)[0])
+
+
+def _as_legal_moves(as_json: list[dict[str, Any]]) -> tuple[LegalMove, ...]:
+    return tuple(LegalMove(m["move"], tuple(m["path"]), tuple(m["captures"])) for m in as_json)
 
 
 def move_named(position: Position, text: str) -> Move | None:
     """The legal move of `position` whose notation is exactly `text` (what the board and the Bot API send),
     found in the cache below; None for anything else, which the rules' parser then reads (liberal
     notation, and the reason of a refusal)."""
-    return _legal(position)[2].get(text)
+    return _legal(position)[1].get(text)
 
 
-# The legal moves of the positions seen lately, with their JSON and their notations: a position's moves
+# The legal moves of the positions seen lately, as their JSON and by their notations: a position's moves
 # depend on the position alone (its pieces, the side to move, the variant's rules: `Position.__eq__`), so
 # every state of it — each move's, each socket's first, each resync — and the move played from it reuse
-# them (issue 11); so does its FEN. Bounded: emptied when full, refilled by the positions in play.
-_Legal = tuple[tuple[LegalMove, ...], list[dict[str, Any]], dict[str, Move], str]  # ... and its FEN
+# them (issue 11); so does its FEN. Bounded: emptied when full, refilled by the positions in play. An
+# entry holds as few objects as it can (the JSON's dicts and lists, no `LegalMove` made ahead, which
+# `legal_moves_of` makes when asked): under load nearly every move reaches a new position, and its entry
+# outlives the young generations of the garbage collector, which walks each of its objects.
+_Legal = tuple[list[dict[str, Any]], dict[str, Move], str]  # the JSON, the moves by notation, the FEN
 _LEGAL_CACHE: dict[Position, _Legal] = {}
 LEGAL_CACHE_SIZE = 20_000
 
@@ -53,22 +60,17 @@ LEGAL_CACHE_SIZE = 20_000
 def _legal(position: Position) -> _Legal:
     found = _LEGAL_CACHE.get(position)
     if found is None:
-        variant = position.variant
-        labels, separator = _labels(variant)
-        rules_moves = position.legal_moves()
-        moves = []
+        labels, separator = _labels(position.variant)
         as_json = []
         named = {}
-        for m in rules_moves:
+        for m in position.legal_moves():
             path = [labels[b] for b in m.path]
-            captures = [labels[b] for b in m.captured]
             # Move.notation's text, from the labels: the path joined by "-", or by the variant's
             # capture separator for a capture.
             text = (separator if m.capture_mask else "-").join(path)
-            moves.append(LegalMove(text, tuple(path), tuple(captures)))
-            as_json.append({"move": text, "path": path, "captures": captures})
+            as_json.append({"move": text, "path": path, "captures": [labels[b] for b in m.captured]})
             named[text] = m
-        found = tuple(moves), as_json, named, position.fen()
+        found = as_json, named, position.fen()
         if len(_LEGAL_CACHE) >= LEGAL_CACHE_SIZE:
             _LEGAL_CACHE.clear()
         _LEGAL_CACHE[position] = found
@@ -140,7 +142,8 @@ class GameView:
     fen: str
     initial_fen: str | None
     moves: tuple[str, ...]
-    legal_moves: tuple[LegalMove, ...]
+    # The legal moves' JSON, shared by every state of the position (`_legal`: treat it as read-only).
+    legal_json: list[dict[str, Any]]
     clocks: ClockView | None
     draw_offer: Color | None
     result: str | None
@@ -153,8 +156,6 @@ class GameView:
     rematch_id: str | None
     correspondence: DaysView | None = None
     tournament: str | None = None
-    # The legal moves' JSON, shared by every state of the position (`_legal`); computed when not given.
-    legal_json: list[dict[str, Any]] | None = field(default=None, repr=False, compare=False)
     # The JSON, made once: the store publishes it and the mover's answer reads it (`to_json`).
     _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -165,10 +166,11 @@ class GameView:
         assert self._json is not None
         return self._json
 
+    @property
+    def legal_moves(self) -> tuple[LegalMove, ...]:
+        return _as_legal_moves(self.legal_json)
+
     def _make_json(self) -> dict[str, Any]:
-        legal = self.legal_json
-        if legal is None:
-            legal = [m.as_dict() for m in self.legal_moves]
         return {
             "id": self.id,
             "seq": self.seq,
@@ -183,7 +185,7 @@ class GameView:
             "fen": self.fen,
             "initial_fen": self.initial_fen,
             "moves": list(self.moves),
-            "legal_moves": legal,
+            "legal_moves": self.legal_json,
             "clocks": None if self.clocks is None else self.clocks.as_dict(),
             "draw_offer": _name(self.draw_offer),
             "result": self.result,
@@ -259,9 +261,9 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         deadline = live.deadline()
         remaining = None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
         days = DaysView(r.days_per_move, deadline, remaining)
-    legal, legal_json, _, fen = _legal(position)
+    legal_json, _, fen = _legal(position)
     if not live.is_live:
-        legal, legal_json = (), []
+        legal_json = []
     return GameView(
         id=r.id,
         seq=r.version,
@@ -276,7 +278,6 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         fen=fen,
         initial_fen=r.initial_fen,
         moves=tuple(live.notations),
-        legal_moves=legal,
         legal_json=legal_json,
         clocks=clocks,
         draw_offer=r.draw_offer,
