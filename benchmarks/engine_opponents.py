@@ -210,13 +210,16 @@ class Shashki(HubEngine):
     """This checkout's Hub engine (benchmarks/engine_builds.py), keeping its last `info` line."""
 
     last = Search(0, 0)
+    score = ""  # its last `info` line's score, as it prints it
 
     def seen(self, line: str) -> None:
         if line.startswith("info "):
             depth, nodes = re.search(r"depth=(\d+)", line), re.search(r"nodes=(\d+)", line)
-            took = re.search(r"time=([\d.]+)", line)
+            took, score = re.search(r"time=([\d.]+)", line), re.search(r"score=(\S+)", line)
             if depth and nodes:
                 self.last = Search(int(depth[1]), int(nodes[1]), float(took[1]) if took else 0.0)
+            if score:
+                self.score = score[1]
 
     def think(self, pos: Position, seconds: float) -> str:
         """Its move in `pos`, a new game, after up to `seconds` of thought (Hub notation)."""
@@ -305,7 +308,7 @@ class Tally:
 
 
 def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds: float, odds: float,
-              max_plies: int, tally: Tally) -> None:
+              max_plies: int, tally: Tally, record: Path | None = None) -> None:
     opponent = OPPONENTS[key]
     game = Game.replay(opening, opponent.variant)
     ours = Shashki(None, opponent.variant)
@@ -313,6 +316,7 @@ def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds
     ours.send("new-game")
     theirs.new_game()
     moves = [hub_move(move, game.variant) for move in game.moves]
+    lines = []  # with `record`: each move after the opening, shashki's with its own score
     try:
         while not game.is_over and game.ply < max_plies:
             ours_to_move = game.position.white_to_move == ours_white
@@ -333,7 +337,11 @@ def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds
                 return
             took = time.perf_counter() - start
             tally.seconds[who].append(took)
-            tally.searches[who].append(ours.last if ours_to_move else theirs.last)
+            search = ours.last if ours_to_move else theirs.last
+            tally.searches[who].append(search)
+            notation = move.notation(game.variant)
+            score = f" score {ours.score}" if ours_to_move else ""
+            lines.append(f"{game.ply + 1:>4} {who:<10} {notation:<14} depth {search.depth:>2}{score}")
             game.play(move)
             moves.append(hub_move(move, game.variant))
     finally:
@@ -341,6 +349,12 @@ def play_game(key: str, exe: Path, opening: list[str], ours_white: bool, seconds
         theirs.close()
     if game.outcome is None:
         tally.adjudicated += 1
+    if record is not None:
+        side = "White" if ours_white else "Black"
+        result = "unfinished (ply limit)" if game.outcome is None else str(game.outcome)
+        head = f"shashki {side} against {OPPONENTS[key].name}, opening {' '.join(opening)}: {result}"
+        with record.open("a") as out:
+            out.write("\n".join([head, *lines, "", ""]))
     if game.outcome is None or game.outcome.winner is None:
         tally.scores.append(0.5)
     else:
@@ -355,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=0.2, help="the opponent's seconds a move (default 0.2)")
     parser.add_argument("--odds", default="1", help="shashki's time as multiples of the opponent's: 1,4,16")
     parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--record", type=Path, metavar="FILE",
+                        help="append each game to FILE: every move, its depth, and shashki's own score")
     parser.add_argument("--positions", type=float, metavar="S",
                         help="no games: the depth each engine reaches in S seconds in fixed positions")
     args = parser.parse_args(argv)
@@ -375,7 +391,8 @@ def main(argv: list[str] | None = None) -> int:
         begun = time.perf_counter()
         for opening in starts:
             for ours_white in (True, False):
-                play_game(args.opponent, exe, opening, ours_white, args.time, odds, args.max_plies, tally)
+                play_game(args.opponent, exe, opening, ours_white, args.time, odds, args.max_plies,
+                          tally, args.record)
         print(f"odds {odds:g} (shashki {args.time * odds:g} s a move): {tally.line()} "
               f"[{time.perf_counter() - begun:.0f} s]", flush=True)
         for line in tally.illegal:

@@ -22,6 +22,7 @@ def test_shashki_thinks_in_a_fixed_position_and_reports_its_search():
         engine.close()
     assert move in pos.legal_moves()
     assert engine.last.depth >= 1 and engine.last.nodes > 0 and engine.last.seconds >= 0
+    float(engine.score)  # its own score, as `--record` writes it beside each of its moves
 
 
 def test_the_table_gives_each_engine_its_depths_and_speed_by_its_own_count():
