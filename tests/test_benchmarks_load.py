@@ -314,23 +314,31 @@ def test_a_baseline_run_held_to_a_cpu_quota_reports_it(tmp_path):
 
 def test_the_half_goal_says_when_the_bare_apps_players_were_its_limit():
     """A bare app whose load generator used a whole core went as fast as its players, not as fast as it
-    could: the goal's line says its figure is a lower bound and the ratio an upper bound."""
+    could: the goal's line says its figure is a lower bound and the ratio an upper bound, and the goal is
+    then judged by the CPU each app spent a move (what each could carry on its core)."""
     module = load_module()
     options = SimpleNamespace(cpu_quota=None, think=(0.0, 0.0), database_url=None, redis_url=None, games=40)
-    shashki = {
-        "kind": "shashki", "processes": 1, "moves_per_second": 1800.0, "error_count": 0,
-        "ack_ms": {"p99": 30.0},
-    }  # fmt: skip
 
-    def half(client_busiest: float) -> tuple[str, str]:
+    def half(client_busiest: float, theirs: float | None, ours: float | None) -> tuple[str, str]:
         base = {
             "kind": "baseline", "processes": 1, "moves_per_second": 3000.0,
-            "client_cpu_busiest": client_busiest,
+            "client_cpu_busiest": client_busiest, "server_cpu_ms_per_move": theirs,
+        }  # fmt: skip
+        shashki = {
+            "kind": "shashki", "processes": 1, "moves_per_second": 1800.0, "error_count": 0,
+            "ack_ms": {"p99": 30.0}, "server_cpu_ms_per_move": ours,
         }  # fmt: skip
         judged = module.goals(options, [base, shashki])
         return next((v, e) for t, v, e in judged if t.startswith("1 process on SQLite reaches"))
 
-    verdict, evidence = half(0.99)
-    assert verdict == "met" and "1800 vs 3000 moves/s = 0.60" in evidence and "an upper bound" in evidence
-    verdict, evidence = half(0.6)
-    assert verdict == "met" and "upper bound" not in evidence
+    # The players were the bare app's limit: 0.60 read, but 0.2 against 0.5 CPU ms a move is 0.40.
+    verdict, evidence = half(0.99, 0.2, 0.5)
+    assert verdict == "NOT met" and "1800 vs 3000 moves/s = 0.60" in evidence and "an upper bound" in evidence
+    assert "0.20 against 0.50 ms, one process carries 0.40 of the bare app's moves/s" in evidence
+    verdict, evidence = half(0.99, 0.2, 0.3)
+    assert verdict == "met" and "carries 0.67" in evidence
+    verdict, evidence = half(0.99, None, None)  # no CPU measured: the ratio read, with its caveat
+    assert verdict == "met" and "an upper bound" in evidence and "carries" not in evidence
+    # The bare app had room to spare: the moves a second of the same run decide.
+    verdict, evidence = half(0.6, 0.2, 0.5)
+    assert verdict == "met" and "upper bound" not in evidence and "carries" not in evidence
