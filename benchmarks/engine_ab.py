@@ -1,7 +1,7 @@
 """A search option on against off: does it make the engine stronger at the same work? (issue 15)
 
     python benchmarks/engine_ab.py --option aspiration [--variants russian,russian-giveaway]
-        [--games 40] [--nodes 4000 | --depth 6 | --time S]
+        [--games 40] [--nodes 4000 | --depth 6 | --time S] [--both probcut=off,late_reductions]
 
 The engine with `Searcher(<option>=True)` plays the same engine with `<option>=False` over `--games`
 games per variant: random openings of 4 plies (fixed seed), each played with both colours. Both sides
@@ -9,7 +9,8 @@ get the same budget a move: `--nodes` (equal work: the fair test of a change tha
 nodes for a depth), `--depth` (the fixed-depth comparison) or `--time` (equal time: what the option
 costs in speed counts too; the machine's other load makes it noisier). Games not over after 160 plies
 are draws. Prints each variant's score for the option and its two-standard-error margin, and the nodes
-each side searched in all (a faster-to-depth option shows as fewer nodes at fixed depth).
+each side searched in all (a faster-to-depth option shows as fewer nodes at fixed depth). `--both`
+sets other options alike on both sides (NAME on, NAME=off); the rest keep their defaults.
 """
 
 from __future__ import annotations
@@ -38,17 +39,18 @@ def openings(variant_key: str, count: int, seed: int = SEED, plies: int = 4) -> 
     return random_openings(seed, count, plies, variant_key)
 
 
-def engine(option: str, on: bool) -> Engine:
+def engine(option: str, on: bool, both: dict[str, bool] | None = None) -> Engine:
+    """An engine with `option` on or off, and the other options as `both` sets them (else defaults)."""
     e = Engine()
-    e.searcher = Searcher(**{option: on})
+    e.searcher = Searcher(**(both or {}), **{option: on})
     return e
 
 
 def play_game(variant: str, opening: list[str], on_white: bool, option: str, limit: Limit,
-              nodes: dict[bool, int]) -> float:
+              nodes: dict[bool, int], both: dict[str, bool] | None = None) -> float:
     """The score of the side with the option on."""
     game = Game.replay(opening, variant)
-    engines = {on_white: engine(option, True), not on_white: engine(option, False)}
+    engines = {on_white: engine(option, True, both), not on_white: engine(option, False, both)}
     while not game.is_over and game.ply < MAX_PLIES:
         white = game.position.white_to_move
         result = engines[white].play(game, limit)
@@ -64,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="A search option on against off, same budget a move.")
     parser.add_argument("--option", required=True, help="a boolean field of Searcher, e.g. aspiration")
     parser.add_argument("--variants", default="russian,russian-giveaway")
+    parser.add_argument("--both", default="", metavar="NAMES",
+                        help="other boolean options of Searcher, the same for both sides: NAME (on) or "
+                        "NAME=off, comma-separated (unnamed ones keep their defaults)")
     parser.add_argument("--games", type=int, default=40, help="games per variant (even; default 40)")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--nodes", type=int, help="nodes a move (default 4000)")
@@ -72,8 +77,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="S seconds a move (equal time: an option's cost in speed counts; one game at a "
                         "time, so both sides share the machine alike)")
     args = parser.parse_args(argv)
-    if not isinstance(getattr(Searcher(), args.option, None), bool):
-        parser.error(f"Searcher has no boolean option {args.option!r}")
+    items = (item.partition("=") for item in args.both.split(",") if item)
+    both = {name: value != "off" for name, _, value in items}
+    for name in (args.option, *both):
+        if not isinstance(getattr(Searcher(), name, None), bool):
+            parser.error(f"Searcher has no boolean option {name!r}")
     if args.depth:
         limit, budget_text = Limit(depth=args.depth), f"depth {args.depth}"
     elif args.time:
@@ -81,7 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         limit = Limit(nodes=args.nodes or 4000)
         budget_text = f"{limit.nodes} nodes"
-    print(f"{args.option} on against off, {args.games} games per variant, {budget_text} a move")
+    settings = ", ".join(f"{name} {'on' if on else 'off'}" for name, on in both.items())
+    with_both = f" (both with {settings})" if both else ""
+    print(f"{args.option} on against off{with_both}, {args.games} games per variant, {budget_text} a move")
     for variant in args.variants.split(","):
         start = time.perf_counter()
         points = 0.0
@@ -89,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         nodes = {True: 0, False: 0}
         for opening in openings(variant, args.games // 2):
             for on_white in (True, False):
-                s = play_game(variant, opening, on_white, args.option, limit, nodes)
+                s = play_game(variant, opening, on_white, args.option, limit, nodes, both)
                 scores.append(s)
                 points += s
         n = len(scores)

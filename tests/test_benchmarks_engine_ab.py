@@ -22,8 +22,8 @@ ab = load_script("engine_ab")
 def test_both_sides_get_the_budget_asked_for(monkeypatch, capsys, arguments, limit, budget):
     seen: list[tuple] = []
 
-    def play(variant, opening, on_white, option, given, nodes):
-        seen.append((variant, on_white, option, given))
+    def play(variant, opening, on_white, option, given, nodes, both):
+        seen.append((variant, on_white, option, given, both))
         return 1.0 if on_white else 0.5
 
     monkeypatch.setattr(ab, "play_game", play)
@@ -33,6 +33,25 @@ def test_both_sides_get_the_budget_asked_for(monkeypatch, capsys, arguments, lim
     assert [s[1] for s in seen] == [True, False, True, False]  # each opening with both colours
     assert all(s[0] == "russian" and s[2] == "aspiration" and s[3] == limit for s in seen)
     assert "russian: +2 =2 -0 of 4, score 75.0%" in out
+    assert all(s[4] == {} for s in seen)  # the other options at their defaults
+
+
+def test_other_options_are_set_alike_on_both_sides(monkeypatch, capsys):
+    seen: list[dict] = []
+
+    def play(variant, opening, on_white, option, given, nodes, both):
+        seen.append(both)
+        return 0.5
+
+    monkeypatch.setattr(ab, "play_game", play)
+    arguments = ["--option", "late_reductions", "--both", "probcut=off,aspiration", "--games", "2"]
+    assert ab.main([*arguments, "--variants", "international"]) == 0
+    out = capsys.readouterr().out
+    assert "late_reductions on against off (both with probcut off, aspiration on), 2 games" in out
+    assert seen == [{"probcut": False, "aspiration": True}] * 2
+    on, off = ab.engine("late_reductions", True, seen[0]), ab.engine("late_reductions", False, seen[0])
+    assert (on.searcher.late_reductions, off.searcher.late_reductions) == (True, False)
+    assert not on.searcher.probcut and not off.searcher.probcut
 
 
 def test_a_game_at_equal_time_is_played_to_its_end_or_the_ply_limit():
@@ -42,7 +61,9 @@ def test_a_game_at_equal_time_is_played_to_its_end_or_the_ply_limit():
     assert nodes[True] > 0 and nodes[False] > 0
 
 
-def test_an_unknown_option_is_refused(capsys):
+@pytest.mark.parametrize("arguments", [["--option", "no_such_option"],
+                                       ["--option", "probcut", "--both", "no_such_option=off"]])
+def test_an_unknown_option_is_refused(capsys, arguments):
     with pytest.raises(SystemExit):
-        ab.main(["--option", "no_such_option"])
+        ab.main(arguments)
     assert "Searcher has no boolean option 'no_such_option'" in capsys.readouterr().err

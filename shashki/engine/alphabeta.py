@@ -57,6 +57,9 @@ DRAW: Final = 0
 # material, far below WIN_BOUND; minus the table's distance, so that the search makes progress.
 TABLE_HINT: Final = 2_000
 
+PROBCUT_DEPTH: Final = 3  # ProbCut from this depth: a search of 2/5 the depth at beta + margin
+PROBCUT_MARGIN: Final = 10  # the margin a ply of depth (hundredths of a man)
+
 CHECK_EVERY: Final = 512  # nodes between looks at the clock
 
 # Move order keys: the sort key above, 1023 - the move's index below (a stable order among equals).
@@ -104,6 +107,8 @@ class Core:
         self.custom_eval: Callable[[Position], int] | None = None
         self.giveaway = False
         self.reductions = True  # late-move reductions (Searcher.reductions)
+        self.late_reductions = False  # deeper ones off the principal variation (Searcher.late_reductions)
+        self.probcut = False  # the shallow search that cuts a node far above beta (Searcher.probcut)
         self.tablebase: Any = None  # shashki.engine.tablebase.Tablebase
         self.probe: Probe | None = None  # its compiled look-up (Tablebase.prober)
         self.tb_pieces = 0
@@ -264,6 +269,22 @@ class Core:
                 if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
                     return score
 
+        pv_node = beta - alpha > 1
+        if (
+            self.probcut
+            and not pv_node
+            and not capture
+            and depth >= PROBCUT_DEPTH
+            and -WIN_BOUND < beta < WIN_BOUND - PROBCUT_MARGIN * depth
+        ):
+            # ProbCut: a position whose shallow search scores well above beta is cut without the
+            # full one (never where a capture is due, nor on the principal variation).
+            margin = PROBCUT_MARGIN * depth
+            cut = beta + margin
+            score = self.search(pos, depth * 2 // 5, cut - 1, cut, ply)
+            if score >= cut:
+                return score - margin
+
         if moves is None:
             moves = pos.legal_moves()
         # The move order (`order`) in two stages: the first move (the hash move, else the best by its
@@ -304,8 +325,16 @@ class Core:
                 if i == 0:
                     score = -self.search(child, depth - 1, -beta, -alpha, ply + 1)
                 else:
-                    # Late quiet moves at depth >= 3 are searched one ply shallower first.
-                    reduce = 1 if (depth >= 3 and i >= 3 and not capture and self.reductions) else 0
+                    # Late quiet moves are searched shallower first: at depth >= 3 from the fourth by a
+                    # ply; with `late_reductions`, off the principal variation from the second move (by
+                    # two from the fifth), never a man's promotion.
+                    reduce = 0
+                    if self.reductions and not capture:
+                        if self.late_reductions:
+                            if depth >= 2 and not move.promotes and i >= (3 if pv_node else 1):
+                                reduce = 2 if (not pv_node and i >= 4 and depth >= 3) else 1
+                        elif depth >= 3 and i >= 3:
+                            reduce = 1
                     score = -self.search(child, depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
                     if reduce and score > alpha:
                         score = -self.search(child, depth - 1, -alpha - 1, -alpha, ply + 1)

@@ -9,7 +9,9 @@ every node is `shashki.engine.alphabeta`, compiled with mypyc.
 - Aspiration windows: from depth 4 each iteration first searches a narrow window around the last
   iteration's score (measured with benchmarks/engine_ab.py: not weaker at equal nodes).
 - Late-move reductions: quiet moves after the first three, at depth 3 or more, are searched a ply
-  shallower first, and again at full depth if they beat alpha.
+  shallower first, and again at full depth if they beat alpha. In the ordinary variants the search is
+  more selective (`late_reductions`, `probcut`: deeper reductions off the principal variation, and
+  ProbCut, measured stronger at equal time); giveaway keeps the full-width search, where they lost.
 - Move ordering: the hash move, then captures (most pieces taken first), then the two killer moves of the
   ply, then quiet moves by their history score.
 - Capture extension: a position where the side to move must capture is never scored statically, at any
@@ -139,6 +141,14 @@ class Searcher:
     # Late-move reductions: quiet moves after the first three, at depth 3 or more, searched a ply
     # shallower first (and again at full depth if they beat alpha).
     reductions: bool = True
+    # Selective search in the ordinary variants (issue 15), both measured by benchmarks/engine_ab.py at
+    # equal time. Deeper late-move reductions: off the principal variation from the second quiet move by
+    # a ply, from the fifth by two (on it, from the fourth by one); never a promotion. ProbCut: a node
+    # off the principal variation whose search at 2/5 of the depth scores 10 a ply above beta is cut.
+    # Giveaway keeps the full-width search: its play is sacrifices a quiet move deep, and both lost
+    # there (README, "The search").
+    late_reductions: bool = True
+    probcut: bool = True
 
     def __post_init__(self) -> None:
         self._core = Core(self.table)
@@ -258,6 +268,8 @@ class Searcher:
                 core.custom_eval = self.evaluate
         core.giveaway = variant.giveaway
         core.reductions = self.reductions
+        core.late_reductions = self.late_reductions and not variant.giveaway
+        core.probcut = self.probcut and not variant.giveaway
         core.tablebase = None
         core.probe = None
         core.tb_pieces = 0

@@ -139,3 +139,26 @@ def test_the_first_iteration_completes_even_with_a_tiny_node_limit():
     pos = Position.start(get_variant("international"))
     result = play(pos, Limit(nodes=1))
     assert result.depth == 1 and result.move in pos.legal_moves()
+
+
+def _searched(searcher: Searcher, pos: Position, depth: int) -> tuple[int, int, str]:
+    line = list(searcher.iterate(pos, Limit(depth=depth)))[-1]
+    return searcher.nodes, line.score, line.move.notation(pos.variant)
+
+
+@pytest.mark.parametrize("key", ["russian", "international", "brazilian"])
+def test_ordinary_draughts_is_searched_selectively_each_option_on_its_own(key):
+    # Each option changes which nodes a search of the same depth visits (fewer or more at a shallow
+    # depth: their gain, measured by benchmarks/engine_ab.py, is depth at equal time, not shown here).
+    pos = Game(key).position
+    full = _searched(Searcher(late_reductions=False, probcut=False), pos, 7)
+    for options in ({"probcut": False}, {"late_reductions": False}, {}):
+        nodes, _, move = _searched(Searcher(**options), pos, 7)
+        assert nodes != full[0], options
+        assert move in {m.notation(pos.variant) for m in pos.legal_moves()}
+
+
+@pytest.mark.parametrize("key", ["russian-giveaway", "international-giveaway", "english-giveaway"])
+def test_giveaway_keeps_the_full_width_search(key):
+    pos = Game(key).position
+    assert _searched(Searcher(), pos, 7) == _searched(Searcher(late_reductions=False, probcut=False), pos, 7)

@@ -34,6 +34,10 @@ from shashki.rules import Position, get_variant
 GIVEAWAY_WEIGHTS = GiveawayWeights(man=-237, king=-12, advance=-119, back_row=-254, centre=199, mobility=260,
                                    hanging=-31)
 
+# The search as it was recorded: full width, without the selective search the ordinary variants have
+# had since (Searcher.late_reductions, Searcher.probcut), which changes what a fixed depth sees.
+FULL_WIDTH = {"late_reductions": False, "probcut": False}
+
 # name: (variant, FEN, depth). The middle games come from seeded random play from the start.
 CASES: dict[str, tuple[str, str, int]] = {
     "giveaway start": (
@@ -106,7 +110,7 @@ def searcher(key: str) -> Searcher:
     weights for every giveaway variant (each family has its own file now, issue 15 point 3)."""
     variant = get_variant(key)
     weights = GIVEAWAY_WEIGHTS if variant.giveaway else DraughtsWeights()
-    return Searcher(use_tablebase=key != "russian", weights=weights)
+    return Searcher(use_tablebase=key != "russian", weights=weights, **FULL_WIDTH)
 
 
 def search_case(key: str, fen: str, depth: int) -> list:
@@ -137,6 +141,7 @@ def lines_case() -> list:
     key, fen, depth, count = LINES
     variant = get_variant(key)
     engine = Engine(weights=GIVEAWAY_WEIGHTS if variant.giveaway else None)
+    engine.searcher = Searcher(weights=GIVEAWAY_WEIGHTS if variant.giveaway else None, **FULL_WIDTH)
     return [
         _line(line, variant)
         for line in engine.lines(Position.from_fen(fen, variant), Limit(depth=depth), count)
@@ -153,7 +158,7 @@ def nodes_case() -> list:
 def score_moves_case() -> list:
     key, fen, depth = SCORE_MOVES
     variant = get_variant(key)
-    searcher = Searcher(weights=GIVEAWAY_WEIGHTS if variant.giveaway else None)
+    searcher = Searcher(weights=GIVEAWAY_WEIGHTS if variant.giveaway else None, **FULL_WIDTH)
     scored = searcher.score_moves(Position.from_fen(fen, variant), depth)
     return [[score, move.notation(variant)] for score, move in scored] + [searcher.nodes]
 

@@ -9,7 +9,7 @@ from shashki.engine.engine import Engine
 from shashki.engine.search import WIN_BOUND, Limit
 from shashki.engine.tablebase import LOSS_RESULT, default_tablebase
 from shashki.rules import Game
-from shashki.server.puzzles.verify import DECISIVE, judging_weights
+from shashki.server.puzzles.verify import DECISIVE, judging_searcher
 
 
 def winning(variant, score: int) -> bool:
@@ -28,7 +28,8 @@ def check_puzzle(puzzle: dict, every_move: bool = False) -> None:
         if ply % 2 or (ply and not every_move):
             continue
         if len(position.legal_moves()) > 1:
-            engine = Engine(weights=judging_weights(variant))
+            engine = Engine()
+            engine.searcher = judging_searcher(variant)  # full width, as the generator judges
             lines = engine.lines(position, Limit(depth=puzzle["depth"]), count=2)
             best, second = lines[0], lines[1]
             assert best.move == move, f"{name}: at ply {ply} the search prefers {best.move}"

@@ -47,8 +47,9 @@ def judging_weights(variant: Variant) -> DraughtsWeights | None:
 
 
 def judging_searcher(variant: Variant) -> Searcher:
-    """A search that judges puzzles of `variant`."""
-    return Searcher(weights=judging_weights(variant))
+    """A search that judges puzzles of `variant`: full width (no selective pruning), so that a puzzle's
+    one winning move is one that a search of every move at the depth finds."""
+    return Searcher(weights=judging_weights(variant), late_reductions=False, probcut=False)
 
 
 def decisive(variant: Variant, score: int) -> bool:
