@@ -1,8 +1,8 @@
 """Build: the hot paths are compiled with mypyc when they can be.
 
 The move generator (shashki/rules/position.py), the search's inner loop (shashki/engine/alphabeta.py), its
-transposition table (shashki/engine/transposition.py), Russian's count rules in it (counts.py), the
-evaluation (shashki/engine/evaluation.py) and the endgame tables' builder and probe
+move order (moveorder.py) and transposition table (transposition.py), Russian's count rules in it
+(counts.py), the evaluation (shashki/engine/evaluation.py) and the endgame tables' builder and probe
 (shashki/engine/tbbuild.py, tbprobe.py) are ordinary typed Python
 and run as they are; compiled together (one extension, so that they call each other natively), the same
 source is several times faster. Set SHASHKI_PURE_PYTHON=1 to skip the
@@ -19,6 +19,7 @@ COMPILED = [
     "shashki/engine/evaluation.py",
     "shashki/engine/patterns.py",
     "shashki/engine/transposition.py",
+    "shashki/engine/moveorder.py",
     "shashki/engine/alphabeta.py",
     "shashki/engine/counts.py",
     "shashki/engine/tbbuild.py",

@@ -1,7 +1,10 @@
-"""Levels in Russian giveaway: each level against the one below it (issue 3; goal: above 60% each).
+"""Each level against the one below it (issues 3 and 15; goal: above 60% each).
 
-    python benchmarks/engine_levels.py [--games 40] [--time 0.5] [--levels 2,3,4,5,6,7,8]
+    python benchmarks/engine_levels.py [--variant russian-giveaway] [--games 40] [--time 0.5]
+        [--levels 2,3,4,5,6,7,8]
 
+Russian giveaway by default; `--variant` plays the ladder in another variant (the ordinary variants
+search selectively, giveaway full width, so each family has a ladder of its own to check).
 For each level N given, level N plays level N-1 over `--games` games: random 4-ply openings (fixed seed,
 the same for every pair; benchmarks/tune_evaluation.py's `openings`), each played with both colours. Every
 engine gets `--time` seconds a move at most (levels 6 and 7 have their own, smaller or equal, caps; level
@@ -28,9 +31,10 @@ from shashki.rules import Game  # noqa: E402
 SEED = 31
 
 
-def play_game(white: int, black: int, opening: list[str], seconds: float, seed: int) -> float:
+def play_game(white: int, black: int, opening: list[str], seconds: float, seed: int,
+              variant: str = VARIANT) -> float:
     """White's score."""
-    game = Game.replay(opening, VARIANT)
+    game = Game.replay(opening, variant)
     engines = {True: Engine(level=white, seed=seed), False: Engine(level=black, seed=seed + 1)}
     limit = Limit(time=seconds)
     while not game.is_over and game.ply < MAX_PLIES:
@@ -41,13 +45,17 @@ def play_game(white: int, black: int, opening: list[str], seconds: float, seed: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Each level against the one below, in Russian giveaway.")
+    parser = argparse.ArgumentParser(description="Each level against the one below.")
+    parser.add_argument("--variant", default=VARIANT, help=f"the variant played (default {VARIANT})")
     parser.add_argument("--games", type=int, default=40, help="games per pair (even; default 40)")
     parser.add_argument("--time", type=float, default=0.5, help="seconds a move at most (default 0.5)")
     parser.add_argument("--levels", default="2,3,4,5,6,7,8", help="the higher level of each pair")
     args = parser.parse_args(argv)
-    lines = openings(SEED, args.games // 2)
-    print(f"Russian giveaway, {args.games} games per pair, at most {args.time} s a move")
+    try:
+        lines = openings(SEED, args.games // 2, variant_key=args.variant)
+    except ValueError as error:
+        parser.error(str(error))
+    print(f"{args.variant}, {args.games} games per pair, at most {args.time} s a move")
     failed = []
     for high in (int(x) for x in args.levels.split(",")):
         low = high - 1
@@ -57,9 +65,9 @@ def main(argv: list[str] | None = None) -> int:
             for high_white in (True, False):
                 seed = 1000 * high + 2 * i + high_white
                 if high_white:
-                    s = play_game(high, low, opening, args.time, seed)
+                    s = play_game(high, low, opening, args.time, seed, args.variant)
                 else:
-                    s = 1 - play_game(low, high, opening, args.time, seed)
+                    s = 1 - play_game(low, high, opening, args.time, seed, args.variant)
                 wins += s == 1.0
                 draws += s == 0.5
                 losses += s == 0.0

@@ -1,13 +1,13 @@
-"""The search's inner loop: principal variation search below the root, and the move order.
+"""The search's inner loop: principal variation search below the root.
 
 `shashki.engine.search` drives it (iterative deepening, the root, limits, the principal variation); this
 module is what runs at every node, so it is written for mypyc (setup.py compiles it, with the move
-generator, the evaluation and the transposition table, into one extension; the same source runs
-uncompiled when it cannot be):
+generator, the evaluation, the move order and the transposition table, into one extension; the same
+source runs uncompiled when it cannot be):
 
 - every hot value is a plain int: moves are taken by their index in `Position.legal_moves()`, table
-  entries are packed into one int, killers are a flat list and history a packed `vec[i64]` (librt,
-  read and added unboxed), both indexed by (from, to) squares;
+  entries are packed into one int, the move order's killers and history are indexed by (from, to)
+  squares (`shashki.engine.moveorder`);
 - nothing is allocated per node beyond what the move generator makes (the child position and, for
   captures, its moves): the move order's keys are written and sorted in one packed vector, a region
   per ply;
@@ -28,11 +28,11 @@ import time
 from collections.abc import Callable
 from typing import Any, Final
 
-from librt.vecs import vec
 from mypy_extensions import i64
 
 from shashki.engine.counts import Counts
 from shashki.engine.evaluation import Evaluator, popcount
+from shashki.engine.moveorder import ORDER_MASK, ORDER_SLOTS, MoveOrder, sort_rest
 from shashki.engine.tbprobe import Probe
 from shashki.engine.transposition import (
     EXACT,
@@ -61,13 +61,6 @@ PROBCUT_DEPTH: Final = 3  # ProbCut from this depth: a search of 2/5 the depth a
 PROBCUT_MARGIN: Final = 10  # the margin a ply of depth (hundredths of a man)
 
 CHECK_EVERY: Final = 512  # nodes between looks at the clock
-
-# Move order keys: the sort key above, 1023 - the move's index below (a stable order among equals).
-_ORDER_BITS: Final = 10
-_ORDER_MASK: Final = (1 << _ORDER_BITS) - 1
-_ORDER_SLOTS: Final = 1 << _ORDER_BITS  # a ply's room in Core.keys: the most moves the keys can tell apart
-_KILLER_1: Final = 1 << 40
-_KILLER_2: Final = 1 << 39
 
 
 class SearchStopped(Exception):
@@ -115,37 +108,23 @@ class Core:
         # Russian's count rules (FMJD-64 7.2.4-7.2.8) along the path: a table result is believed only
         # within what they still allow (shashki.engine.counts); None where the variant has no such rules.
         self.counts: Counts | None = None
-        # Killers (two a ply) and history are indexed by the move's (from, to) squares: bit indices
-        # below `span`.
-        self.span = 64
-        self.history: vec[i64] = vec[i64]([0] * (2 * 64 * 64))  # packed (librt): read and added unboxed
-        self.killers: list[int] = [0] * (2 * (MAX_PLY + 2))
+        self.ordering = MoveOrder(MAX_PLY)  # killers, history and the move order's keys
         self.path: list[int] = []  # hashes of the positions from the root to the current node
         self.floor = 0  # the first index of `path` the current node may repeat (0: and the game's)
         self.seen: set[int] = set()  # hashes of the game's positions before the root
-        # The move order keys of the node at each ply, at ply * _ORDER_SLOTS (packed: written, sorted
-        # and read without a list or a boxed int per node).
-        self.keys: vec[i64] = vec[i64]([0] * (MAX_PLY * _ORDER_SLOTS))
 
     # -------------------------------------------------------------------------------------------
     # Set-up between searches
 
     def set_variant(self, span: int) -> None:
         """A new variant: forget the move order learned (the table is cleared by the caller)."""
-        self.span = span
-        self.history = vec[i64]([0] * (2 * span * span))
+        self.ordering.set_variant(span)
 
     def new_search(self, history: set[int]) -> None:
         self.seen = history
         self.path = []
         self.floor = 0
-        killers = self.killers
-        for i in range(len(killers)):
-            killers[i] = 0
-        # Age the history scores so that the last search's order counts but does not dominate.
-        scores = self.history
-        for i in range(len(scores)):
-            scores[i] >>= 2
+        self.ordering.new_search()
         self.table.new_search()
 
     def check(self) -> None:
@@ -287,15 +266,16 @@ class Core:
 
         if moves is None:
             moves = pos.legal_moves()
-        # The move order (`order`) in two stages: the first move (the hash move, else the best by its
-        # key), and only when it does not refute the position, the rest sorted. The keys are taken
-        # now: the history they read changes while the first move is searched.
+        # The move order (`MoveOrder.order`) in two stages: the first move (the hash move, else the
+        # best by its key), and only when it does not refute the position, the rest sorted. The keys
+        # are taken now: the history they read changes while the first move is searched.
         n = len(moves)
         first = 0
-        keys = self.keys
-        base: i64 = ply * _ORDER_SLOTS
+        ordering = self.ordering
+        keys = ordering.keys
+        base: i64 = ply * ORDER_SLOTS
         if n > 1:
-            self.order_keys(pos, moves, ply, base)
+            ordering.fill_keys(pos, moves, ply, base)
             if 0 <= hash_index < n:
                 first = hash_index
             else:
@@ -303,7 +283,7 @@ class Core:
                 for i in range(1, n):
                     if keys[base + i] > top:
                         top = keys[base + i]
-                first = int(_ORDER_MASK - (top & _ORDER_MASK))
+                first = int(ORDER_MASK - (top & ORDER_MASK))
         original_alpha = alpha
         best = -INFINITE
         best_index = first
@@ -314,7 +294,7 @@ class Core:
                     index = first
                 else:
                     if i == 1:
-                        _sort_rest(keys, base, n, first)
+                        sort_rest(keys, base, n, first)
                     index = int(keys[base + i - 1])
                 move = moves[index]
                 child = pos.play(move)
@@ -347,7 +327,7 @@ class Core:
                         alpha = score
                         if alpha >= beta:
                             if not capture:
-                                self.reward(move, depth, ply, pos.white_to_move)
+                                ordering.reward(move, depth, ply, pos.white_to_move)
                             break
         finally:
             path.pop()
@@ -355,75 +335,3 @@ class Core:
         flag = UPPER if best <= original_alpha else (LOWER if best >= beta else EXACT)
         self.table.store(key, depth, flag, score_to_tt(best, ply), best_index, capture, forced)
         return best
-
-    def reward(self, move: Move, depth: int, ply: int, white: bool) -> None:
-        """A quiet move that refuted a position: a killer at its ply, and history for its squares."""
-        span = self.span
-        k = move.start * span + move.end + 1
-        killers = self.killers
-        slot = 2 * ply
-        if killers[slot] != k:
-            killers[slot + 1] = killers[slot]
-            killers[slot] = k
-        self.history[(span * span if white else 0) + k - 1] += depth * depth
-
-    def order(self, pos: Position, moves: list[Move], hash_index: int, ply: int) -> list[int]:
-        """The indices of `moves` in the order to search them: the hash move, then captures by the
-        number of pieces taken (kings counted double), or quiet moves: killers, then by history."""
-        n = len(moves)
-        self.order_keys(pos, moves, ply, 0)
-        keys = [int(self.keys[i]) for i in range(n)]
-        keys.sort(reverse=True)
-        for i in range(n):  # the sort keys become the move indices, in place
-            keys[i] = _ORDER_MASK - (keys[i] & _ORDER_MASK)
-        if 0 <= hash_index < n and keys[0] != hash_index:
-            keys.remove(hash_index)
-            keys.insert(0, hash_index)
-        return keys
-
-    def order_keys(self, pos: Position, moves: list[Move], ply: int, base: i64) -> None:
-        """The sort key of each move (see `order`), at `keys[base + i]`: its worth above, 1023 - its
-        index below."""
-        n = len(moves)
-        keys = self.keys
-        if moves[0].capture_mask:
-            kings = pos.kings
-            for i in range(n):
-                m = moves[i]
-                taken = len(m.captured) + popcount(m.capture_mask & kings)
-                keys[base + i] = (taken << _ORDER_BITS) | (_ORDER_MASK - i)
-        else:
-            span = self.span
-            slot = 2 * ply
-            killers = self.killers
-            first = killers[slot] if slot < len(killers) else -1
-            second = killers[slot + 1] if slot < len(killers) else -1
-            history = self.history
-            side = span * span if pos.white_to_move else 0
-            for i in range(n):
-                m = moves[i]
-                k = m.start * span + m.end + 1
-                if k == first:
-                    value = _KILLER_1
-                elif k == second:
-                    value = _KILLER_2
-                else:
-                    value = history[side + k - 1]
-                keys[base + i] = (value << _ORDER_BITS) | (_ORDER_MASK - i)
-
-
-def _sort_rest(keys: vec[i64], base: i64, n: i64, first: int) -> None:
-    """The sort keys of `order_keys` at `keys[base:base + n]` become, in place, the indices of the moves
-    after `first` in `order`'s order (the same order: the keys sorted, the first move taken out), at
-    `keys[base:base + n - 1]`. An insertion sort: a node has a handful of moves."""
-    keys[base + first] = -1  # below every key (they are not negative): sorted last, left out
-    end = base + n
-    for a in range(base + 1, end):
-        key = keys[a]
-        b = a - 1
-        while b >= base and keys[b] < key:
-            keys[b + 1] = keys[b]
-            b -= 1
-        keys[b + 1] = key
-    for a in range(base, end - 1):
-        keys[a] = _ORDER_MASK - (keys[a] & _ORDER_MASK)

@@ -333,7 +333,7 @@ class Searcher:
             best_move = legal[index]
             ordered = [best_move] + [m for m in moves if m is not best_move]
         else:
-            ordered = [moves[i] for i in core.order(pos, moves, -1, 0)]
+            ordered = [moves[i] for i in core.ordering.order(pos, moves, -1, 0)]
         original_alpha = alpha
         best = -INFINITE
         best_move = ordered[0]
