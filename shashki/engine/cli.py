@@ -200,7 +200,11 @@ def tablebase_build(
                 tasks[k] = bar.add_task(f"{k} piece{'s' if k > 1 else ''}", total=total)
             bar.update(tasks[k], completed=done)
 
-        table = Tablebase.build(pieces, progress=progress, reuse=not rebuild, variant_key=key)
+        try:
+            table = Tablebase.build(pieces, progress=progress, reuse=not rebuild, variant_key=key)
+        except OSError as error:
+            raise CliError(f"cannot write the tables into {data_dir()} ({error.strerror or error}): set "
+                           "SHASHKI_TABLEBASE_DIR (or SHASHKI_DATA) to a directory you can write") from None
     size = sum(len(t) for t in table.tables)
     typer.echo(f"{key} tables up to {pieces} pieces in {data_dir()}: {size:,} entries of one byte, "
                f"{time.perf_counter() - start:.1f} s")

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from shashki.engine.levels import level_setting
 from shashki.engine.search import CountStates, Limit, Line, Searcher
+from shashki.engine.timeman import PonderClock
 from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
 
@@ -80,16 +81,17 @@ class Engine:
 
     def analyse(
         self, position_or_game: Position | Game, limit: Limit, history: Iterable[int] = (),
-        counts: CountStates | None = None,
+        counts: CountStates | None = None, ponder: PonderClock | None = None,
     ) -> Iterator[Line]:
         """One Line (depth, score, pv, nodes, seconds) per completed iteration.
 
         `history`: hashes of earlier positions of the game, when a bare Position is given; `counts`: its
-        draw counts (`Game.count_states`, read from a Game when one is given)."""
+        draw counts (`Game.count_states`, read from a Game when one is given); `ponder`: searching on
+        the opponent's time, the limit's time counting from the clock's hit (`timeman.PonderClock`)."""
         position, earlier = split_game(position_or_game)
         history = earlier + list(history)
         counts = game_counts(position_or_game, counts)
-        yield from self.searcher.iterate(position, limit, history, counts=counts)
+        yield from self.searcher.iterate(position, limit, history, counts=counts, ponder=ponder)
 
     def lines(
         self, position_or_game: Position | Game, limit: Limit, count: int, history: Iterable[int] = (),

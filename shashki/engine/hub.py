@@ -21,6 +21,12 @@ word followed by `name=value` pairs (values with spaces in double quotes):
 
 Positions, moves and scores are written as `shashki.engine.hub_notation` says (`32-28`, `28x19x23`).
 
+`go ponder` searches the position after the opponent's expected move (the `ponder=` of our last `done`)
+on the opponent's time: the `level`'s time for the move is not spent until `ponder-hit` (the opponent
+played it), and counts from then, the search going on from where it is; `stop` ends it at once (the
+opponent played another move). A `level` limit of 0 or less is refused with an `error` line (the level
+before stands), never taken for "no limit".
+
 Lines are read as the protocol says: `name=value` arguments, a value in double quotes when it holds a
 space, bare words as flags. One leniency: a `set-param` whose unquoted value is followed by bare words
 takes them as the rest of the value, since pydraughts' `HubEngine.setoption` does not quote
@@ -67,6 +73,7 @@ from shashki.engine.hub_notation import (
     parse_hub_position,
 )
 from shashki.engine.search import Limit
+from shashki.engine.timeman import PonderClock
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import VARIANTS, UnknownVariant, Variant, get_variant
 
@@ -153,6 +160,7 @@ class HubSession:
         self.limit = Limit(time=1.0)
         self.infinite = False
         self._thread: threading.Thread | None = None
+        self._ponder: PonderClock | None = None  # the clock of a `go ponder` search
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -237,8 +245,9 @@ class HubSession:
         self.position, self.history = pos, history
 
     def cmd_level(self, args: str) -> None:
+        """A limit of 0 or less is refused (an error line; the level before stands), never taken for
+        "no limit"."""
         pairs = parse_arguments(args)
-        self.infinite = "infinite" in pairs
 
         def number(name: str) -> float | None:
             return float(pairs[name]) if name in pairs else None
@@ -247,15 +256,18 @@ class HubSession:
         move_time, clock, inc = number("move-time"), number("time"), number("inc") or 0.0
         moves = number("moves")
         if clock is not None:
-            clock += inc  # the engine adds this move's increment itself
-        self.limit = Limit(
-            depth=int(depth) if depth else None,
-            nodes=int(nodes) if nodes else None,
-            time=move_time if move_time else None,
+            # The engine adds this move's increment itself (pydraughts subtracts it first, so the time
+            # sent may be below 0).
+            clock = max(0.0, clock + inc)
+        self.limit = Limit(  # ValueError for a depth, nodes or move-time below 1 (or 0 for the time)
+            depth=int(depth) if depth is not None else None,
+            nodes=int(nodes) if nodes is not None else None,
+            time=move_time,
             remaining=clock,
             increment=inc,
             moves_to_go=int(moves) if moves else None,
         )
+        self.infinite = "infinite" in pairs
 
     def cmd_go(self, args: str) -> None:
         self.cmd_stop("")  # a search still running (pondering, analysing) ends first
@@ -266,9 +278,11 @@ class HubSession:
             return
         mode = args.split()[0] if args else "think"
         limit = Limit() if (self.infinite or mode == "analyze") else self.limit
+        # Pondering: the search goes on through the opponent's time; its own starts at `ponder-hit`.
+        self._ponder = PonderClock() if mode == "ponder" else None
         self.engine.searcher.stop_event.clear()
         self._thread = threading.Thread(
-            target=self._think, args=(self.position, list(self.history), limit, self.numbering)
+            target=self._think, args=(self.position, list(self.history), limit, self.numbering, self._ponder)
         )
         self._thread.daemon = True
         self._thread.start()
@@ -278,7 +292,10 @@ class HubSession:
         self.wait()
 
     def cmd_ponder_hit(self, args: str) -> None:
-        pass  # pondering is searching the expected position; it simply goes on
+        """The opponent played the move expected: the pondering search goes on, its time for the move
+        counting from now (nothing when not pondering)."""
+        if self._ponder is not None:
+            self._ponder.hit()
 
     def cmd_quit(self, args: str) -> bool:
         self.engine.stop()
@@ -307,7 +324,9 @@ class HubSession:
             self._thread.join()
             self._thread = None
 
-    def _think(self, position: Position, history: list[int], limit: Limit, numbering: str) -> None:
+    def _think(
+        self, position: Position, history: list[int], limit: Limit, numbering: str, ponder: PonderClock | None
+    ) -> None:
         variant = position.variant
         moves = position.legal_moves()
         if not moves:
@@ -318,7 +337,7 @@ class HubSession:
             self.send("done move=0-0")
             return
         last = None
-        for line in self.engine.analyse(position, limit, history):
+        for line in self.engine.analyse(position, limit, history, ponder=ponder):
             last = line
             pv = " ".join(hub_move(m, variant, numbering) for m in _legal_pv(position, line.pv))
             self.send(

@@ -2,9 +2,9 @@
 
 The search is CPU-bound Python: run on the server's event loop it would freeze every game. `AsyncEngine`
 sends each search to a worker process (positions, moves and limits pickle) and awaits the result, so the
-loop keeps serving while the engine thinks. Each worker keeps one `Engine` per level, and so its
-transposition tables, between searches. The workers end with the process that started them, even when
-it is killed outright (`_die_with_parent`).
+loop keeps serving while the engine thinks. Each worker keeps an `Engine` per level and variant lately
+used, and so their transposition tables, between searches. The workers end with the process that started
+them, even when it is killed outright (`_die_with_parent`).
 
     engine = AsyncEngine(workers=2)
     result = await engine.play(game, Limit(time=1.0), level=5)
@@ -22,6 +22,7 @@ import signal
 import sys
 import threading
 import time
+from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 
 from shashki.engine.engine import Engine, PlayResult, game_counts, split_game
@@ -29,29 +30,38 @@ from shashki.engine.search import CountStates, Limit, Line
 from shashki.rules.game import Game
 from shashki.rules.position import Position
 
-_ENGINES: dict[int | None, Engine] = {}  # per worker process
+# Per worker process: an Engine per (level, variant) lately used, so that a worker switching between
+# games of several variants keeps each one's transposition table (an engine's table is cleared when its
+# variant changes); the least lately used goes beyond `_KEPT_ENGINES` (a table may grow to some 32 MB).
+_ENGINES: OrderedDict[tuple[int | None, str], Engine] = OrderedDict()
+_KEPT_ENGINES = 6
 
 
-def _engine(level: int | None) -> Engine:
-    engine = _ENGINES.get(level)
+def _engine(level: int | None, position: Position) -> Engine:
+    key = (level, position.variant.key)
+    engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[level] = Engine(level=level)
+        engine = _ENGINES[key] = Engine(level=level)
+        while len(_ENGINES) > _KEPT_ENGINES:
+            _ENGINES.popitem(last=False)
+    else:
+        _ENGINES.move_to_end(key)
     return engine
 
 
 def _play(position: Position, history: list[int], limit: Limit | None, level: int | None,
           counts: CountStates | None = None) -> PlayResult:
-    return _engine(level).play(position, limit, history, counts)
+    return _engine(level, position).play(position, limit, history, counts)
 
 
 def _analyse(position: Position, history: list[int], limit: Limit, counts: CountStates | None = None
              ) -> list[Line]:
-    return list(_engine(None).analyse(position, limit, history, counts))
+    return list(_engine(None, position).analyse(position, limit, history, counts))
 
 
 def _lines(position: Position, history: list[int], limit: Limit, count: int,
            counts: CountStates | None = None) -> list[Line]:
-    return _engine(None).lines(position, limit, count, history, counts)
+    return _engine(None, position).lines(position, limit, count, history, counts)
 
 
 def _die_with_parent() -> None:

@@ -46,6 +46,7 @@ from shashki.engine.alphabeta import (
 from shashki.engine.counts import Counts, long_diagonal
 from shashki.engine.evaluation import Evaluator, Weights
 from shashki.engine.tablebase import Tablebase, default_tablebase, has_tables
+from shashki.engine.timeman import PonderClock, time_for_move
 from shashki.engine.transposition import EXACT, LOWER, TranspositionTable
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DrawRule
@@ -175,12 +176,14 @@ class Searcher:
         history: Iterable[int] = (),
         moves: Iterable[Move] | None = None,
         counts: CountStates | None = None,
+        ponder: PonderClock | None = None,
     ) -> Iterator[Line]:
         """Search deeper and deeper, yielding a Line after each completed iteration.
 
         `history`: hashes of the positions of the game before this one (for repetitions).
         `moves`: restrict the root to these moves (they must be legal moves of `position`).
         `counts`: the game's draw counts (`Game.count_states`); None = every count starts here.
+        `ponder`: pondering; the limit's time counts from the clock's hit (depth and nodes as usual).
         """
         core = self._prepare(position, history, counts)
         start = time.perf_counter()
@@ -188,10 +191,30 @@ class Searcher:
         core.node_limit = limit.nodes if limit.nodes is not None else 1 << 62
         seconds = limit.time
         if seconds is None and limit.remaining is not None:
-            from shashki.engine.timeman import time_for_move
-
             seconds = time_for_move(limit.remaining, limit.increment, limit.moves_to_go)
         core.deadline = start + seconds if seconds is not None else float("inf")
+        if ponder is not None:  # no time is spent until the hit
+            core.deadline = float("inf")
+            budget = seconds
+
+            def hit(when: float) -> None:
+                if budget is not None:
+                    core.deadline = when + budget
+
+            hit_at = ponder.attach(hit)
+            if hit_at is not None:
+                hit(hit_at)
+        try:
+            yield from self._deepen(position, limit, moves, core, start, seconds, ponder)
+        finally:
+            if ponder is not None:
+                ponder.attach(None)
+
+    def _deepen(
+        self, position: Position, limit: Limit, moves: Iterable[Move] | None, core: Core, start: float,
+        seconds: float | None, ponder: PonderClock | None,
+    ) -> Iterator[Line]:
+        """`iterate`'s iterations, its limits set."""
         core.next_check = min(CHECK_EVERY, core.node_limit)
         self.stop_event.clear()
         root_moves = list(moves) if moves is not None else position.legal_moves()
@@ -216,8 +239,8 @@ class Searcher:
             yield Line(depth, score, pv, core.nodes, time.perf_counter() - start, core.seldepth)
             if score >= WIN_BOUND and WIN - score <= depth:
                 return  # a forced win inside the horizon: deeper search cannot improve on it
-            elapsed = time.perf_counter() - start
-            if seconds is not None and elapsed > seconds * 0.55:
+            clock = start if ponder is None else ponder.hit_at  # pondering: no time spent until the hit
+            if seconds is not None and clock is not None and time.perf_counter() - clock > seconds * 0.55:
                 return  # the next iteration would not finish in time
 
     def score_moves(

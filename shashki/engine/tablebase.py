@@ -160,18 +160,25 @@ class Tablebase:
     def build(cls, pieces: int, progress: Callable[[int, int, int], None] | None = None,
               directory: Path | None = None, reuse: bool = True, variant_key: str = VARIANT_KEY) -> Tablebase:
         """Build and write the tables up to `pieces`; with `reuse`, tables already written (or shipped)
-        are loaded instead of built again."""
+        are loaded instead of built again. OSError, before any table is built, when the directory
+        cannot be written."""
         variant = _variant(variant_key)
         directory = directory or data_dir()
         tables: list[bytes | bytearray | mmap.mmap] = [b""]
+        checked = False
         for k in range(1, pieces + 1):
             path = directory / f"{variant.key}-{k}.bin"
             known = _read(k, variant, directory) if reuse else None
             if known is not None:
                 tables.append(known)
                 continue
+            if not checked:  # minutes of building are not spent on a table that cannot be written
+                directory.mkdir(parents=True, exist_ok=True)
+                probe = directory / f".{variant.key}-{k}.probe"
+                probe.write_bytes(b"")
+                probe.unlink()
+                checked = True
             table = _build_table(cls(tables, variant), k, progress)
-            directory.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(".tmp")
             tmp.write_bytes(table)
             tmp.replace(path)

@@ -14,6 +14,10 @@ True
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
+
 EXPECTED_MOVES_LEFT = 30
 INCREMENT_SHARE = 0.8
 MAX_SHARE = 0.25
@@ -28,3 +32,29 @@ def time_for_move(remaining: float, increment: float = 0.0, moves_to_go: int | N
     share = remaining / moves + INCREMENT_SHARE * increment
     cap = remaining * (MAX_SHARE if moves > 1 else 0.9)
     return max(MIN_TIME, min(share, cap))
+
+
+class PonderClock:
+    """The clock of a search started while pondering (Hub protocol 2, `go ponder`: the opponent's
+    expected move is already played on the board): the time for the move counts from `hit()`, when the
+    opponent has played that move (`ponder-hit`), and not at all before, so the search goes on through
+    the opponent's time. `hit` comes from another thread, before or during the search."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.hit_at: float | None = None
+        self._on_hit: Callable[[float], None] | None = None
+
+    def hit(self) -> None:
+        with self._lock:
+            if self.hit_at is None:
+                self.hit_at = time.perf_counter()
+                if self._on_hit is not None:
+                    self._on_hit(self.hit_at)
+
+    def attach(self, on_hit: Callable[[float], None] | None) -> float | None:
+        """The search that runs on this clock: `on_hit(when)` is called at the hit (None: the search
+        has ended). The hit's time when it has come already, else None."""
+        with self._lock:
+            self._on_hit = on_hit
+            return self.hit_at

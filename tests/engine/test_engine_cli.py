@@ -54,6 +54,22 @@ def test_tablebase_build_writes_the_tables_to_the_data_directory(tmp_path, monke
     assert "16,128 entries" in result.output
 
 
+def test_tablebase_build_into_a_directory_it_cannot_write_says_so_before_building(tmp_path, monkeypatch):
+    from shashki.engine import tablebase
+
+    (tmp_path / "file").write_text("not a directory")
+    monkeypatch.setenv("SHASHKI_TABLEBASE_DIR", str(tmp_path / "file" / "tables"))
+
+    def build_table(*args, **kwargs):
+        raise AssertionError("a table was built that could not be written")
+
+    monkeypatch.setattr(tablebase, "_build_table", build_table)
+    result = runner.invoke(app, ["tablebase", "build", "--pieces", "2", "--rebuild"])
+    assert result.exit_code != 0
+    message = str(result.exception) + result.output
+    assert "cannot write the tables into" in message and "SHASHKI_TABLEBASE_DIR" in message
+
+
 def test_tablebase_build_makes_the_russian_tables_and_refuses_a_variant_without_any(tmp_path, monkeypatch):
     monkeypatch.setenv("SHASHKI_DATA", str(tmp_path))
     result = runner.invoke(app, ["tablebase", "build", "--variant", "russian", "--pieces", "2", "--rebuild"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -307,3 +308,71 @@ def test_lidraughts_bot_pondering_the_end_of_a_game_reads_the_answer(hub_command
     finally:
         engine.quit()
         engine.p.wait(timeout=10)
+
+
+def _wait_for(out: list[str], prefix: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if any(line.startswith(prefix) for line in out):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_pondering_searches_through_the_opponents_time_and_the_move_time_counts_from_ponder_hit():
+    # Hub protocol 2: during `go ponder` the engine's clock is not running; `ponder-hit` starts it.
+    out: list[str] = []
+    session = HubSession(out.append)
+    for line in ("set-param name=variant value=russian", 'pos moves="22-18"', "level move-time=0.2",
+                 "go ponder"):
+        session.handle(line)
+    try:
+        assert not _wait_for(out, "done", 1.0)  # five times the move's time, and still searching
+        assert _wait_for(out, "info", 1.0)
+        hit = time.monotonic()
+        session.handle("ponder-hit")
+        assert _wait_for(out, "done", 5.0)
+        assert time.monotonic() - hit < 5.0
+    finally:
+        session.handle("stop")
+    assert [line for line in out if line.startswith("done")] == [out[-1]]
+    pos = Position.start(get_variant("russian"))
+    pos = pos.play(parse_hub_move(pos, "22-18"))
+    parse_hub_move(pos, out[-1].split()[1].split("=")[1])  # a legal move of the position pondered
+    depths = [int(line.split()[1].split("=")[1]) for line in out if line.startswith("info")]
+    assert depths == sorted(depths) and depths[-1] >= 6
+
+
+def test_a_ponder_search_the_opponent_did_not_play_into_ends_at_stop():
+    out: list[str] = []
+    session = HubSession(out.append)
+    for line in ("set-param name=variant value=international", "level time=60", "go ponder"):
+        session.handle(line)
+    assert not _wait_for(out, "done", 0.5)
+    session.handle("stop")  # returns once the search has answered
+    assert out[-1].startswith("done move=")
+    session.handle("ponder-hit")  # after the search: nothing
+    session.wait()
+    assert sum(line.startswith("done") for line in out) == 1
+
+
+def test_think_after_a_hit_on_an_earlier_ponder_search_keeps_its_own_clock():
+    _, out = session_lines("set-param name=variant value=russian", "level move-time=0.1", "go ponder",
+                           "ponder-hit", "go think")  # `go` stops the ponder search first
+    assert [line.startswith("done") for line in out].count(True) == 2
+
+
+@pytest.mark.parametrize("level", ["depth=0", "nodes=0", "move-time=0", "move-time=-1", "depth=-3"])
+def test_a_limit_of_zero_is_refused_not_taken_for_no_limit(level):
+    session, out = session_lines("set-param name=variant value=russian", "level depth=2", f"level {level}")
+    assert out and out[-1].startswith("error message=")
+    assert session.limit.depth == 2  # the level before stands
+    session.handle("go think")
+    session.wait()
+    assert out[-1].startswith("done move=") and any(line.startswith("info depth=2") for line in out)
+
+
+def test_the_clock_pydraughts_sends_with_its_increment_taken_off_first_is_accepted():
+    # pydraughts' HubEngine sends `time` less the increment, which may go below 0.
+    session, out = session_lines("level time=-1.5 inc=2")
+    assert out == [] and session.limit.remaining == pytest.approx(0.5)

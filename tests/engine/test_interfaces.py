@@ -87,6 +87,29 @@ def test_pool_wrapper_returns_a_legal_move_without_blocking_the_event_loop():
     assert ticks >= 10  # the loop kept running while the worker thought
 
 
+def test_a_pool_worker_keeps_each_variants_table_when_its_games_alternate():
+    # What runs in a worker process, called here in this one: a game of Russian, then one of giveaway,
+    # then Russian again, each with the engine (and the table) it had.
+    from shashki.engine import pool
+
+    pool._ENGINES.clear()
+    russian = Position.start(get_variant("russian"))
+    giveaway = Position.start(get_variant("russian-giveaway"))
+    pool._play(russian, [], Limit(depth=5), None)
+    table = pool._engine(None, russian).searcher.table
+    stored = len(table)
+    assert stored > 0
+    pool._play(giveaway, [], Limit(depth=5), None)
+    pool._play(giveaway, [], Limit(depth=5), 3)
+    assert pool._engine(None, russian).searcher.table is table and len(table) >= stored
+    assert pool._engine(None, giveaway) is not pool._engine(None, russian)
+    for level in range(1, 9):  # beyond the engines kept, the least lately used go
+        pool._engine(level, russian)
+    assert len(pool._ENGINES) == pool._KEPT_ENGINES
+    assert (None, "russian") not in pool._ENGINES
+    pool._ENGINES.clear()
+
+
 # ------------------------------------------------------------------------------------------------
 # Hub protocol
 

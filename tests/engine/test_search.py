@@ -162,3 +162,23 @@ def test_ordinary_draughts_is_searched_selectively_each_option_on_its_own(key):
 def test_giveaway_keeps_the_full_width_search(key):
     pos = Game(key).position
     assert _searched(Searcher(), pos, 7) == _searched(Searcher(late_reductions=False, probcut=False), pos, 7)
+
+
+def test_a_ponder_clock_hit_before_the_search_starts_counts_the_time_from_the_hit():
+    from shashki.engine.timeman import PonderClock
+
+    clock = PonderClock()
+    clock.hit()  # ponder-hit may come before the search thread has begun
+    start = time.perf_counter()
+    lines = list(Searcher().iterate(Position.start(get_variant("russian")), Limit(time=0.1), ponder=clock))
+    assert lines and time.perf_counter() - start < 3.0
+    assert clock.attach(None) is not None  # the search detached itself; the hit is remembered
+
+
+def test_a_ponder_clock_never_hit_leaves_only_the_depth_and_node_limits():
+    from shashki.engine.timeman import PonderClock
+
+    clock = PonderClock()
+    limit = Limit(time=0.001, depth=7)
+    lines = list(Searcher().iterate(Position.start(get_variant("russian")), limit, ponder=clock))
+    assert lines[-1].depth == 7  # a thinking search would have stopped long before depth 7
