@@ -60,8 +60,11 @@ def analyse(
     fen: str | None = typer.Option(None, "--fen", metavar="FEN", help=FEN_HELP),
     depth: int | None = typer.Option(None, "--depth", min=1, max=100, help="Search this many plies."),
     seconds: float | None = typer.Option(None, "--time", min=0.01, help="Search this many seconds."),
+    lines: int = typer.Option(1, "--lines", min=1, max=50,
+                              help="The best N moves, each with its line (multi-PV), best first."),
 ) -> None:
-    """Analyse a position: one line per iteration (depth, score, nodes, nodes/s, best line)."""
+    """Analyse a position: one line per iteration (depth, score, nodes, nodes/s, best line); with
+    --lines N, the N best moves once the search ends, each with its own line."""
     if depth is not None and seconds is not None:
         raise CliError("give --depth or --time, not both")
     v = variant_of(variant)
@@ -72,6 +75,10 @@ def analyse(
         typer.echo(f"no legal move: {side} {result}")
         return
     limit = Limit(depth=depth) if depth is not None else Limit(time=seconds or 5.0)
+    if lines > 1:
+        for rank, line in enumerate(Engine().lines(pos, limit, lines), 1):
+            typer.echo(f"{rank:>2}. {format_line(line, pos)}")
+        return
     for line in Engine().analyse(pos, limit):
         typer.echo(format_line(line, pos))
 

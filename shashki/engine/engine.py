@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from shashki.engine.levels import level_setting
 from shashki.engine.search import CountStates, Limit, Line, Searcher
@@ -100,8 +100,11 @@ class Engine:
         """The best `count` moves, each with its own line (multi-PV), best first.
 
         The simple multi-PV: the root is searched once, then again without the moves already chosen, and
-        so on; each search has the whole `limit` and ends at its deepest completed iteration, so the lines
-        may differ in depth when time runs out. A move that never completed an iteration is left out.
+        so on. The first search has the whole `limit`; each later one goes no deeper than the first
+        went (unless it found a forced result), so that the lines compare at one depth, and also has
+        the whole limit, which it seldom needs (the transposition table holds the first search's tree):
+        a later line ends shallower only when that limit runs out first. A move that never completed
+        an iteration is left out.
         """
         if count < 1:
             raise ValueError("count must be at least 1")
@@ -110,12 +113,15 @@ class Engine:
         counts = game_counts(position_or_game, counts)
         remaining = position.legal_moves()
         found: list[Line] = []
+        search = limit
         while remaining and len(found) < count:
             last: Line | None = None
-            for line in self.searcher.iterate(position, limit, history, moves=remaining, counts=counts):
+            for line in self.searcher.iterate(position, search, history, moves=remaining, counts=counts):
                 last = line
             if last is None or last.move is None:
                 break
+            if not found and last.mate_distance is None:
+                search = replace(limit, depth=last.depth)
             found.append(last)
             remaining = [m for m in remaining if m != last.move]
         # A later search may see deeper than an earlier one: order by score, deeper first on ties.

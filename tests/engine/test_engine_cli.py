@@ -18,6 +18,16 @@ def test_analyse_prints_one_line_per_iteration_with_the_pv_in_notation():
     assert "-" in lines[-1].split("pv ")[1]  # c3-d4 style notation
 
 
+def test_analyse_with_lines_prints_the_best_moves_each_with_its_line_best_first():
+    result = runner.invoke(app, ["analyse", "--variant", "russian", "--depth", "4", "--lines", "3"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line[:3] for line in lines] == [" 1.", " 2.", " 3."]
+    firsts = [line.split("pv ")[1].split()[0] for line in lines]
+    assert len(set(firsts)) == 3 and all("-" in move for move in firsts)
+    assert all("depth  4" in line for line in lines)
+
+
 def test_analyse_reports_a_forced_win_in_giveaway():
     result = runner.invoke(app, ["analyse", "--fen", "W:WKg1:BKe5", "--depth", "3"])
     assert result.exit_code == 0, result.output

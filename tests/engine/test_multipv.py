@@ -41,3 +41,26 @@ def test_more_lines_than_moves_gives_every_move():
 def test_lines_need_a_count():
     with pytest.raises(ValueError):
         Engine().lines(Position.start(get_variant("russian")), Limit(depth=1), 0)
+
+
+def test_later_lines_go_no_deeper_than_the_first_so_that_they_compare():
+    position = Position.start(get_variant("international"))
+    engine = Engine()
+    searches: list[tuple[Limit, list[int]]] = []
+    iterate = engine.searcher.iterate
+
+    def spy(position, limit, history=(), moves=None, counts=None, ponder=None):
+        depths: list[int] = []
+        searches.append((limit, depths))
+        for line in iterate(position, limit, history, moves=moves, counts=counts, ponder=ponder):
+            depths.append(line.depth)
+            yield line
+
+    engine.searcher.iterate = spy  # type: ignore[method-assign]
+    lines = engine.lines(position, Limit(time=0.3), 3)
+    assert len(lines) == 3 and len(searches) == 3
+    (first, first_depths), *later = searches
+    assert first == Limit(time=0.3)
+    for limit, depths in later:  # each later search has the first one's depth, and its time
+        assert limit == Limit(time=0.3, depth=first_depths[-1])
+        assert max(depths) <= first_depths[-1]
