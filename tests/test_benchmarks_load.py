@@ -288,6 +288,11 @@ def test_the_capacity_model_and_the_goal_of_two_processes_read_the_run():
         module.capacity_model(options, one)
     )
     assert "= 750 moves/s at most" in module.capacity_model(options, three)
+    # Two processes predicted from one process's figure alone: 2 × 0.5 / 2 ms = 500 moves/s.
+    assert module.capacity_model(options, two, one).endswith(
+        "; predicted from one process's 2.00 CPU ms a move: 500 moves/s, measured 66% of it"
+    )
+    assert "predicted" not in module.capacity_model(options, one, one)
     # The goal judges two processes against one, even when three ran too.
     judged = module.goals(options, [one, two, three])
     verdict, evidence = next((v, e) for text, v, e in judged if text.startswith("two processes"))

@@ -66,11 +66,15 @@ def lag_text(lag: dict | None) -> str:
     return "/".join(f"{lag[k]:.0f}" for k in ("p50", "p99", "max"))
 
 
-def capacity_model(options, result: dict) -> str:
+def capacity_model(options, result: dict, single: dict | None = None) -> str:
     """The model of capacity checked against the run: each server process, with C cores of its own (its
     `--cpu-quota`, else one), carries at most C × 1000 / (CPU ms a move, over all the processes) moves/s, N
     processes N times that. At saturation (no think time) the measured figure should come near the model's
-    bound; below it, something other than the servers' CPU held the run back."""
+    bound; below it, something other than the servers' CPU held the run back.
+
+    With `single`, the one-process run of the same invocation, N processes are also predicted from its
+    CPU ms a move alone (N × C × 1000 / that), before their own run: what they carry against the
+    prediction is what running on several processes costs (each hears the others' states)."""
     per_move = result.get("server_cpu_ms_per_move")
     if not per_move:
         return "capacity model: no CPU measured"
@@ -84,7 +88,15 @@ def capacity_model(options, result: dict) -> str:
     )
     if result.get("server_throttled_seconds") is not None:
         text += f"; held back by the quota {result['server_throttled_seconds']:g} s"
-    return text + ")"
+    text += ")"
+    one = (single or {}).get("server_cpu_ms_per_move")
+    if n > 1 and one:
+        predicted = n * cores * 1000 / one
+        text += (
+            f"; predicted from one process's {one:.2f} CPU ms a move: {predicted:,.0f} moves/s, measured "
+            f"{measured / predicted:.0%} of it"
+        )
+    return text
 
 
 def goals(options, results: list[dict]) -> list[tuple[str, str, str]]:
@@ -237,7 +249,9 @@ def report(options, results: list[dict], console) -> None:
                 f"p50/p99/max {lag_text(r.get('client_lag_ms'))} ms (part of every latency measured)"
             )
         if r["kind"] == "shashki" and "moves_per_second" in r:
-            console.print(f"  {r['label']}: {capacity_model(options, r)}")
+            single = next((o for o in results if o["kind"] == "shashki" and o["processes"] == 1
+                           and "moves_per_second" in o), None)
+            console.print(f"  {r['label']}: {capacity_model(options, r, single)}")
         places = (("workdir", "data"), ("database", "database"))
         kept = [f"{name} {r[key]}" for key, name in places if key in r]
         if kept:
