@@ -28,3 +28,16 @@ def test_an_unknown_variant_is_refused_with_the_known_ones():
     with pytest.raises(SystemExit) as refused:
         levels.main(["--variant", "chess"])
     assert refused.value.code == 2
+
+
+def test_level_one_plays_a_random_mover_that_plays_only_legal_moves(capsys):
+    assert levels.main(["--variant", "russian", "--games", "2", "--time", "0.01", "--levels", "1"]) == 0
+    assert "level 1 vs a random mover: +" in capsys.readouterr().out
+    mover = levels.RandomMover(7)
+    game = levels.Game("russian")
+    for _ in range(30):
+        if game.is_over:
+            break
+        move = mover.play(game, levels.Limit(time=0.01)).move
+        assert move in game.legal_moves()
+        game.play(move)

@@ -376,3 +376,35 @@ def test_the_clock_pydraughts_sends_with_its_increment_taken_off_first_is_accept
     # pydraughts' HubEngine sends `time` less the increment, which may go below 0.
     session, out = session_lines("level time=-1.5 inc=2")
     assert out == [] and session.limit.remaining == pytest.approx(0.5)
+
+
+def test_pydraughts_pondering_gets_its_move_after_ponder_hit_not_before(hub_command):
+    """pydraughts' `HubEngine.play(..., ponder=True)` (what lidraughts-bot's pondering uses), then its
+    `ponderhit()` once the opponent has played the move expected."""
+    draughts = pytest.importorskip("draughts")
+    import threading
+
+    from draughts.engine import HubEngine
+    from draughts.engine import Limit as HubLimit
+
+    engine = HubEngine([hub_command])
+    try:
+        engine.configure({"variant": "normal"})
+        engine.init()
+        board = draughts.Board(variant="standard")
+        result: dict = {}
+
+        def ponder() -> None:
+            result["play"] = engine.play(board, HubLimit(movetime=0.2), True)
+
+        thread = threading.Thread(target=ponder)
+        thread.start()
+        thread.join(timeout=1.0)  # five times the move's time: still pondering
+        assert thread.is_alive()
+        engine.ponderhit()
+        thread.join(timeout=10)
+        assert not thread.is_alive()
+        assert result["play"].move.hub_move in {m.hub_move for m in board.legal_moves()}
+    finally:
+        engine.quit()
+        engine.p.wait(timeout=10)
