@@ -131,6 +131,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             game_service.queries,
             analysis_engine(settings),
             seconds_per_move=settings.review_seconds_per_move,
+            # several processes: one runs each review, claimed in the table and swept for when it dies
+            shared=bool(settings.redis_url),
+            claim_seconds=settings.review_claim_seconds,
         )
         if settings.review_rated_games:
             game_service.store.add_listener(app.state.reviews.on_game_change)
@@ -206,6 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         resumed = await game_service.resume()
         await app.state.reviews.resume()
+        app.state.reviews.start()
         director.start()
         log.info("shashki server ready: %d live games resumed", resumed)
         sampler = Sampler(

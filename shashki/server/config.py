@@ -98,6 +98,9 @@ class Settings(BaseSettings):
     # by itself when it ends.
     review_seconds_per_move: float = 0.25
     review_rated_games: bool = False
+    # Several processes (Redis): the process running a review holds it this long unrenewed; a review whose
+    # process died is taken up by another within about a third more (reviews/service.py).
+    review_claim_seconds: float = 15.0
     # Logs: "text" for a terminal, "json" (one object a line, for a log collector).
     log_format: Literal["text", "json"] = "text"
     # A line for every HTTP request and every WebSocket opened and closed (uvicorn's access lines). Off by

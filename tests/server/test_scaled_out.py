@@ -293,3 +293,74 @@ def test_the_flag_of_a_game_whose_owner_process_died_falls_on_another_process(tm
     finally:
         for server in servers:
             server.stop()
+
+
+def _hold_reviews(queued: str, held_by_the_dead: str, lapsing_in: float) -> None:
+    """Reviews written as a stop left them: one queued, one running on a process that died, whose claim
+    lapses in `lapsing_in` seconds (reviews/service.py)."""
+    import asyncio
+    from datetime import timedelta
+
+    from sqlalchemy import insert
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from shashki.server.reviews.models import GameReview
+    from shashki.server.storage.base import utcnow
+
+    async def write() -> None:
+        engine = create_async_engine(DATABASE_URL)
+        now = utcnow()
+        unstarted = {"done_plies": 0, "total_plies": 0, "requested_at": now}
+        rows = [
+            {"game_id": queued, "status": "queued"},
+            {"game_id": held_by_the_dead, "status": "running", "owner": "dead-process",
+             "claimed_until": now + timedelta(seconds=lapsing_in)},
+        ]  # fmt: skip
+        try:
+            async with engine.begin() as c:
+                for row in rows:
+                    await c.execute(insert(GameReview).values(**unstarted, **row))
+        finally:
+            await engine.dispose()
+
+    asyncio.run(write())
+
+
+def test_each_review_runs_on_one_process_and_a_dead_ones_review_is_finished_by_another(two_servers, tmp_path):
+    """Two more processes start together while two serve already, all four on one PostgreSQL and Redis:
+    the review queued before they started runs once, and the review of a process that died (its claim
+    lapsing) is finished by a live one without any restart — counted by every process's log of reviews."""
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    queued, held = (white.challenge(black, variant="russian-giveaway")["id"] for _ in range(2))
+    for gid in (queued, held):
+        for ply, move in enumerate(GIVEAWAY_WIN_FOR_WHITE):
+            mover = white if ply % 2 == 0 else black
+            assert mover.post(f"/api/games/{gid}/move", {"move": move, "ply": ply}).status_code == 200
+    _hold_reviews(queued, held, lapsing_in=2.0)
+    fresh = []
+    for name in ("c", "d"):
+        server = _scaled_server(tmp_path / name)
+        server.env["SHASHKI_REVIEW_CLAIM_SECONDS"] = "3"  # swept every second
+        fresh.append(server)
+    starts = [threading.Thread(target=server.start) for server in fresh]
+    try:
+        for start in starts:
+            start.start()  # both resume the queued review at once
+        for start in starts:
+            start.join()
+        c = fresh[0]
+        for gid in (queued, held):
+            url = f"{c.url}/api/games/{gid}/analysis"
+            state = eventually(lambda u=url: httpx.get(u).json()["analysis"], lambda s: s["status"] == "done",
+                               timeout=30)  # fmt: skip
+            assert state["status"] == "done" and len(state["moves"]) == len(GIVEAWAY_WIN_FOR_WHITE), state
+        time.sleep(1.0)  # a second run, were there one, would have finished by now
+        logs = "".join(server.log.read_text() for server in (a, b, *fresh))
+        assert logs.count(f"game {queued} reviewed") == 1
+        assert logs.count(f"game {held} reviewed") == 1
+    finally:
+        for server in fresh:
+            server.stop()
+        white.close()
+        black.close()

@@ -1,4 +1,5 @@
-"""The reviews' table: one computer analysis per game, stored once and shown to everyone."""
+"""The reviews' table: one computer analysis per game, stored once and shown to everyone; the process
+running it (`owner`) holds it until `claimed_until`, renewing the claim while it works (service.py)."""
 
 from __future__ import annotations
 
@@ -21,3 +22,5 @@ class GameReview(Base):
     requested_at: Mapped[datetime] = mapped_column(UtcDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
     result: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: evals, moves judged, accuracy
+    owner: Mapped[str | None] = mapped_column(String(24), nullable=True)  # the process running it
+    claimed_until: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)

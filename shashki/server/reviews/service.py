@@ -7,6 +7,18 @@ each position of the game for `seconds_per_move` (on `shashki worker` processes 
 when Redis is configured, in the server's own pool otherwise), the row's progress counting the plies
 done, and the judged moves (`judge.py`) are stored once, shown to everyone, and written into the game's
 PDN as comments. Reviews queued or running when the server stopped start again when it starts.
+
+One process runs a review at a time, however many share the database (issue 11, point 3): the process
+claims the row before it starts — one compare-and-set UPDATE (`WHERE status is queued or running AND
+(nobody holds it OR the holder's claim has lapsed)`), setting `owner` to itself and `claimed_until` —
+and every write of its work is made only while `owner` still names it, so a process that lost the claim
+(stalled past it) can neither overwrite the other's work nor finish it twice. With several processes
+(`shared`: Redis configured) each renews the claims of the reviews it runs every third of the claim and
+sweeps as often for unfinished reviews nobody holds: a review whose process died is taken by a live one
+within about a claim and a third, without a restart. A process leaving lets its claims go at once. In one
+process every unfinished review is its own: at start it takes them all back at once, as before, and runs
+no loop. Clocks of different machines must agree within a small part of the claim (NTP), as the
+tournaments' lease assumes.
 """
 
 from __future__ import annotations
@@ -15,10 +27,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import ColumnElement, and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from shashki.engine.search import Limit, Line
@@ -28,12 +42,17 @@ from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.replay import replay
 from shashki.server.reviews.judge import CAP, judge, white_score
 from shashki.server.reviews.models import GameReview
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 
 log = logging.getLogger("shashki.reviews")
 
 PROGRESS_EVERY = 4  # plies between two progress writes
+UNFINISHED = ("queued", "running")
+
+
+class LostClaim(Exception):
+    """Another process holds the review now (this one's claim lapsed): this one leaves it to that one."""
 
 
 class Analyser(Protocol):
@@ -52,13 +71,28 @@ class GameSource(Protocol):
 
 class ReviewService:
     def __init__(
-        self, db: Database, games: GameSource, engine: Analyser, *, seconds_per_move: float = 0.25
+        self,
+        db: Database,
+        games: GameSource,
+        engine: Analyser,
+        *,
+        seconds_per_move: float = 0.25,
+        shared: bool = False,
+        claim_seconds: float = 15.0,
+        owner: str | None = None,
+        clock: Callable[[], datetime] = utcnow,
     ) -> None:
         self.db = db
         self.games = games
         self.engine = engine
         self.seconds_per_move = seconds_per_move
+        self.shared = shared  # other processes share the database: claims are kept and swept for
+        self.claim = timedelta(seconds=claim_seconds)
+        self.owner = owner or secrets.token_hex(8)
+        self.clock = clock
         self._running: dict[str, asyncio.Task] = {}
+        self._held: set[str] = set()  # the reviews this process has claimed and works on
+        self._loop: asyncio.Task | None = None
 
     # -- asking -------------------------------------------------------------------------------------
 
@@ -74,7 +108,13 @@ class ReviewService:
             try:
                 await s.commit()
             except IntegrityError:
-                await s.rollback()  # asked before: the same review
+                await s.rollback()  # asked before: the same review; a failed one is tried again
+                await s.execute(
+                    update(GameReview)
+                    .where(GameReview.game_id == game_id, GameReview.status == "failed")
+                    .values(status="queued", owner=None, claimed_until=None)
+                )
+                await s.commit()
         self._start(game_id)
         return await self.state(game_id)
 
@@ -135,37 +175,114 @@ class ReviewService:
         self._running[game_id] = task
         task.add_done_callback(lambda _: self._running.pop(game_id, None))
 
-    async def resume(self) -> int:
-        """Start again the reviews a stop interrupted."""
+    def _claimable(self, now: datetime) -> ColumnElement[bool]:
+        """Unfinished and, with other processes, held by nobody, by this process, or by a lapsed claim.
+        In one process a claim left in the table is a stopped server's: never in the way."""
+        unfinished = GameReview.status.in_(UNFINISHED)
+        if not self.shared:
+            return unfinished
+        free = or_(
+            GameReview.owner.is_(None), GameReview.owner == self.owner, GameReview.claimed_until < now
+        )
+        return and_(unfinished, free)
+
+    async def _claim(self, game_id: str) -> bool:
+        """Make the review this process's, if it is unfinished and free: True when this process won it."""
+        now = self.clock()
         async with self.db.session() as s:
-            unfinished = GameReview.status.in_(("queued", "running"))
-            ids = list(await s.scalars(select(GameReview.game_id).where(unfinished)))
-        for game_id in ids:
+            done = await s.execute(
+                update(GameReview)
+                .where(GameReview.game_id == game_id, self._claimable(now))
+                .values(owner=self.owner, claimed_until=now + self.claim)
+            )
+            await s.commit()
+        return rows_changed(done) == 1
+
+    async def resume(self) -> int:
+        """Start again the reviews a stop interrupted: every unfinished review nobody else holds (in one
+        process, every unfinished review). Returns how many were started; each claims its review."""
+        return await self.sweep()
+
+    async def sweep(self) -> int:
+        """Start every unfinished review that is free (queued and not claimed yet, or its process's claim
+        lapsed) and not already running here."""
+        async with self.db.reading() as s:
+            ids = list(await s.scalars(select(GameReview.game_id).where(self._claimable(self.clock()))))
+        started = [game_id for game_id in ids if game_id not in self._running]
+        for game_id in started:
             self._start(game_id)
-        return len(ids)
+        return len(started)
+
+    def start(self) -> None:
+        """With other processes: keep this process's claims and sweep for the reviews of dead ones."""
+        if self.shared and self._loop is None:
+            self._loop = asyncio.get_running_loop().create_task(self._keeping())
+
+    async def _keeping(self) -> None:
+        while True:
+            await asyncio.sleep(self.claim.total_seconds() / 3)
+            try:
+                await self.renew()
+                await self.sweep()
+            except Exception as e:
+                log.warning("review claims not renewed or swept: %s", e)
+
+    async def renew(self) -> None:
+        """Extend the claims of the reviews this process works on; stop working on any it lost."""
+        ids = sorted(self._held)
+        if not ids:
+            return
+        now = self.clock()
+        async with self.db.session() as s:
+            mine = (GameReview.game_id.in_(ids), GameReview.owner == self.owner)
+            done = await s.execute(update(GameReview).where(*mine).values(claimed_until=now + self.claim))
+            await s.commit()
+            if rows_changed(done) == len(ids):
+                return
+            kept = set(await s.scalars(select(GameReview.game_id).where(*mine)))
+        for game_id in ids:
+            task = self._running.get(game_id)
+            if game_id not in kept and game_id in self._held and task is not None:
+                log.warning("review of game %s lost to another process: stopped here", game_id)
+                task.cancel()
 
     async def _set(self, game_id: str, **values: Any) -> None:
+        """Write the review's columns while this process holds it (else `LostClaim`: another does)."""
         async with self.db.session() as s:
-            await s.execute(update(GameReview).where(GameReview.game_id == game_id).values(**values))
+            done = await s.execute(
+                update(GameReview)
+                .where(GameReview.game_id == game_id, GameReview.owner == self.owner)
+                .values(**values)
+            )
             await s.commit()
+        if rows_changed(done) != 1:
+            raise LostClaim(game_id)
 
     async def _run(self, game_id: str) -> None:
         try:
+            if not await self._claim(game_id):
+                return  # finished, or another process holds it
+            self._held.add(game_id)
             record = await self.games.stored(game_id)
             moves = (await self.games.moves_of([game_id])).get(game_id, [])
             if record is None:
+                await self._set(game_id, status="failed", owner=None, claimed_until=None)
                 return
             await self._set(game_id, status="running", total_plies=len(moves), done_plies=0)
             result = await self._analyse(game_id, record, moves)
             await self._set(game_id, status="done", done_plies=len(moves), finished_at=utcnow(),
-                            result=json.dumps(result))
+                            result=json.dumps(result), owner=None, claimed_until=None)
             log.info("game %s reviewed (%d plies)", game_id, len(moves))
         except asyncio.CancelledError:
             raise
+        except LostClaim:
+            log.warning("review of game %s taken over by another process: left to it", game_id)
         except Exception:
             log_failure(log, "review of game %s failed", game_id)
             with contextlib.suppress(Exception):
-                await self._set(game_id, status="failed")
+                await self._set(game_id, status="failed", owner=None, claimed_until=None)
+        finally:
+            self._held.discard(game_id)
 
     async def _analyse(self, game_id: str, record: GameRecord, moves: list[str]) -> dict[str, Any]:
         async def progress(done: int) -> None:
@@ -174,11 +291,27 @@ class ReviewService:
         return await evaluate_game(self.engine, replay(record, moves), self.seconds_per_move, progress)
 
     async def close(self) -> None:
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(BaseException):
+                await self._loop
+        held = sorted(self._held)
         for task in list(self._running.values()):
             task.cancel()
         for task in list(self._running.values()):
             with contextlib.suppress(BaseException):
                 await task
+        if held:  # leaving: the reviews under way are free for another process's next sweep at once
+            try:
+                async with self.db.session() as s:
+                    await s.execute(
+                        update(GameReview)
+                        .where(GameReview.game_id.in_(held), GameReview.owner == self.owner)
+                        .values(owner=None, claimed_until=None)
+                    )
+                    await s.commit()
+            except Exception as e:
+                log.warning("review claims not let go (they lapse by themselves): %s", e)
         await self.engine.close()
 
 
