@@ -199,6 +199,11 @@ class RedisBus:
         """How many channels this process listens to."""
         return len(self._listeners)
 
+    @property
+    def prefix(self) -> str:
+        """What the channels' names begin with on Redis (the job queue's nudges come within it too)."""
+        return self._prefix
+
     async def ping(self) -> None:
         await self._redis.ping()
 
@@ -311,7 +316,11 @@ class RedisBus:
             channel = message["channel"].decode()[len(self._prefix) :]
             listeners = self._listeners.get(channel)
             if listeners:
-                event = _event(message["data"])
+                try:
+                    event = _event(message["data"])
+                except (ValueError, TypeError):  # not an event (another program's): the connection is fine
+                    log.warning("redis pub/sub: a message on %s that is no event, dropped", channel)
+                    continue
                 for subscription in list(listeners):
                     subscription.put(event)
 
