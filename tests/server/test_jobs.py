@@ -24,6 +24,7 @@ from shashki.rules import Game
 from shashki.rules.position import Position
 from shashki.rules.variant import get_variant
 from shashki.server.events import RedisBus
+from shashki.server.games.computer import EngineOpponent
 from shashki.server.jobs import (
     ANALYSIS,
     DEAD,
@@ -95,6 +96,19 @@ def test_with_redis_unreachable_the_server_thinks_itself_and_warns_once(caplog):
     assert len(lines) == 2 and analysis[-1].depth == 2
     assert fallbacks == 3
     assert [r.levelno for r in caplog.records if "redis failed" in r.getMessage()] == [logging.WARNING]
+
+
+def test_the_computer_opponent_moves_with_redis_unreachable():
+    game = random_game("russian_giveaway", 6, 10)
+
+    async def run():
+        computer = EngineOpponent(untimed_seconds=0.1, queue_url=f"redis://127.0.0.1:{free_port()}/0")
+        try:
+            return await computer.choose(game, level=2)
+        finally:
+            await computer.close()
+
+    assert asyncio.run(run()) in game.legal_moves()
 
 
 if not REDIS_URL:
@@ -207,26 +221,30 @@ def test_the_same_key_queues_one_job_and_everyone_gets_its_result():
     assert results[0] == results[1] == results[2]
 
 
-def test_a_job_waiting_when_redis_dies_is_run_here(private_redis):
-    game = random_game("russian_giveaway", 9, 8)
+def test_jobs_waiting_when_redis_dies_are_run_here_with_one_warning(private_redis, caplog):
+    games = [random_game("russian_giveaway", seed, 8) for seed in (9, 10, 11)]
 
     async def run():
         engine = QueuedEngine(private_redis.url, answer_seconds=30)
         try:
             await engine._redis.zadd("shashki:workers", {"takes-nothing": time.time()})
-            job = asyncio.create_task(engine.play(game, Limit(depth=3), level=2))
+            jobs = [asyncio.create_task(engine.play(game, Limit(depth=3), level=2)) for game in games]
             async with asyncio.timeout(10):
-                while not await engine._redis.xlen(f"shashki:jobs:{PLAY}"):  # queued: now it waits
+                while await engine._redis.xlen(f"shashki:jobs:{PLAY}") < len(games):  # queued: they wait
                     await asyncio.sleep(0.02)
             private_redis.stop()
-            result = await asyncio.wait_for(job, 20)  # well before its 30 s deadline
-            return result, engine.fallbacks
+            results = await asyncio.wait_for(asyncio.gather(*jobs), 20)  # well before their 30 s deadline
+            return results, engine.fallbacks
         finally:
             await engine.close()
 
-    result, fallbacks = asyncio.run(run())
-    assert result.move in game.legal_moves()
-    assert fallbacks == 1
+    with caplog.at_level(logging.INFO):
+        results, fallbacks = asyncio.run(run())
+    assert all(r.move in g.legal_moves() for r, g in zip(results, games, strict=True))
+    assert fallbacks == len(games)
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.name for r in warnings if r.name == "shashki.jobs"] == ["shashki.jobs"]  # not one per job
+    assert len(warnings) <= 2  # and the bus's reader saying its connection was lost
 
 
 def test_a_worker_rides_out_a_redis_restart_and_takes_jobs_again(private_redis, caplog):
