@@ -20,7 +20,7 @@ from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings, SettingsError
-from shashki.server.events import make_bus
+from shashki.server.events import RedisBus, make_bus
 from shashki.server.explorer import ExplorerService
 from shashki.server.games.computer import make_opponent
 from shashki.server.games.rematch import RematchService
@@ -88,6 +88,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI):
         db = await Database(settings.sqlalchemy_url).open()
         bus = make_bus(settings.redis_url)
+        # The engine jobs' nudges come on the bus's one pub/sub connection (jobs.py), not one of their own.
+        queue_bus = bus if isinstance(bus, RedisBus) else None
         accounts_service = AccountService(
             db,
             session_days=settings.session_days,
@@ -108,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 settings.engine_workers,
                 settings.engine_untimed_seconds,
                 queue_url=settings.redis_url if settings.engine_queue == "auto" else None,
+                queue_bus=queue_bus,
             ),
             accounts=accounts_service,
         )
@@ -129,7 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.reviews = ReviewService(
             db,
             game_service.queries,
-            analysis_engine(settings),
+            analysis_engine(settings, queue_bus),
             seconds_per_move=settings.review_seconds_per_move,
             # several processes: one runs each review, claimed in the table and swept for when it dies
             shared=bool(settings.redis_url),
@@ -186,6 +189,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines,
             # the board's lines on the workers' queue when there is one (below a game's move)
             queue_url=settings.redis_url if settings.engine_queue == "auto" else None,
+            queue_bus=queue_bus,
         )
         # Tournaments: their service, the games store's listener that records results, and this
         # process's director (it directs the tournaments whose lease it holds: tournaments/director.py).
@@ -281,16 +285,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def analysis_engine(settings: Settings):
+def analysis_engine(settings: Settings, bus: RedisBus | None = None):
     """The engine for analyses: `shashki worker` processes through Redis when configured (the server's
-    own pool standing in), else a pool of its own beside the computer opponent's."""
+    own pool standing in; the jobs on `bus`'s connections), else a pool of its own beside the computer
+    opponent's."""
     from shashki.engine import AsyncEngine
 
     local = AsyncEngine(workers=settings.engine_workers)
     if settings.redis_url and settings.engine_queue == "auto":
         from shashki.server.jobs import QueuedEngine
 
-        return QueuedEngine(settings.redis_url, local)
+        return QueuedEngine(settings.redis_url, local, bus=bus)
     return local
 
 

@@ -39,6 +39,9 @@ def worker(
     claim_after: float = typer.Option(
         30.0, help="Seconds after which a job left by a silent worker is taken over and run again."
     ),
+    max_deliveries: int = typer.Option(
+        3, min=1, help="Deliveries after which a job that fails every time is given up (stream jobs:dead)."
+    ),
 ) -> None:
     """Run engine jobs (the computer's moves, analyses) for the servers sharing a Redis."""
     import asyncio
@@ -58,6 +61,8 @@ def worker(
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)  # finish the jobs under way, then leave
-        await Worker(url, processes=processes, name=name, claim_after=claim_after).run(stop)
+        await Worker(
+            url, processes=processes, name=name, claim_after=claim_after, max_deliveries=max_deliveries
+        ).run(stop)
 
     asyncio.run(main())

@@ -199,6 +199,11 @@ class RedisBus:
         """How many channels this process listens to."""
         return len(self._listeners)
 
+    @property
+    def prefix(self) -> str:
+        """What the channels' names begin with on Redis (the job queue's nudges come within it too)."""
+        return self._prefix
+
     async def ping(self) -> None:
         await self._redis.ping()
 
@@ -230,13 +235,14 @@ class RedisBus:
         """SUBSCRIBE or UNSUBSCRIBE one channel on the shared connection (connecting it if need be).
 
         If Redis cannot be reached the reader does it when it reconnects: it subscribes every channel
-        that has listeners then, and marks them dropped.
+        that has listeners then, and marks them dropped. An UNSUBSCRIBE needs no retry (the connection
+        made again has only the channels with listeners): its failure is not worth a warning each.
         """
         async with self._changes:
             if command == "subscribe" and channel not in self._listeners:
                 return  # its listener already left
-            if command == "unsubscribe" and channel in self._listeners:
-                return  # a new listener came meanwhile
+            if command == "unsubscribe" and (channel in self._listeners or self._pubsub is None):
+                return  # a new listener came meanwhile, or no connection holds the channel
             if self._reader is None or self._reader.done():
                 self._reader = asyncio.create_task(self._read(), name="redis-bus-reader")
             try:
@@ -247,7 +253,9 @@ class RedisBus:
                 else:
                     await self._pubsub.unsubscribe(self._prefix + channel)
             except Exception as error:
-                log.warning("redis pub/sub: %s %s failed (%s); the reader retries", command, channel, error)
+                level = logging.WARNING if command == "subscribe" else logging.DEBUG
+                log.log(level, "redis pub/sub: %s %s failed (%s); the reader retries", command, channel,
+                        error)
                 self._mark_dropped(channel)
 
     async def _connect(self) -> None:
@@ -311,7 +319,11 @@ class RedisBus:
             channel = message["channel"].decode()[len(self._prefix) :]
             listeners = self._listeners.get(channel)
             if listeners:
-                event = _event(message["data"])
+                try:
+                    event = _event(message["data"])
+                except (ValueError, TypeError):  # not an event (another program's): the connection is fine
+                    log.warning("redis pub/sub: a message on %s that is no event, dropped", channel)
+                    continue
                 for subscription in list(listeners):
                     subscription.put(event)
 

@@ -16,8 +16,16 @@ take them (a consumer group: each job goes to one worker):
 - **results**: the worker stores the result under the job's key (with an expiry) and publishes a nudge;
   the caller, subscribed before it queued the job, reads it — and reads it anyway at each timeout, so a
   lost nudge only delays it;
-- **fallback**: when no worker has shown a heartbeat for `alive_seconds`, or a job is not answered in
-  its deadline, the server runs it in its own pool: a game never waits on a missing worker.
+- **one connection**: the nudges come on the process's one pub/sub connection (`events.RedisBus`, shared
+  with the event bus when the app hands it over; one of the engine's own otherwise), never one per job;
+- **a job that always fails** is not run forever: a worker that finds it delivered `max_deliveries` times
+  (failing each time, or its workers dying) moves it to the dead-letter stream (`jobs:dead`) and answers
+  its server with the failure;
+- **fallback**: when no worker has shown a heartbeat for `alive_seconds`, a job is not answered in its
+  deadline or was given up, or Redis fails (then for `outage_seconds` without asking it again), the server
+  runs it in its own pool: a game never waits on a missing worker or Redis. A worker rides out Redis's
+  outages too, trying again with growing waits (`Outage`), and makes its groups again when a restarted
+  Redis lost them.
 
 Jobs are JSON (variant, FEN, history of position hashes, limits; moves as the squares of their path,
 resolved back with the one resolver `Position.move_by_path`), never pickles: a worker trusts nothing it
@@ -37,6 +45,8 @@ import uuid
 from dataclasses import asdict
 from typing import Any
 
+from redis.exceptions import RedisError, ResponseError
+
 from shashki.engine.engine import PlayResult, game_counts, split_game
 from shashki.engine.pool import AsyncEngine
 from shashki.engine.search import CountStates, Limit, Line
@@ -44,12 +54,41 @@ from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DrawRule, get_variant
 from shashki.server.errors import log_failure
+from shashki.server.events import RedisBus, Subscription
 
 log = logging.getLogger("shashki.jobs")
 
 PLAY, ANALYSIS = 0, 1  # priorities, most urgent first
 PRIORITIES = (PLAY, ANALYSIS)
 GROUP = "workers"
+DEAD = "jobs:dead"  # the stream of the jobs given up (after the prefix)
+
+# Redis failed (down, restarting, the network, a replica not yet promoted): a job runs here instead, a worker
+# waits and tries again. OSError covers the sockets' own errors, asyncio's TimeoutError among them.
+REDIS_FAILED = (RedisError, OSError)
+
+
+class Outage:
+    """Redis failing, as one loop sees it: a warning when it starts and a line when it ends (not one per
+    try), and the growing waits between tries meanwhile."""
+
+    WAITS = (0.1, 0.25, 0.5, 1.0, 2.0)  # seconds, the last one repeated
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.failures = 0
+
+    def failed(self, error: BaseException) -> float:
+        """Count a failure: the seconds to wait before the next try."""
+        if not self.failures:
+            log.warning("%s: redis failed (%s: %s); trying again", self.what, type(error).__name__, error)
+        self.failures += 1
+        return self.WAITS[min(self.failures, len(self.WAITS)) - 1]
+
+    def passed(self) -> None:
+        if self.failures:
+            log.info("%s: redis answers again (after %d failed tries)", self.what, self.failures)
+        self.failures = 0
 
 
 # -- the job's JSON ---------------------------------------------------------------------------------
@@ -126,7 +165,11 @@ def decode_result(kind: str, position: Position, data: dict) -> PlayResult | lis
 
 class QueuedEngine:
     """`AsyncEngine`'s interface (play, analyse, pending, close) over the Redis queue, falling back to
-    `local` (the server's own pool) when no worker is alive or a job is not answered in time."""
+    `local` (the server's own pool) when no worker is alive, a job is not answered in time, or Redis fails.
+
+    `bus` is the process's event bus on the same Redis: its client and its one pub/sub connection carry the
+    jobs too (the app's engines all share it). Without it the engine makes a bus of its own, closed with it.
+    """
 
     def __init__(
         self,
@@ -136,16 +179,25 @@ class QueuedEngine:
         prefix: str = "shashki:",
         alive_seconds: float = 10.0,
         answer_seconds: float = 60.0,
+        outage_seconds: float = 5.0,
+        bus: RedisBus | None = None,
     ) -> None:
-        import redis.asyncio as redis
-
-        self._redis: Any = redis.from_url(redis_url, client_name="shashki-jobs")  # redis-py's types: loose
+        self._owns_bus = bus is None
+        if bus is None:
+            bus = RedisBus(redis_url, prefix="", name="shashki-jobs")
+        elif not prefix.startswith(bus.prefix):
+            raise ValueError(f"the jobs' prefix {prefix!r} is not within the bus's {bus.prefix!r}")
+        self._bus = bus
+        self._redis: Any = bus.client  # redis-py's types: loose
         self._local = local
         self.prefix = prefix
         self.alive_seconds = alive_seconds
         self.answer_seconds = answer_seconds
+        self.outage_seconds = outage_seconds
         self.pending = 0
-        self.fallbacks = 0  # jobs run locally (no worker, or no answer): for tests and logs
+        self.fallbacks = 0  # jobs run here (no worker, no answer, given up, Redis down): for tests and logs
+        self._outage = Outage("engine jobs (run in this process meanwhile)")
+        self._down_until = 0.0  # Redis failed: until then (time.monotonic) jobs run here without asking it
 
     def _local_engine(self) -> AsyncEngine:
         if self._local is None:
@@ -200,51 +252,70 @@ class QueuedEngine:
         """Queue the job (once per `key`) and wait for its result; None means: run it here instead."""
         self.pending += 1
         try:
-            if not await self.workers_alive():
+            if time.monotonic() < self._down_until:  # Redis failed a moment ago: not waited on again yet
                 self.fallbacks += 1
                 return None
-            job_id, owner = uuid.uuid4().hex, True
-            if key is not None:
-                # The first caller with this key queues the job; the others wait for that one's result.
-                existing = await self._redis.set(
-                    self.prefix + "jobkey:" + key, job_id, nx=True, get=True, ex=int(deadline) + 60
-                )
-                if existing is not None:
-                    job_id, owner = existing.decode(), False
-            pubsub = self._redis.pubsub()
-            await pubsub.subscribe(self.prefix + "done:" + job_id)  # before the job: no nudge missed
             try:
-                if owner:
-                    await self._redis.xadd(self._stream(priority), {"id": job_id, "job": json.dumps(job)})
-                data = await self._wait(pubsub, job_id, deadline)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                if not await self.workers_alive():
+                    self._outage.passed()
+                    self.fallbacks += 1
+                    return None
+                job_id, data = await self._queue(job, priority, key, deadline)
+                self._outage.passed()
+            except REDIS_FAILED as error:
+                self._outage.failed(error)
+                self._down_until = time.monotonic() + self.outage_seconds
+                self.fallbacks += 1
+                return None
+            if data is not None and "failed" not in data:
+                return decode_result(job["kind"], position, data)
             if data is None:
                 log.warning("engine job %s not answered in %.0f s: run here", job_id, deadline)
-                self.fallbacks += 1
-                return None
-            return decode_result(job["kind"], position, data)
+            else:
+                log.warning("engine job %s given up by the workers (%s): run here", job_id, data["failed"])
+            self.fallbacks += 1
+            return None
         finally:
             self.pending -= 1
+
+    async def _queue(self, job: dict, priority: int, key: str | None, deadline: float
+                     ) -> tuple[str, dict | None]:
+        """The job's id and its result's data (None: not answered in `deadline`), queued by the first caller
+        with its `key`; the others wait for that one's result."""
+        job_id, owner = uuid.uuid4().hex, True
+        if key is not None:
+            existing = await self._redis.set(
+                self.prefix + "jobkey:" + key, job_id, nx=True, get=True, ex=int(deadline) + 60
+            )
+            if existing is not None:
+                job_id, owner = existing.decode(), False
+        async with self._bus.subscribe(self._done_channel(job_id)) as done:  # before the job: no nudge missed
+            if owner:
+                await self._redis.xadd(self._stream(priority), {"id": job_id, "job": json.dumps(job)})
+            return job_id, await self._wait(done, job_id, deadline)
 
     def _stream(self, priority: int) -> str:
         return f"{self.prefix}jobs:{priority}"
 
-    async def _wait(self, pubsub: Any, job_id: str, deadline: float) -> dict | None:
+    def _done_channel(self, job_id: str) -> str:
+        """The channel of a job's nudge, named as the bus names it (within its prefix)."""
+        return (self.prefix + "done:" + job_id)[len(self._bus.prefix) :]
+
+    async def _wait(self, done: Subscription, job_id: str, deadline: float) -> dict | None:
         ends = time.monotonic() + deadline
-        while time.monotonic() < ends:
+        while (left := ends - time.monotonic()) > 0:
             raw = await self._redis.get(self.prefix + "result:" + job_id)
             if raw is not None:
                 return json.loads(raw)
-            with contextlib.suppress(asyncio.TimeoutError):
-                await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            with contextlib.suppress(TimeoutError):  # a lost nudge: the result is read again anyway
+                await asyncio.wait_for(done.get(), min(1.0, left))
         return None
 
     async def close(self) -> None:
         if self._local is not None:
             await self._local.close()
-        await self._redis.aclose()
+        if self._owns_bus:
+            await self._bus.close()
 
 
 # -- the worker's side ------------------------------------------------------------------------------
@@ -252,7 +323,11 @@ class QueuedEngine:
 
 class Worker:
     """`shashki worker`: takes jobs from the streams, most urgent first, runs them on its own engine
-    pool (`processes` at a time), stores each result, and acknowledges the job only then."""
+    pool (`processes` at a time), stores each result, and acknowledges the job only then.
+
+    A job delivered `max_deliveries` times (it failed, or its workers died, each time) is given up: moved to
+    the dead-letter stream and answered with the failure. Redis failing does not end the worker: it tries
+    again with growing waits, and goes on when Redis answers."""
 
     def __init__(
         self,
@@ -264,6 +339,7 @@ class Worker:
         claim_after: float = 30.0,
         heartbeat_seconds: float = 2.0,
         result_seconds: int = 600,
+        max_deliveries: int = 3,
     ) -> None:
         import redis.asyncio as redis
 
@@ -274,10 +350,13 @@ class Worker:
         self.claim_after_ms = int(claim_after * 1000)
         self.heartbeat_seconds = heartbeat_seconds
         self.result_seconds = result_seconds
+        self.max_deliveries = max_deliveries
         self.engine = AsyncEngine(workers=processes)
         self.done = 0
+        self.given_up = 0  # jobs moved to the dead-letter stream
         self._slots = asyncio.Semaphore(processes)
         self._tasks: set[asyncio.Task] = set()
+        self._outage = Outage(f"worker {self.name}")
 
     def _stream(self, priority: int) -> str:
         return f"{self.prefix}jobs:{priority}"
@@ -288,12 +367,19 @@ class Worker:
                 await self._redis.xgroup_create(self._stream(priority), GROUP, id="0", mkstream=True)
 
     async def _heartbeat(self) -> None:
+        outage = Outage(f"worker {self.name}'s heartbeat")
         while True:
-            await self._redis.zadd(self.prefix + "workers", {self.name: time.time()})
-            await asyncio.sleep(self.heartbeat_seconds)
+            try:
+                await self._redis.zadd(self.prefix + "workers", {self.name: time.time()})
+                outage.passed()
+                wait = self.heartbeat_seconds
+            except REDIS_FAILED as error:
+                wait = min(outage.failed(error), self.heartbeat_seconds)
+            await asyncio.sleep(wait)
 
-    async def _next(self) -> tuple[str, str, dict] | None:
-        """The most urgent job: first one left idle by a dead worker, else a new one, by priority."""
+    async def _next(self) -> tuple[str, str, dict, int] | None:
+        """The most urgent job and how many times it has been delivered: first one left idle by a dead
+        worker, else a new one, by priority."""
         for priority in PRIORITIES:
             stream = self._stream(priority)
             _, claimed, *_ = await self._redis.xautoclaim(
@@ -301,13 +387,57 @@ class Worker:
             )
             if claimed:
                 entry_id, fields = claimed[0]
+                entry = entry_id.decode()
+                deliveries = await self._deliveries(stream, entry)
+                if deliveries > self.max_deliveries:  # its workers died on it each time
+                    await self._give_up(stream, entry, fields, deliveries, "no worker finished it")
+                    return None
                 log.info("claimed job %s left by a worker gone quiet", fields.get(b"id", b"?").decode())
-                return stream, entry_id.decode(), fields
+                return stream, entry, fields, deliveries
             answer = await self._redis.xreadgroup(GROUP, self.name, {stream: ">"}, count=1)
             if answer:
                 entry_id, fields = answer[0][1][0]
-                return stream, entry_id.decode(), fields
+                return stream, entry_id.decode(), fields, 1
         return None
+
+    async def _deliveries(self, stream: str, entry_id: str) -> int:
+        """How many times a pending job has been delivered (XAUTOCLAIM counts its claim)."""
+        pending = await self._redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
+        return int(pending[0]["times_delivered"]) if pending else 1
+
+    async def _give_up(self, stream: str, entry_id: str, fields: dict, deliveries: int, why: str) -> None:
+        """Move a job to the dead-letter stream, tell its waiting server it failed (it runs the job itself),
+        and acknowledge it: it is delivered no more."""
+        job_id = fields.get(b"id", b"").decode()
+        log.error("job %s given up after %d deliveries (%s): moved to %s", job_id or entry_id, deliveries,
+                  why, self.prefix + DEAD)
+        dead = {**fields, b"stream": stream, b"deliveries": deliveries, b"error": why}
+        await self._redis.xadd(self.prefix + DEAD, dead, maxlen=10_000, approximate=True)
+        if job_id:
+            failure = json.dumps({"failed": why})
+            await self._redis.set(self.prefix + "result:" + job_id, failure, ex=self.result_seconds)
+            await self._redis.publish(self.prefix + "done:" + job_id, "{}")
+        await self._redis.xack(stream, GROUP, entry_id)
+        await self._redis.xdel(stream, entry_id)
+        self.given_up += 1
+
+    async def _take(self) -> tuple[str, str, dict, int] | None:
+        """`_next`, through Redis's failures: None after a failure, once its wait is over."""
+        try:
+            job = await self._next()
+        except ResponseError as error:
+            if not str(error).startswith("NOGROUP"):
+                await asyncio.sleep(self._outage.failed(error))
+                return None
+            # A Redis restarted without its data lost the streams: make them and their groups again.
+            log.warning("worker %s: the job streams are gone (Redis restarted?): made again", self.name)
+            await self._groups()
+            return None
+        except REDIS_FAILED as error:
+            await asyncio.sleep(self._outage.failed(error))
+            return None
+        self._outage.passed()
+        return job
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         stop = stop or asyncio.Event()
@@ -317,7 +447,7 @@ class Worker:
         try:
             while not stop.is_set():
                 await self._slots.acquire()
-                job = await self._next()
+                job = await self._take()
                 if job is None:
                     self._slots.release()
                     with contextlib.suppress(asyncio.TimeoutError):
@@ -336,7 +466,7 @@ class Worker:
             await self.engine.close()
             await self._redis.aclose()
 
-    async def _run(self, stream: str, entry_id: str, fields: dict) -> None:
+    async def _run(self, stream: str, entry_id: str, fields: dict, deliveries: int) -> None:
         try:
             job_id = fields[b"id"].decode()
             job = json.loads(fields[b"job"])
@@ -356,12 +486,24 @@ class Worker:
                 result = await self.engine.analyse_from(position, history, limit, counts)
             data = json.dumps(encode_result(kind, result))
             await self._redis.set(self.prefix + "result:" + job_id, data, ex=self.result_seconds)
-            await self._redis.publish(self.prefix + "done:" + job_id, "1")
+            await self._redis.publish(self.prefix + "done:" + job_id, "{}")
             await self._redis.xack(stream, GROUP, entry_id)
             await self._redis.xdel(stream, entry_id)
             self.done += 1
             log.info("job %s done (%s)", job_id, kind)
-        except Exception:
-            log_failure(log, "job %s failed; it stays pending for another try", entry_id)
+        except Exception as error:
+            if deliveries < self.max_deliveries or isinstance(error, REDIS_FAILED):
+                log_failure(log, "job %s failed (delivery %d); it stays pending for another try", entry_id,
+                            deliveries)
+            else:
+                await self._failed_last_time(stream, entry_id, fields, deliveries, error)
         finally:
             self._slots.release()
+
+    async def _failed_last_time(self, stream: str, entry_id: str, fields: dict, deliveries: int,
+                                error: Exception) -> None:
+        log.error("job %s failed on its last delivery", entry_id, exc_info=error)
+        try:
+            await self._give_up(stream, entry_id, fields, deliveries, f"{type(error).__name__}: {error}")
+        except Exception:
+            log_failure(log, "job %s could not be given up; it stays pending", entry_id)

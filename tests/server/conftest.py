@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
-from .helpers import Player, Server
+from .helpers import Player, PrivateRedis, Server
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +27,14 @@ def players(server):
     yield make
     for player in made:
         player.close()
+
+
+@pytest.fixture
+def private_redis():
+    """A Redis of this test alone (`PrivateRedis`), started, and stopped at the end."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server (scripts/test-services.sh installs it)")
+    redis = PrivateRedis()
+    redis.start()
+    yield redis
+    redis.stop()

@@ -236,3 +236,40 @@ class GameSocket:
 
     def close(self) -> None:
         self.ws.close()
+
+
+class PrivateRedis:
+    """A Redis of one test alone, on a free port, that the test may stop and start again (an outage, a
+    restart: it keeps no data across one); `url` points at it whether it runs or not."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        """Start it and wait until it answers."""
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "no"]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

@@ -1,6 +1,6 @@
 """The analysis board's engine lines on the job queue (issue 14, point 1): with Redis the lines are
-`shashki worker` jobs below a game's move, streamed deeper in steps as before; without a worker, or
-without Redis, the board's own processes think."""
+`shashki worker` jobs below a game's move, streamed deeper in steps as before; without a worker, without
+Redis, or with Redis configured but unreachable, the board's own processes think."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from shashki.engine import AsyncEngine, Limit
 from shashki.rules import Game
 from shashki.server.analysis import AnalysisService
 from shashki.server.jobs import ANALYSIS, PLAY, QueuedEngine, Worker, decode_job, encode_job
+
+from .helpers import free_port
 
 REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
 
@@ -38,6 +40,27 @@ def test_the_board_uses_the_queue_only_when_redis_is_configured():
             await queued.close()
 
     assert asyncio.run(main()) == (AsyncEngine, QueuedEngine)
+
+
+def test_with_redis_unreachable_the_boards_own_processes_think():
+    game = Game("russian")
+    game.play("c3-d4")
+
+    async def main():
+        service = AnalysisService(workers=1, queue_url=f"redis://127.0.0.1:{free_port()}/0")  # nothing there
+        try:
+            reports = [r async for r in service.lines(game, 2, 0.5)]
+            engine = service.engine
+            assert isinstance(engine, QueuedEngine)
+            return reports, engine.fallbacks
+        finally:
+            await service.close()
+
+    reports, fallbacks = asyncio.run(main())
+    legal = {m.notation(game.variant) for m in game.legal_moves()}
+    assert reports and reports[-1]["done"]
+    assert all(len(r["lines"]) == 2 and {line["move"] for line in r["lines"]} <= legal for r in reports)
+    assert fallbacks == len(reports)  # every step thought here
 
 
 if not REDIS_URL:

@@ -1,10 +1,14 @@
 """Engine jobs through Redis to `shashki worker` processes (issue 11, item 4): the JSON of a job and of its
-result, priorities, a dead worker's job run again, deduplication, the fallback to the server's own pool,
-and the computer's moves of a real server thought on a worker."""
+result, priorities, a dead worker's job run again, deduplication, the fallback to the server's own pool
+(Redis down included), a worker riding out a Redis restart, one pub/sub connection for every waiting job,
+a job that always fails given up, and the computer's moves of a real server thought on a worker."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
 import os
 import random
 import signal
@@ -19,8 +23,13 @@ from shashki.engine import Engine, Limit
 from shashki.rules import Game
 from shashki.rules.position import Position
 from shashki.rules.variant import get_variant
+from shashki.server.events import RedisBus
+from shashki.server.games.computer import EngineOpponent
 from shashki.server.jobs import (
     ANALYSIS,
+    DEAD,
+    GROUP,
+    PLAY,
     QueuedEngine,
     Worker,
     decode_job,
@@ -29,7 +38,7 @@ from shashki.server.jobs import (
     encode_result,
 )
 
-from .helpers import Player, Server, eventually
+from .helpers import Player, Server, eventually, free_port
 
 REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
 
@@ -65,6 +74,41 @@ def test_a_double_diagonal_variant_keeps_its_option():
     position = Position.start(variant)
     _, back, *_ = decode_job(encode_job("play", position, [], None, None))
     assert back.variant == variant
+
+
+def test_with_redis_unreachable_the_server_thinks_itself_and_warns_once(caplog):
+    game = random_game("russian", 4, 6)
+
+    async def run():
+        # Nothing listens there; asked again at every job (no pause after a failure), warned about once.
+        engine = QueuedEngine(f"redis://127.0.0.1:{free_port()}/0", outage_seconds=0)
+        try:
+            move = await engine.play(game, Limit(depth=3), level=2)
+            lines = await engine.lines(game, Limit(depth=2), 2)
+            analysis = await engine.analyse(game, Limit(depth=2), key="game-y")
+            return move, lines, analysis, engine.fallbacks
+        finally:
+            await engine.close()
+
+    with caplog.at_level(logging.INFO, logger="shashki.jobs"):
+        move, lines, analysis, fallbacks = asyncio.run(run())
+    assert move.move in game.legal_moves()
+    assert len(lines) == 2 and analysis[-1].depth == 2
+    assert fallbacks == 3
+    assert [r.levelno for r in caplog.records if "redis failed" in r.getMessage()] == [logging.WARNING]
+
+
+def test_the_computer_opponent_moves_with_redis_unreachable():
+    game = random_game("russian_giveaway", 6, 10)
+
+    async def run():
+        computer = EngineOpponent(untimed_seconds=0.1, queue_url=f"redis://127.0.0.1:{free_port()}/0")
+        try:
+            return await computer.choose(game, level=2)
+        finally:
+            await computer.close()
+
+    assert asyncio.run(run()) in game.legal_moves()
 
 
 if not REDIS_URL:
@@ -175,6 +219,202 @@ def test_the_same_key_queues_one_job_and_everyone_gets_its_result():
     results, done = asyncio.run(_with_worker(private_url(4), fresh_prefix(), body))
     assert done == 1
     assert results[0] == results[1] == results[2]
+
+
+def test_jobs_waiting_when_redis_dies_are_run_here_with_one_warning(private_redis, caplog):
+    games = [random_game("russian_giveaway", seed, 8) for seed in (9, 10, 11)]
+
+    async def run():
+        engine = QueuedEngine(private_redis.url, answer_seconds=30)
+        try:
+            await engine._redis.zadd("shashki:workers", {"takes-nothing": time.time()})
+            jobs = [asyncio.create_task(engine.play(game, Limit(depth=3), level=2)) for game in games]
+            async with asyncio.timeout(10):
+                while await engine._redis.xlen(f"shashki:jobs:{PLAY}") < len(games):  # queued: they wait
+                    await asyncio.sleep(0.02)
+            private_redis.stop()
+            results = await asyncio.wait_for(asyncio.gather(*jobs), 20)  # well before their 30 s deadline
+            return results, engine.fallbacks
+        finally:
+            await engine.close()
+
+    with caplog.at_level(logging.INFO):
+        results, fallbacks = asyncio.run(run())
+    assert all(r.move in g.legal_moves() for r, g in zip(results, games, strict=True))
+    assert fallbacks == len(games)
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.name for r in warnings if r.name == "shashki.jobs"] == ["shashki.jobs"]  # not one per job
+    assert len(warnings) <= 2  # and the bus's reader saying its connection was lost
+
+
+def test_a_worker_rides_out_a_redis_restart_and_takes_jobs_again(private_redis, caplog):
+    game = random_game("russian", 8, 6)
+
+    def failed(words: str) -> bool:
+        return any(words in r.getMessage() for r in caplog.records)
+
+    async def run():
+        stop = asyncio.Event()
+        worker = Worker(private_redis.url, name="survivor", heartbeat_seconds=0.1)
+        task = asyncio.create_task(worker.run(stop))
+        engine = QueuedEngine(private_redis.url, answer_seconds=20, alive_seconds=1)
+        try:
+            async with asyncio.timeout(10):
+                while not await engine.workers_alive():
+                    await asyncio.sleep(0.05)
+            first = await engine.play(game, Limit(depth=2), level=2)
+            # Down long enough for the worker's loop and heartbeat to fail, then back without the streams,
+            # their group or the heartbeats: the worker makes them again and beats again.
+            private_redis.stop()
+            async with asyncio.timeout(20):
+                while not (worker._outage.failures and failed("heartbeat: redis failed")):
+                    await asyncio.sleep(0.02)
+            private_redis.start()
+            async with asyncio.timeout(10):
+                while True:
+                    with contextlib.suppress(Exception):  # the engine's pool reconnecting
+                        if await engine.workers_alive():
+                            break
+                    await asyncio.sleep(0.05)
+            second = await engine.play(game, Limit(depth=2), level=2)
+            return first, second, engine.fallbacks, worker, task.done()
+        finally:
+            stop.set()
+            await task  # the worker's last job is counted once it has stopped
+            await engine.close()
+
+    with caplog.at_level(logging.INFO, logger="shashki.jobs"):
+        first, second, fallbacks, worker, ended = asyncio.run(run())
+    assert first.move in game.legal_moves() and second.move in game.legal_moves()
+    assert not ended and worker.done == 2 and fallbacks == 0
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("the job streams are gone" in m for m in messages)
+    assert any("heartbeat: redis answers again" in m for m in messages)
+    assert sum(m.startswith("worker survivor: redis failed") for m in messages) == 1  # once per outage
+    assert any(m.startswith("worker survivor: redis answers again") for m in messages)
+
+
+async def _pubsub_connections(url: str, name: str) -> int:
+    import redis.asyncio as redis
+
+    admin = redis.from_url(url)
+    try:
+        return sum(1 for c in await admin.client_list() if c.get("name") == name and "P" in c["flags"])
+    finally:
+        await admin.aclose()
+
+
+def test_the_jobs_waiting_in_a_process_share_its_one_pubsub_connection():
+    url, prefix = private_url(9), fresh_prefix()
+    name = f"jobs-test-{uuid.uuid4().hex[:8]}"
+    games = [random_game("russian_giveaway", seed, 10) for seed in range(6)]
+
+    async def run():
+        bus = RedisBus(url, prefix=prefix, name=name)  # the app's bus: the computer's and reviews' engines
+        engines = [QueuedEngine(url, prefix=prefix, bus=bus, answer_seconds=30) for _ in range(2)]
+        await bus.client.zadd(prefix + "workers", {"not-yet": time.time()})
+        jobs = [asyncio.create_task(engines[i % 2].play(g, Limit(depth=2))) for i, g in enumerate(games)]
+        try:
+            async with asyncio.timeout(10):
+                while await bus.client.xlen(f"{prefix}jobs:{PLAY}") < len(games):
+                    await asyncio.sleep(0.02)
+            waiting = bus.channels, await _pubsub_connections(url, name)
+            stop = asyncio.Event()
+            worker = Worker(url, prefix=prefix, heartbeat_seconds=0.2)
+            task = asyncio.create_task(worker.run(stop))
+            results = await asyncio.wait_for(asyncio.gather(*jobs), 30)
+            stop.set()
+            await task
+            return waiting, results, [e.fallbacks for e in engines]
+        finally:
+            for job in jobs:
+                job.cancel()
+            for engine in engines:
+                await engine.close()
+            await bus.close()
+
+    (channels, connections), results, fallbacks = asyncio.run(run())
+    assert channels == len(games) and connections == 1
+    assert all(r.move in g.legal_moves() for r, g in zip(results, games, strict=True))  # each its own answer
+    assert fallbacks == [0, 0]
+
+
+def test_a_job_failing_on_every_delivery_is_given_up_and_run_here():
+    url, prefix = private_url(10), fresh_prefix()
+    game = random_game("russian", 12, 6)
+
+    async def run():
+        stop = asyncio.Event()
+        worker = Worker(url, prefix=prefix, heartbeat_seconds=0.2, claim_after=0.1, max_deliveries=2)
+        tries = []
+
+        async def failing(*args):
+            tries.append(args)
+            raise RuntimeError("this job breaks the engine")
+
+        worker.engine.play_from = failing
+        task = asyncio.create_task(worker.run(stop))
+        engine = QueuedEngine(url, prefix=prefix, answer_seconds=30)
+        try:
+            async with asyncio.timeout(10):
+                while not await engine.workers_alive():
+                    await asyncio.sleep(0.05)
+            result = await asyncio.wait_for(engine.play(game, Limit(depth=2), level=2), 20)
+            stop.set()
+            await task  # its last job acknowledged
+            stream = f"{prefix}jobs:{PLAY}"
+            left = await engine._redis.xlen(stream), (await engine._redis.xpending(stream, GROUP))["pending"]
+            dead = await engine._redis.xrange(prefix + DEAD)
+            return result, engine.fallbacks, tries, worker, left, dead
+        finally:
+            stop.set()
+            await task
+            await engine.close()
+
+    result, fallbacks, tries, worker, left, dead = asyncio.run(run())
+    assert result.move in game.legal_moves() and fallbacks == 1  # the server thought itself, at once
+    assert len(tries) == 2 and worker.given_up == 1 and left == (0, 0)
+    assert len(dead) == 1
+    fields = dead[0][1]
+    assert fields[b"deliveries"] == b"2" and b"this job breaks the engine" in fields[b"error"]
+    assert json.loads(fields[b"job"])["kind"] == "play"
+
+
+def test_a_job_whose_workers_die_each_time_is_given_up_unrun():
+    url, prefix = private_url(11), fresh_prefix()
+    game = random_game("russian", 13, 6)
+    stream = f"{prefix}jobs:{PLAY}"
+
+    async def run():
+        import redis.asyncio as redis
+
+        r = redis.from_url(url)
+        for priority in (PLAY, ANALYSIS):
+            await r.xgroup_create(f"{prefix}jobs:{priority}", GROUP, id="0", mkstream=True)
+        job = encode_job("play", game.position, [], Limit(depth=2), 2)
+        entry = await r.xadd(stream, {"id": "doomed", "job": json.dumps(job)})
+        # Taken three times by workers that died with it (XREADGROUP, then two claims).
+        await r.xreadgroup(GROUP, "ghost", {stream: ">"}, count=1)
+        for _ in range(2):
+            await r.xclaim(stream, GROUP, "ghost", 0, [entry])
+        stop = asyncio.Event()
+        worker = Worker(url, prefix=prefix, heartbeat_seconds=0.2, claim_after=0.1, max_deliveries=3)
+        task = asyncio.create_task(worker.run(stop))
+        try:
+            async with asyncio.timeout(10):
+                while not await r.xlen(prefix + DEAD):
+                    await asyncio.sleep(0.05)
+            answer = json.loads(await r.get(prefix + "result:doomed"))
+            return answer, worker.done, await r.xlen(stream), await r.xrange(prefix + DEAD)
+        finally:
+            stop.set()
+            await task
+            await r.aclose()
+
+    answer, done, left, dead = asyncio.run(run())
+    assert answer == {"failed": "no worker finished it"}
+    assert done == 0 and left == 0
+    assert dead[0][1][b"id"] == b"doomed" and dead[0][1][b"deliveries"] == b"4"
 
 
 CLI = "import sys; from shashki.cli import main; sys.exit(main())"

@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
-import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -229,69 +227,17 @@ def test_postgresql_and_redis_restarted_under_a_live_game_lose_no_acknowledged_m
         server.stop()
 
 
-@pytest.fixture
-def private_redis():
-    """A Redis of this test alone on a free port: (url, restart)."""
-    if not DATABASE_URL:
-        pytest.skip("no Redis here: CI (.ci/run) starts the services")
-    port = str(free_port())
-    folder = Path(tempfile.mkdtemp(prefix="shashki-redis-"))
-    command = ["redis-server", "--port", port, "--bind", "127.0.0.1", "--daemonize", "yes", "--save", ""]
-    command += [
-        "--appendonly",
-        "no",
-        "--pidfile",
-        str(folder / "redis.pid"),
-        "--logfile",
-        str(folder / "log"),
-    ]
-
-    def stop() -> None:
-        if (folder / "redis.pid").exists():
-            pid = int((folder / "redis.pid").read_text())
-            os.kill(pid, 15)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and Path(f"/proc/{pid}").exists():
-                time.sleep(0.05)
-
-    def start() -> None:
-        """Start it and wait until it answers: a daemonized redis-server returns before it listens."""
-        subprocess.run(command, check=True)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with socket.create_connection(("127.0.0.1", int(port)), timeout=1) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-            time.sleep(0.05)
-
-    def restart() -> None:
-        stop()
-        start()
-
-    start()
-    yield f"redis://127.0.0.1:{port}/0", restart
-    stop()
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 @pytest.mark.slow
 def test_a_redis_bus_subscription_hears_events_again_after_redis_restarts(private_redis):
     from shashki.server.events import RedisBus
 
-    url, restart = private_redis
-
     async def scenario() -> dict:
-        bus = RedisBus(url)
+        bus = RedisBus(private_redis.url)
         try:
             async with bus.subscribe("game:x") as events:
                 await bus.publish("game:x", {"n": 1})
                 assert await asyncio.wait_for(events.get(), 5) == {"n": 1}
-                restart()
+                private_redis.restart()
                 deadline = time.monotonic() + 5
                 while True:  # publish until heard, as the next move would
                     with contextlib.suppress(Exception):

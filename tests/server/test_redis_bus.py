@@ -66,6 +66,22 @@ def test_hundreds_of_subscriptions_share_one_redis_connection_and_all_get_their_
     assert [int(c["sub"]) for c in after if int(c["sub"]) > 0] == []  # the last listener unsubscribed
 
 
+def test_a_message_that_is_no_event_is_dropped_and_the_connection_kept():
+    name = f"bus-test-{uuid.uuid4().hex[:8]}"
+
+    async def scenario():
+        bus = RedisBus(REDIS_URL, prefix=f"{name}:", name=name)
+        try:
+            async with bus.subscribe("x") as events:
+                await bus.client.publish(f"{name}:x", "1")  # another program's message, no JSON object
+                await bus.publish("x", {"n": 1})
+                return await _next(events), bus.reconnections, events.dropped
+        finally:
+            await bus.close()
+
+    assert asyncio.run(scenario()) == ({"n": 1}, 0, 0)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

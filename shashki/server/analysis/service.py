@@ -22,6 +22,7 @@ from shashki.server.errors import Invalid
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
     from shashki.rules import Game
+    from shashki.server.events import RedisBus
     from shashki.server.jobs import QueuedEngine
 
 # A person waits at the board: a queued step not answered this long after its search time runs here.
@@ -30,11 +31,12 @@ QUEUE_ANSWER_SECONDS = 5.0
 
 class AnalysisService:
     def __init__(self, workers: int = 1, max_seconds: float = 10.0, max_lines: int = 5,
-                 queue_url: str | None = None) -> None:
+                 queue_url: str | None = None, queue_bus: RedisBus | None = None) -> None:
         self.workers = workers
         self.max_seconds = max_seconds
         self.max_lines = max_lines
         self.queue_url = queue_url
+        self.queue_bus = queue_bus  # the process's bus on that Redis: its connections carry the jobs too
         self._engine: AsyncEngine | QueuedEngine | None = None
 
     @property
@@ -46,7 +48,9 @@ class AnalysisService:
             if self.queue_url:
                 from shashki.server.jobs import QueuedEngine
 
-                self._engine = QueuedEngine(self.queue_url, local, answer_seconds=QUEUE_ANSWER_SECONDS)
+                self._engine = QueuedEngine(
+                    self.queue_url, local, answer_seconds=QUEUE_ANSWER_SECONDS, bus=self.queue_bus
+                )
             else:
                 self._engine = local
         return self._engine

@@ -17,6 +17,7 @@ from shashki.rules import Game, Move
 
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
+    from shashki.server.events import RedisBus
     from shashki.server.jobs import QueuedEngine
 
 
@@ -37,10 +38,12 @@ class EngineOpponent:
 
     name = "shashki"
 
-    def __init__(self, workers: int = 1, untimed_seconds: float = 1.0, queue_url: str | None = None) -> None:
+    def __init__(self, workers: int = 1, untimed_seconds: float = 1.0, queue_url: str | None = None,
+                 queue_bus: RedisBus | None = None) -> None:
         self.workers = workers
         self.untimed_seconds = untimed_seconds
         self.queue_url = queue_url  # Redis: the moves are thought on `shashki worker` processes
+        self.queue_bus = queue_bus  # the process's bus on that Redis: its connections carry the jobs too
         self._engine: AsyncEngine | QueuedEngine | None = None
 
     async def choose(
@@ -53,7 +56,7 @@ class EngineOpponent:
             if self.queue_url:
                 from shashki.server.jobs import QueuedEngine
 
-                self._engine = QueuedEngine(self.queue_url, local)
+                self._engine = QueuedEngine(self.queue_url, local, bus=self.queue_bus)
             else:
                 self._engine = local
         if remaining_ms is None:
@@ -94,10 +97,13 @@ class RandomOpponent:
 
 
 def make_opponent(
-    kind: str, workers: int = 1, untimed_seconds: float = 1.0, queue_url: str | None = None
+    kind: str, workers: int = 1, untimed_seconds: float = 1.0, queue_url: str | None = None,
+    queue_bus: RedisBus | None = None,
 ) -> EngineOpponent | RandomOpponent:
     if kind == "random":
         return RandomOpponent()
     if kind == "engine":
-        return EngineOpponent(workers=workers, untimed_seconds=untimed_seconds, queue_url=queue_url)
+        return EngineOpponent(
+            workers=workers, untimed_seconds=untimed_seconds, queue_url=queue_url, queue_bus=queue_bus
+        )
     raise ValueError(f"SHASHKI_ENGINE must be 'engine' or 'random', not {kind!r}")
