@@ -227,6 +227,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         sampler.start()
         app.state.draining = False
+        undrain = ops.drain_on_sigterm(app.state, settings.drain_seconds)
         gc.freeze()  # the start-up's objects (live for good) out of every collection
         gc.set_threshold(*GC_THRESHOLDS)
         try:
@@ -237,6 +238,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # fails; then the timers and the engine stop. Every move was committed before it was
             # acknowledged, so the games resume in whichever process next loads them.
             app.state.draining = True
+            undrain()
             await sampler.close()
             await app.state.bots.jumps.close()
             await app.state.reviews.close()

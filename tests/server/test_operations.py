@@ -149,6 +149,50 @@ def test_sigterm_closes_the_sockets_as_a_restart_and_the_process_ends(tmp_path):
         server.stop()
 
 
+def test_sigterm_with_a_drain_fails_readiness_first_and_serves_on_until_the_drain_ends(tmp_path):
+    from .helpers import Player
+
+    server = Server(tmp_path, {"SHASHKI_SHUTDOWN_SECONDS": "3", "SHASHKI_DRAIN_SECONDS": "4"}).start()
+    white, black = Player(server), Player(server)
+    game = white.challenge(black)
+    ws = white.socket(game["id"])
+    assert httpx.get(server.url + "/health/ready").status_code == 200
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    deadline = started + 3
+    while httpx.get(server.url + "/health/ready").status_code != 503:
+        assert time.monotonic() < deadline, "readiness did not fail on SIGTERM"
+        time.sleep(0.05)
+    ready = httpx.get(server.url + "/health/ready").json()
+    assert ready["checks"]["shutdown"] == "draining"
+    # Still serving while the load balancer takes it out: liveness, a move, a new game.
+    assert httpx.get(server.url + "/health/live").status_code == 200
+    assert ws.move("c3-d4")["type"] == "ack"
+    assert white.challenge(Player(server))["id"]
+    assert time.monotonic() - started < 4
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            ws.receive(timeout=15)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+    assert time.monotonic() - started >= 3.5  # not before the drain ended
+    assert server.process.wait(15) in (0, -signal.SIGTERM)
+    ws.close()
+
+
+def test_a_second_sigterm_ends_the_drain_at_once(tmp_path):
+    server = Server(tmp_path, {"SHASHKI_SHUTDOWN_SECONDS": "2", "SHASHKI_DRAIN_SECONDS": "60"}).start()
+    started = time.monotonic()
+    server.process.send_signal(signal.SIGTERM)
+    deadline = started + 5
+    while httpx.get(server.url + "/health/ready").status_code != 503:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    server.process.send_signal(signal.SIGTERM)
+    assert server.process.wait(20) in (0, -signal.SIGTERM)
+    assert time.monotonic() - started < 20
+    assert "Application shutdown complete" in server.log.read_text()
+
+
 def test_several_workers_without_redis_are_refused_with_what_to_do(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "shashki.server", "--workers", "2", "--data", str(tmp_path)],

@@ -6,12 +6,21 @@
   or an orchestrator sends it no new players meanwhile;
 - `GET /metrics`: the text format of `shashki.server.metrics`.
 `/health` stays as it was (answers once the server serves).
+
+`drain_on_sigterm`: with `drain_seconds`, a SIGTERM first makes readiness fail while the server goes on
+serving, and only then lets uvicorn shut it down (sockets closed with 1012, leases of games handed over).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import signal
+import threading
 import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 from fastapi import APIRouter, Response
 from fastapi.responses import JSONResponse
@@ -85,3 +94,42 @@ class RequestTiming:
                 metrics.REQUEST_SECONDS.labels(scope["method"], template, f"{status // 100}xx").observe(
                     time.perf_counter() - started
                 )
+
+
+def drain_on_sigterm(state: Any, seconds: float) -> Callable[[], None]:
+    """Put a drain before uvicorn's handling of SIGTERM: the first one sets `state.draining` (readiness
+    fails) and hands the signal on to uvicorn's handler `seconds` later; a second SIGTERM, or SIGINT,
+    is handed on at once. Installed from the lifespan's start-up (uvicorn has set its handlers by then);
+    returns what puts uvicorn's handler back. Nothing without `seconds` or outside the main thread."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    handed_on = signal.getsignal(signal.SIGTERM)
+    if not callable(handed_on):
+        return lambda: None
+    pending: list[asyncio.TimerHandle] = []
+
+    def hand_on(sig: int, frame: FrameType | None) -> None:
+        handed_on(sig, frame)
+
+    def on_sigterm(sig: int, frame: FrameType | None) -> None:
+        if getattr(state, "draining", False):  # a second SIGTERM: no more waiting
+            for timer in pending:
+                timer.cancel()
+            hand_on(sig, frame)
+            return
+        state.draining = True
+        logging.getLogger("shashki.server").info(
+            "SIGTERM: draining for %g s (readiness fails; still serving), then shutting down", seconds
+        )
+        pending.append(loop.call_later(seconds, hand_on, sig, None))
+
+    signal.signal(signal.SIGTERM, on_sigterm)
+
+    def restore() -> None:
+        for timer in pending:
+            timer.cancel()
+        if signal.getsignal(signal.SIGTERM) is on_sigterm:
+            signal.signal(signal.SIGTERM, handed_on)
+
+    return restore
