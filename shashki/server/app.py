@@ -161,7 +161,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
         # Follows and blocks: the lobby refuses challenges and hides seeks across a block, the chat
         # refuses lines, and the followers of a game's players are told it started.
-        app.state.social = SocialService(db, bus, game_service, accounts_service)
+        # Who is on the site: their lobby sockets, counted across the processes (connections.py).
+        app.state.social = SocialService(db, bus, game_service, accounts_service, app.state.connections)
         app.state.lobby.blocks = app.state.social
         app.state.chat.blocks = app.state.social.blocks
         app.state.rematch.blocks = app.state.social.blocks

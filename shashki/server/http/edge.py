@@ -24,6 +24,7 @@ from collections import Counter
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from shashki.server.connections import make_connections
 from shashki.server.http.errors import error_body
 from shashki.server.http.validation import nests_deeper_than
 from shashki.server.limits import Limit, Limiter, RateLimiter, limit_table
@@ -50,9 +51,11 @@ HSTS = (b"strict-transport-security", b"max-age=31536000")
 
 
 def install(app, settings) -> None:
-    """Wire the edge into `app`: the limiter (`app.state.limits`) and the middlewares above."""
+    """Wire the edge into `app`: the limiter (`app.state.limits`), the counts of connections held open
+    (`app.state.connections`, on the limiter's Redis client when there is one) and the middlewares above."""
     public = settings.public
     app.state.limits = Limiter(limit_table(settings), settings.redis_url)
+    app.state.connections = make_connections(app.state.limits.redis)
     app.state.public = public
     app.add_middleware(SocketLimits, per_address=public.sockets_per_address, messages=public.socket_messages)
     app.add_middleware(BodyLimit, max_bytes=public.max_body_bytes, max_depth=public.max_json_depth)
@@ -64,10 +67,12 @@ def install(app, settings) -> None:
 
     @contextlib.asynccontextmanager
     async def lifespan(app_):
+        await app.state.connections.start()
         try:
             async with inner(app_) as state:
                 yield state
         finally:
+            await app.state.connections.close()
             await app.state.limits.close()
 
     app.router.lifespan_context = lifespan

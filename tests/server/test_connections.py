@@ -1,0 +1,145 @@
+"""Connections held open, counted per key across processes (shashki/server/connections.py): in one process
+the counts are this process's; with Redis two instances (standing for two server processes) see each
+other's connections and caps, a process's heartbeat keeps its connections counted, and those of a process
+that died lapse after their time to live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from shashki.server.connections import Connections, Full, SharedConnections
+from shashki.server.social.service import Online
+
+REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
+needs_redis = pytest.mark.skipif(not REDIS_URL, reason="SHASHKI_TEST_REDIS_URL not set")
+
+
+def test_in_one_process_a_cap_refuses_the_connection_past_it_until_one_closes():
+    async def scenario() -> list[object]:
+        connections = Connections()
+        first = await connections.open("sockets", "10.0.0.1", limit=2)
+        second = await connections.open("sockets", "10.0.0.1", limit=2)
+        refused = await connections.open("sockets", "10.0.0.1", limit=2)
+        elsewhere = await connections.open("sockets", "10.0.0.2", limit=2)  # another key, its own cap
+        assert first is not None and second is not None and elsewhere is not None
+        await connections.release("sockets", "10.0.0.1", first)
+        again = await connections.open("sockets", "10.0.0.1", limit=2)
+        return [refused, again is not None, await connections.count("sockets", "10.0.0.1")]
+
+    assert asyncio.run(scenario()) == [None, True, 2]
+
+
+def test_in_one_process_online_is_whoever_holds_a_lobby_socket_now():
+    async def scenario() -> list[set[int]]:
+        online = Online()
+        seen = [await online.which([1, 2])]
+        async with online.connected(1), online.connected(1):
+            seen.append(await online.which([1, 2]))
+        seen.append(await online.which([1, 2]))
+        return seen
+
+    assert asyncio.run(scenario()) == [set(), {1}, set()]
+
+
+async def _two_processes(
+    scenario: Callable[[SharedConnections, SharedConnections, str], Awaitable[object]], **options: float
+) -> object:
+    """Run `scenario` with two `SharedConnections` on one Redis (each its own client, as two processes
+    have), under a prefix of its own."""
+    import redis.asyncio as aioredis
+
+    prefix = f"test:{uuid.uuid4().hex[:8]}:"
+    clients = [aioredis.from_url(REDIS_URL), aioredis.from_url(REDIS_URL)]
+    one, two = (SharedConnections(client, prefix=prefix, **options) for client in clients)
+    await one.start()
+    await two.start()
+    try:
+        return await scenario(one, two, prefix)
+    finally:
+        await one.close()
+        await two.close()
+        for client in clients:
+            await client.aclose()
+
+
+def _die(process: SharedConnections) -> None:
+    """The process stops beating without closing anything, as one killed does."""
+    assert process._runner is not None
+    process._runner.cancel()
+
+
+@needs_redis
+def test_with_redis_a_connection_on_one_process_counts_on_the_other_and_its_close_too():
+    async def scenario(one: SharedConnections, two: SharedConnections, _prefix: str) -> list[int]:
+        counts = []
+        async with one.held("lobby", 7):
+            counts.append(await two.count("lobby", 7))
+            async with two.held("lobby", 7):
+                counts.append(await one.count("lobby", 7))
+            counts.append(await one.count("lobby", 7))
+        counts.append(await two.count("lobby", 7))
+        return counts
+
+    assert asyncio.run(_two_processes(scenario)) == [1, 2, 1, 0]
+
+
+@needs_redis
+def test_with_redis_a_cap_counts_the_connections_of_every_process():
+    async def scenario(one: SharedConnections, two: SharedConnections, _prefix: str) -> list[object]:
+        outcomes: list[object] = []
+        for process in (one, two, one):
+            outcomes.append(await process.open("streams", 5, limit=2) is not None)
+        with pytest.raises(Full):
+            async with two.held("streams", 5, limit=2):
+                pass
+        outcomes.append("refused")
+        return outcomes
+
+    assert asyncio.run(_two_processes(scenario)) == [True, True, False, "refused"]
+
+
+@needs_redis
+def test_with_redis_the_heartbeat_keeps_a_connection_and_a_dead_process_connections_lapse():
+    async def scenario(one: SharedConnections, two: SharedConnections, prefix: str) -> list[object]:
+        seen: list[object] = []
+        await one.open("lobby", 3)
+        await one.open("sockets", "10.0.0.9", limit=1)
+        await asyncio.sleep(1.0)  # twice the time to live: only the heartbeat has kept them
+        seen.append(await two.holding("lobby", [3, 4]))
+        seen.append(await two.open("sockets", "10.0.0.9", limit=1))  # the cap is still taken
+        _die(one)
+        await asyncio.sleep(0.8)
+        seen.append(await two.holding("lobby", [3, 4]))
+        seen.append(await two.open("sockets", "10.0.0.9", limit=1) is not None)  # its place is free
+        # Nothing is left behind in Redis for the dead process's keys either.
+        await asyncio.sleep(0.6)
+        seen.append(await one.redis.exists(f"{prefix}lobby:3"))
+        return seen
+
+    outcome = asyncio.run(_two_processes(scenario, ttl_seconds=0.5, beat_seconds=0.1))
+    assert outcome == [{"3"}, None, set(), True, 0]
+
+
+@needs_redis
+def test_with_redis_online_is_shared_and_a_dead_process_players_go_offline():
+    async def scenario(one: SharedConnections, two: SharedConnections, _prefix: str) -> list[set[int]]:
+        here, there = Online(one), Online(two)
+        seen = []
+        async with here.connected(11):
+            seen.append(await there.which([11, 12]))
+        seen.append(await there.which([11, 12]))
+        await one.open(Online.KIND, 12)  # the socket of a process about to die
+        seen.append(await there.which([11, 12]))
+        _die(one)
+        await asyncio.sleep(0.8)
+        seen.append(await there.which([11, 12]))
+        return seen
+
+    outcome = asyncio.run(_two_processes(scenario, ttl_seconds=0.5, beat_seconds=0.1))
+    assert outcome == [{11}, set(), {12}, set()]
