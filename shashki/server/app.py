@@ -179,6 +179,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
             redis_url=settings.redis_url,
+            connections=app.state.connections,
         )
         app.state.analysis = AnalysisService(
             settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines,
