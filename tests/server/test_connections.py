@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from shashki.server.connections import Connections, Full, SharedConnections
+from shashki.server.errors import RateLimited
+from shashki.server.lidraughts.streams import StreamSlots
 from shashki.server.social.service import Online
 
 REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
@@ -143,3 +145,29 @@ def test_with_redis_online_is_shared_and_a_dead_process_players_go_offline():
 
     outcome = asyncio.run(_two_processes(scenario, ttl_seconds=0.5, beat_seconds=0.1))
     assert outcome == [{11}, set(), {12}, set()]
+
+
+@needs_redis
+def test_with_redis_a_bots_stream_cap_counts_every_process_and_a_dead_process_streams_lapse():
+    async def scenario(one: SharedConnections, two: SharedConnections, _prefix: str) -> list[set[int]]:
+        here, there = StreamSlots(2, "event streams", one), StreamSlots(2, "event streams", two)
+        seen = []
+        async with here.hold(9), there.hold(9):
+            with pytest.raises(RateLimited):
+                await there.check(9)
+            with pytest.raises(RateLimited):
+                async with here.hold(9):
+                    pass
+            seen.append(await there.holding([9, 10]))
+        await one.open(here.kind, 9)  # the streams of a process about to die
+        await one.open(here.kind, 9)
+        with pytest.raises(RateLimited):
+            await there.check(9)
+        _die(one)
+        await asyncio.sleep(0.8)
+        await there.check(9)  # their places are free again
+        seen.append(await there.holding([9]))
+        return seen
+
+    outcome = asyncio.run(_two_processes(scenario, ttl_seconds=0.5, beat_seconds=0.1))
+    assert outcome == [{9}, set()]
