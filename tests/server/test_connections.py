@@ -15,7 +15,9 @@ import pytest
 
 from shashki.server.connections import Connections, Full, SharedConnections
 from shashki.server.errors import RateLimited
+from shashki.server.http.edge import SocketLimits
 from shashki.server.lidraughts.streams import StreamSlots
+from shashki.server.limits import Limit
 from shashki.server.social.service import Online
 
 REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
@@ -171,3 +173,47 @@ def test_with_redis_a_bots_stream_cap_counts_every_process_and_a_dead_process_st
 
     outcome = asyncio.run(_two_processes(scenario, ttl_seconds=0.5, beat_seconds=0.1))
     assert outcome == [{9}, set()]
+
+
+@needs_redis
+def test_with_redis_the_sockets_per_address_cap_counts_every_process_and_a_dead_process_sockets_lapse():
+    """Two apps' edges (`SocketLimits`) on one Redis: an address's sockets on both count against its cap."""
+
+    async def scenario(one: SharedConnections, two: SharedConnections, _prefix: str) -> list[str]:
+        closing = asyncio.Event()
+        tasks: list[asyncio.Task] = []
+
+        async def held_open(scope, receive, send) -> None:  # the app behind the edge: a socket kept open
+            await receive()
+            await send({"type": "websocket.accept"})
+            await closing.wait()
+
+        edges = [SocketLimits(held_open, 2, Limit(10, 1.0), connections) for connections in (one, two)]
+
+        async def connect(edge: SocketLimits, address: str) -> str:
+            sent: list[dict] = []
+
+            async def receive() -> dict:
+                return {"type": "websocket.connect"}
+
+            async def send(message: dict) -> None:
+                sent.append(message)
+
+            scope = {"type": "websocket", "client": (address, 50000), "extensions": {}}
+            tasks.append(asyncio.create_task(edge(scope, receive, send)))
+            while not sent:
+                await asyncio.sleep(0.01)
+            return sent[0]["type"].removeprefix("websocket.")
+
+        a, b = edges
+        answers = [await connect(edge, "10.0.0.1") for edge in (a, b, a, b)]
+        answers.append(await connect(b, "10.0.0.2"))  # another address, its own cap
+        _die(one)  # the process of A's socket dies with it
+        await asyncio.sleep(0.8)
+        answers.append(await connect(b, "10.0.0.1"))
+        closing.set()
+        await asyncio.gather(*tasks)
+        return answers
+
+    outcome = asyncio.run(_two_processes(scenario, ttl_seconds=0.5, beat_seconds=0.1))
+    assert outcome == ["accept", "accept", "close", "close", "accept", "accept"]
