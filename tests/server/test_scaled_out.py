@@ -355,3 +355,26 @@ def test_a_bot_streaming_on_one_process_is_online_on_the_other_and_its_stream_ca
     on_b.close()
     person.close()
 
+
+
+def test_spectators_on_one_process_are_counted_for_the_players_on_the_other(two_servers):
+    """Spectators are counted across processes (SharedPresence): a watcher on B shows in the presence
+    that A publishes, and its leaving too."""
+    a, b = two_servers
+    white, black, watcher = Player(a), Player(a), Player(b)
+    gid = white.challenge(black)["id"]
+    w = white.socket(gid)
+
+    def spectators_become(n):
+        return lambda m: m.get("type") == "presence" and m.get("spectators") == n
+
+    s = watcher.socket(gid)  # on B
+    w.wait(spectators_become(1))
+    bs = black.socket(gid)  # joins on A: A's own presence message counts B's spectator
+    w.wait(lambda m: spectators_become(1)(m) and m["black"] is True)
+    s.close()
+    w.wait(spectators_become(0))
+    for sock in (w, bs):
+        sock.close()
+    for player in (white, black, watcher):
+        player.close()
