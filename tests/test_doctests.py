@@ -29,6 +29,7 @@ MODULES = [
     "shashki.server.lidraughts",
     "shashki.server.games.terms",
     "shashki.server.limits",
+    "shashki.server.connections",
     "shashki.server.public",
     "shashki.server.http.validation",
     "shashki.server.http.frames",

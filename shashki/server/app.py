@@ -167,7 +167,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
         # Follows and blocks: the lobby refuses challenges and hides seeks across a block, the chat
         # refuses lines, and the followers of a game's players are told it started.
-        app.state.social = SocialService(db, bus, game_service, accounts_service)
+        # Who is on the site: their lobby sockets, counted across the processes (connections.py).
+        app.state.social = SocialService(db, bus, game_service, accounts_service, app.state.connections)
         app.state.lobby.blocks = app.state.social
         app.state.chat.blocks = app.state.social.blocks
         app.state.rematch.blocks = app.state.social.blocks
@@ -184,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             event_streams=settings.event_streams,
             game_streams=settings.game_streams,
             redis_url=settings.redis_url,
+            connections=app.state.connections,
         )
         app.state.analysis = AnalysisService(
             settings.analysis_workers, settings.analysis_max_seconds, settings.analysis_max_lines,

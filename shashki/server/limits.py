@@ -24,7 +24,7 @@ import secrets
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from shashki.server.errors import RateLimited
 
@@ -164,6 +164,11 @@ class Limiter:
                 self._windows[name] = RateLimiter(limit.count, limit.seconds)
             else:
                 self._windows[name] = RedisRateLimiter(self._redis, name, limit.count, limit.seconds)
+
+    @property
+    def redis(self) -> Any:
+        """The Redis client (None without Redis), for the process's counts of connections (connections.py)."""
+        return self._redis
 
     def window(self, name: str) -> Window:
         return self._windows[name]

@@ -364,3 +364,88 @@ def test_each_review_runs_on_one_process_and_a_dead_ones_review_is_finished_by_a
             server.stop()
         white.close()
         black.close()
+
+
+def test_a_player_whose_lobby_socket_is_on_one_process_is_online_for_followers_on_the_other(two_servers):
+    """Who is on the site is counted through Redis (connections.py): a follower asking B sees online a
+    player whose only lobby socket is on A, and offline once it has closed."""
+    from .test_lobby import lobby_socket, receive_until
+
+    a, b = two_servers
+    follower, followed = Player(b), Player(a)
+    assert follower.post(f"/api/rel/follow/{followed.name}").status_code < 300
+
+    def online_on_b() -> bool:
+        return follower.http.get("/api/rel/following").json()["following"][0]["online"]
+
+    assert online_on_b() is False
+    ws = lobby_socket(a, followed)
+    receive_until(ws, lambda m: m["type"] == "seeks")
+    assert online_on_b() is True
+    ws.close()
+    assert eventually(online_on_b, lambda online: online is False) is False
+    follower.close()
+    followed.close()
+
+
+def test_a_bot_streaming_on_one_process_is_online_on_the_other_and_its_stream_cap_counts_both(two_servers):
+    """The Bot API's streams are counted through Redis (connections.py): the cap of event streams (3) holds
+    over both processes, and a bot whose streams are on A is online for B's `/api/users/status`."""
+    from .test_bot_api import ApiClient, Stream
+
+    a, b = two_servers
+    bot, person = ApiClient(Player(a, bot=True), "bot:play"), Player(b)
+    on_b = httpx.Client(base_url=b.url, headers={"Authorization": f"Bearer {bot.token}"}, timeout=10)
+
+    def online_on_b() -> bool:
+        return httpx.get(f"{b.url}/api/users/status", params={"ids": bot.name}).json()[0]["online"]
+
+    assert online_on_b() is False
+    # A pending challenge is each event stream's first line: read, it says the stream is held.
+    assert ApiClient(person, "board:play").post(f"/api/challenge/{bot.name}").status_code == 200
+    streams = [bot.stream("/api/stream/event"), bot.stream("/api/stream/event")]
+    for stream in streams:
+        stream.next()
+    assert online_on_b() is True
+    streams.append(Stream(on_b, "GET", "/api/stream/event"))
+    streams[-1].next()
+    for client in (on_b, bot.http):  # the fourth is refused, on either process
+        refused = Stream(client, "GET", "/api/stream/event")
+        status = refused.response.status_code
+        body = refused.response.read() if status == 429 else b""  # a stream let through is not read
+        refused.close()
+        assert status == 429 and b"too_many_streams" in body, status
+    streams.pop(0).close()  # a place frees on A: B may open one
+    reopened = eventually(
+        lambda: Stream(on_b, "GET", "/api/stream/event"), lambda s: s.response.status_code == 200
+    )
+    streams.append(reopened)
+    for stream in streams:
+        stream.close()
+    assert eventually(online_on_b, lambda online: online is False) is False
+    on_b.close()
+    person.close()
+
+
+
+def test_spectators_on_one_process_are_counted_for_the_players_on_the_other(two_servers):
+    """Spectators are counted across processes (SharedPresence): a watcher on B shows in the presence
+    that A publishes, and its leaving too."""
+    a, b = two_servers
+    white, black, watcher = Player(a), Player(a), Player(b)
+    gid = white.challenge(black)["id"]
+    w = white.socket(gid)
+
+    def spectators_become(n):
+        return lambda m: m.get("type") == "presence" and m.get("spectators") == n
+
+    s = watcher.socket(gid)  # on B
+    w.wait(spectators_become(1))
+    bs = black.socket(gid)  # joins on A: A's own presence message counts B's spectator
+    w.wait(lambda m: spectators_become(1)(m) and m["black"] is True)
+    s.close()
+    w.wait(spectators_become(0))
+    for sock in (w, bs):
+        sock.close()
+    for player in (white, black, watcher):
+        player.close()

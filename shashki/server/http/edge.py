@@ -11,7 +11,8 @@ From the outside in (`install` adds them):
   Content-Length says so, and as soon as the bytes read pass the limit otherwise (a chunked body); JSON
   bodies nested deeper than `max_json_depth` are answered 400 before any route parses them.
 - `SocketLimits`: at most `sockets_per_address` WebSockets open at once from one address (429 at the
-  handshake), and each socket's messages read no faster than `socket_messages` allows.
+  handshake), counted over every server process when they share Redis (connections.py), and each
+  socket's messages read no faster than `socket_messages` allows.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections import Counter
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from shashki.server.connections import Connections, make_connections
 from shashki.server.http.errors import error_body
 from shashki.server.http.validation import nests_deeper_than
 from shashki.server.limits import Limit, Limiter, RateLimiter, limit_table
@@ -50,11 +51,18 @@ HSTS = (b"strict-transport-security", b"max-age=31536000")
 
 
 def install(app, settings) -> None:
-    """Wire the edge into `app`: the limiter (`app.state.limits`) and the middlewares above."""
+    """Wire the edge into `app`: the limiter (`app.state.limits`), the counts of connections held open
+    (`app.state.connections`, on the limiter's Redis client when there is one) and the middlewares above."""
     public = settings.public
     app.state.limits = Limiter(limit_table(settings), settings.redis_url)
+    app.state.connections = make_connections(app.state.limits.redis)
     app.state.public = public
-    app.add_middleware(SocketLimits, per_address=public.sockets_per_address, messages=public.socket_messages)
+    app.add_middleware(
+        SocketLimits,
+        per_address=public.sockets_per_address,
+        messages=public.socket_messages,
+        connections=app.state.connections,
+    )
     app.add_middleware(BodyLimit, max_bytes=public.max_body_bytes, max_depth=public.max_json_depth)
     app.add_middleware(SecurityHeaders)
     # Added last, so outermost: everything inside sees the trusted client and scheme.
@@ -64,10 +72,12 @@ def install(app, settings) -> None:
 
     @contextlib.asynccontextmanager
     async def lifespan(app_):
+        await app.state.connections.start()
         try:
             async with inner(app_) as state:
                 yield state
         finally:
+            await app.state.connections.close()
             await app.state.limits.close()
 
     app.router.lifespan_context = lifespan
@@ -205,20 +215,23 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 
 class SocketLimits:
     total = 0  # WebSockets open in this process, every address (the `websockets` gauge)
+    KIND = "sockets"
 
-    def __init__(self, app: ASGIApp, per_address: int, messages: Limit) -> None:
+    def __init__(
+        self, app: ASGIApp, per_address: int, messages: Limit, connections: Connections | None = None
+    ) -> None:
         self.app = app
         self.per_address = per_address
         self.messages = messages
-        self.open: Counter[str] = Counter()
+        self.connections = connections or Connections()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "websocket":
             return await self.app(scope, receive, send)
         address = scope["client"][0] if scope.get("client") else ""
-        if self.open[address] >= self.per_address:
+        token = await self.connections.open(self.KIND, address, self.per_address)
+        if token is None:
             return await self._refuse(scope, receive, send)
-        self.open[address] += 1
         SocketLimits.total += 1
         pace = RateLimiter(self.messages.count, self.messages.seconds)
 
@@ -236,9 +249,7 @@ class SocketLimits:
             await self.app(scope, paced_receive, send)
         finally:
             SocketLimits.total -= 1
-            self.open[address] -= 1
-            if self.open[address] <= 0:
-                del self.open[address]
+            await self.connections.release(self.KIND, address, token)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = await receive()  # websocket.connect

@@ -349,7 +349,7 @@ async def lobby_socket(
         async with contextlib.AsyncExitStack() as stack:
             await stack.enter_async_context(watching.listen(emit))
             if viewer is not None:
-                stack.enter_context(social.online.connected(viewer))  # on the site now (social)
+                await stack.enter_async_context(social.online.connected(viewer))  # on the site now (social)
             channels = ["lobby"] + ([f"user:{actor.id}"] if actor else [])
             tasks = []
             for channel in channels:

@@ -16,6 +16,7 @@ from shashki.rules import Move
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.chat import ChatService
+from shashki.server.connections import Connections
 from shashki.server.errors import Conflict, Invalid, ServiceError
 from shashki.server.events import EventBus
 from shashki.server.games.rematch import RematchService
@@ -52,6 +53,7 @@ class BotApi:
         event_streams: int = 3,
         game_streams: int = 20,
         redis_url: str | None = None,
+        connections: Connections | None = None,
     ) -> None:
         self.bus = bus
         self.games = games
@@ -69,6 +71,7 @@ class BotApi:
             keepalive_seconds=keepalive_seconds,
             event_streams=event_streams,
             game_streams=game_streams,
+            connections=connections,  # the streams' caps and who streams, across processes
         )
         self.jumps = PendingJumps(redis_url)  # shared by the processes when there are several
 
@@ -86,24 +89,27 @@ class BotApi:
 
     async def users_status(self, ids: list[str]) -> list[Json]:
         """lidraughts' `/api/users/status`: `{id, name, title?, online, playing}` of the existing accounts
-        among at most 50 names. Online: an open event or game stream here, or connected to a game in
-        progress (the presence this process knows); playing: a game in progress."""
+        among at most 50 names. Online: an open event or game stream on any process, or connected to a
+        game in progress (presence, shared too); playing: a game in progress."""
         users = await self.accounts.users_by_name([i.strip() for i in ids if i.strip()][:50])
         playing = await self.games.playing([u.id for u in users])
+        streaming = await self.streaming([u.id for u in users])
         out = []
         for user in users:
             row: Json = {"id": user.username_key, "name": user.username}
             if user.is_bot:
                 row["title"] = "BOT"
-            row["online"] = await self._online(user.id, user.id in playing)
+            row["online"] = user.id in streaming or await self._connected(user.id, user.id in playing)
             row["playing"] = user.id in playing
             out.append(row)
         return out
 
-    async def _online(self, user_id: int, playing: bool) -> bool:
+    async def streaming(self, user_ids: list[int]) -> set[int]:
+        """Those of `user_ids` with an event or game stream open."""
         streams = self.streams
-        if streams.event_slots.holds(user_id) or streams.game_slots.holds(user_id):
-            return True
+        return await streams.event_slots.holding(user_ids) | await streams.game_slots.holding(user_ids)
+
+    async def _connected(self, user_id: int, playing: bool) -> bool:
         if not playing:
             return False
         for state in await self.games.ongoing(user_id):

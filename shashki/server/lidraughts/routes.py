@@ -179,7 +179,7 @@ async def stream_events(
     api: Bots, accounts: Accounts, actor: Actor = Depends(any_player)
 ) -> StreamingResponse:
     streams = api.streams
-    streams.event_slots.check(actor.id)
+    await streams.event_slots.check(actor.id)
     return ndjson(while_authorized(streams.events(actor.user), accounts, actor))
 
 
@@ -213,7 +213,7 @@ def _game_routes(kind: str) -> None:
         game_id: str, api: Bots, accounts: Accounts, actor: Actor = Depends(who)
     ) -> StreamingResponse:
         streams = api.streams
-        streams.game_slots.check(actor.id)
+        await streams.game_slots.check(actor.id)
         lines = streams.game_stream(actor.user, game_id)
         first = await anext(lines)  # errors (not your game, no such game) are still HTTP errors here
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from typing import Any
 
 from shashki.server.accounts.models import User
 from shashki.server.chat import ChatService
 from shashki.server.chat.service import channel as chat_channel
+from shashki.server.connections import Connections, Full
 from shashki.server.errors import Forbidden, NotFound, RateLimited, ServiceError
 from shashki.server.events import EventBus, Subscription
 from shashki.server.games.service import GameService
@@ -33,33 +34,40 @@ OFFER_HOLD_SECONDS = 2.0
 
 
 class StreamSlots:
-    """How many streams of one kind each account holds open (in this process)."""
+    """How many streams of one kind each account holds open: in this process, or in every process through
+    Redis (`connections.SharedConnections`), so that a bot cannot pass its cap by spreading its streams
+    over processes, and is online on every process while one holds a stream."""
 
-    def __init__(self, limit: int, what: str) -> None:
+    def __init__(self, limit: int, what: str, connections: Connections | None = None) -> None:
         self.limit = limit
         self.what = what
-        self._open: dict[int, int] = {}
+        self.kind = what.replace(" ", "_")
+        self.connections = connections or Connections()
 
-    def check(self, user_id: int) -> None:
-        if self._open.get(user_id, 0) >= self.limit:
-            raise RateLimited(
-                "too_many_streams",
-                f"At most {self.limit} {self.what} may be open at once per account; close one first.",
-                retry_after=60,
-            )
+    def _refusal(self) -> RateLimited:
+        return RateLimited(
+            "too_many_streams",
+            f"At most {self.limit} {self.what} may be open at once per account; close one first.",
+            retry_after=60,
+        )
 
-    def holds(self, user_id: int) -> bool:
-        return self._open.get(user_id, 0) > 0
+    async def check(self, user_id: int) -> None:
+        """Refuse before the stream starts (a 429) when the account's streams fill the cap."""
+        if await self.connections.count(self.kind, user_id) >= self.limit:
+            raise self._refusal()
 
-    @contextlib.contextmanager
-    def hold(self, user_id: int) -> Iterator[None]:
-        self._open[user_id] = self._open.get(user_id, 0) + 1
+    async def holding(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of `user_ids` with a stream of this kind open."""
+        return {int(i) for i in await self.connections.holding(self.kind, user_ids)}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, user_id: int) -> AsyncIterator[None]:
+        """One stream for as long as the block runs; refused when the cap was filled since `check`."""
         try:
-            yield
-        finally:
-            self._open[user_id] -= 1
-            if not self._open[user_id]:
-                del self._open[user_id]
+            async with self.connections.held(self.kind, user_id, self.limit):
+                yield
+        except Full:
+            raise self._refusal() from None
 
 
 async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncGenerator[Json | None, None]:
@@ -123,6 +131,7 @@ class Streams:
         event_streams: int,
         game_streams: int,
         offer_hold_seconds: float = OFFER_HOLD_SECONDS,
+        connections: Connections | None = None,
     ) -> None:
         self.lobby = lobby
         self.bus = bus
@@ -131,8 +140,8 @@ class Streams:
         self.views = views
         self.keepalive = keepalive_seconds
         self.offer_hold = offer_hold_seconds
-        self.event_slots = StreamSlots(event_streams, "event streams")
-        self.game_slots = StreamSlots(game_streams, "game streams")
+        self.event_slots = StreamSlots(event_streams, "event streams", connections)
+        self.game_slots = StreamSlots(game_streams, "game streams", connections)
 
     # -- the event stream -------------------------------------------------------------------------
 
@@ -141,30 +150,29 @@ class Streams:
 
         A game or challenge that began while the first ones were being listed is both listed and heard
         (the subscription comes first, so that nothing is missed): it is sent once, as listed."""
-        with self.event_slots.hold(user.id):
-            async with self.bus.subscribe(f"user:{user.id}") as sub:
-                listed: set[tuple[str, str]] = set()
-                for state in await self.games.ongoing(user.id):
-                    game = await self.views.game_event(state_view(state), user.id)
-                    listed.add(("gameStart", str(state["id"])))
-                    yield {"type": "gameStart", "game": game}
-                for challenge in await self.lobby.pending_challenges(user.id, incoming_only=True):
-                    listed.add(("challenge", str(challenge.id)))
-                    yield {"type": "challenge", "challenge": await self.views.challenge_json(challenge)}
-                async with contextlib.aclosing(merged([sub], self.keepalive)) as stream:
-                    async for event in stream:
-                        if event is None:
-                            yield None
-                            continue
-                        if listed and (subject := _subject(event)) in listed:
-                            listed.discard(subject)  # sent already, as listed
-                            continue
-                        try:
-                            out = await self._event(event, user)
-                        except ServiceError:
-                            continue  # the thing the event speaks of is gone
-                        if out is not None:
-                            yield out
+        async with self.event_slots.hold(user.id), self.bus.subscribe(f"user:{user.id}") as sub:
+            listed: set[tuple[str, str]] = set()
+            for state in await self.games.ongoing(user.id):
+                game = await self.views.game_event(state_view(state), user.id)
+                listed.add(("gameStart", str(state["id"])))
+                yield {"type": "gameStart", "game": game}
+            for challenge in await self.lobby.pending_challenges(user.id, incoming_only=True):
+                listed.add(("challenge", str(challenge.id)))
+                yield {"type": "challenge", "challenge": await self.views.challenge_json(challenge)}
+            async with contextlib.aclosing(merged([sub], self.keepalive)) as stream:
+                async for event in stream:
+                    if event is None:
+                        yield None
+                        continue
+                    if listed and (subject := _subject(event)) in listed:
+                        listed.discard(subject)  # sent already, as listed
+                        continue
+                    try:
+                        out = await self._event(event, user)
+                    except ServiceError:
+                        continue  # the thing the event speaks of is gone
+                    if out is not None:
+                        yield out
 
     async def challenge(self, challenge_id: object) -> Challenge:
         challenge = await self.lobby.challenge_by_id(int(str(challenge_id)))
@@ -222,80 +230,80 @@ class Streams:
         """
         game, color = await self.my_game(user, game_id)
         moves = MoveStrings(game.variant, game.double_diagonal, game.initial_fen)
-        with self.game_slots.hold(user.id):
-            async with (
-                self.bus.subscribe(f"game:{game_id}") as game_events,
-                self.bus.subscribe(chat_channel(game_id)) as chat_events,
-            ):
-                state = state_view(await self.games.get_state(game_id))
-                yield await self.views.game_full(game, state, moves)
-                if state.status != "started":
-                    return
-                self.games.player_joined(game_id, color)
-                await self.bus.publish(f"game:{game_id}", self.presence(game_id))
-                # The computer (an empty seat) is always there.
-                opponent_here = game.seat(other(color)) is None or self.games.presence.connected(
-                    game_id, other(color)
-                )
-                queue: asyncio.Queue[Json | None] = asyncio.Queue()
-                events = merged([game_events, chat_events], self.keepalive)
-                pump = asyncio.create_task(self._pump(events, queue))
-                sent = state  # the state of the last gameState line
-                held: StateView | None = None  # a state waiting for the move that goes with its offer
-                loop = asyncio.get_running_loop()
-                release_at = 0.0
-                try:
-                    while True:
-                        try:
-                            wait = max(0.0, release_at - loop.time()) if held else None
-                            event = await asyncio.wait_for(queue.get(), wait)
-                        except TimeoutError:
-                            event = {"type": "release"}
-                        kind = event and event.get("type")
-                        if kind in ("state", "dropped", "release"):
-                            if kind == "state" and event is not None:
-                                if event["seq"] <= max(sent.seq, held.seq if held else 0):
-                                    continue
-                                fresh = state_view(event["game"])
-                            elif kind == "dropped":
-                                fresh = state_view(await self.games.get_state(game_id))
-                            else:
-                                assert held is not None
-                                fresh, held = held, None
-                            if kind != "release" and only_an_offer(sent, fresh):
-                                if held is None:
-                                    release_at = loop.time() + self.offer_hold
-                                held = fresh
+        async with (
+            self.game_slots.hold(user.id),
+            self.bus.subscribe(f"game:{game_id}") as game_events,
+            self.bus.subscribe(chat_channel(game_id)) as chat_events,
+        ):
+            state = state_view(await self.games.get_state(game_id))
+            yield await self.views.game_full(game, state, moves)
+            if state.status != "started":
+                return
+            self.games.player_joined(game_id, color)
+            await self.bus.publish(f"game:{game_id}", self.presence(game_id))
+            # The computer (an empty seat) is always there.
+            opponent_here = game.seat(other(color)) is None or self.games.presence.connected(
+                game_id, other(color)
+            )
+            queue: asyncio.Queue[Json | None] = asyncio.Queue()
+            events = merged([game_events, chat_events], self.keepalive)
+            pump = asyncio.create_task(self._pump(events, queue))
+            sent = state  # the state of the last gameState line
+            held: StateView | None = None  # a state waiting for the move that goes with its offer
+            loop = asyncio.get_running_loop()
+            release_at = 0.0
+            try:
+                while True:
+                    try:
+                        wait = max(0.0, release_at - loop.time()) if held else None
+                        event = await asyncio.wait_for(queue.get(), wait)
+                    except TimeoutError:
+                        event = {"type": "release"}
+                    kind = event and event.get("type")
+                    if kind in ("state", "dropped", "release"):
+                        if kind == "state" and event is not None:
+                            if event["seq"] <= max(sent.seq, held.seq if held else 0):
                                 continue
-                            held = None
-                            sent = fresh
-                            yield self.views.state_json(fresh, moves.update(fresh.moves))
-                            if fresh.status != "started":
-                                return
-                        elif event is None:
-                            yield None
-                        elif kind == "presence" and event[other(color)] != opponent_here:
-                            # Told when the opponent leaves or comes back, as lichess's opponentGone.
-                            opponent_here = event[other(color)]
-                            out: Json = {"type": "opponentGone", "gone": not opponent_here}
-                            if not opponent_here:
-                                out["claimWinInSeconds"] = math.ceil(self.games.claim_after_ms / 1000)
-                            yield out
-                        elif kind == "chat" and await self.chat.visible_to(
-                            game_id, user.id, color, event["room"]
-                        ):
-                            yield {
-                                "type": "chatLine",
-                                "room": event["room"],
-                                "username": event["username"],
-                                "text": event["text"],
-                            }
-                finally:
-                    pump.cancel()
-                    with contextlib.suppress(BaseException):
-                        await pump
-                    self.games.player_left(game_id, color)
-                    await self.bus.publish(f"game:{game_id}", self.presence(game_id))
+                            fresh = state_view(event["game"])
+                        elif kind == "dropped":
+                            fresh = state_view(await self.games.get_state(game_id))
+                        else:
+                            assert held is not None
+                            fresh, held = held, None
+                        if kind != "release" and only_an_offer(sent, fresh):
+                            if held is None:
+                                release_at = loop.time() + self.offer_hold
+                            held = fresh
+                            continue
+                        held = None
+                        sent = fresh
+                        yield self.views.state_json(fresh, moves.update(fresh.moves))
+                        if fresh.status != "started":
+                            return
+                    elif event is None:
+                        yield None
+                    elif kind == "presence" and event[other(color)] != opponent_here:
+                        # Told when the opponent leaves or comes back, as lichess's opponentGone.
+                        opponent_here = event[other(color)]
+                        out: Json = {"type": "opponentGone", "gone": not opponent_here}
+                        if not opponent_here:
+                            out["claimWinInSeconds"] = math.ceil(self.games.claim_after_ms / 1000)
+                        yield out
+                    elif kind == "chat" and await self.chat.visible_to(
+                        game_id, user.id, color, event["room"]
+                    ):
+                        yield {
+                            "type": "chatLine",
+                            "room": event["room"],
+                            "username": event["username"],
+                            "text": event["text"],
+                        }
+            finally:
+                pump.cancel()
+                with contextlib.suppress(BaseException):
+                    await pump
+                self.games.player_left(game_id, color)
+                await self.bus.publish(f"game:{game_id}", self.presence(game_id))
 
     @staticmethod
     async def _pump(events: AsyncGenerator[Json | None, None], queue: asyncio.Queue[Json | None]) -> None:

@@ -13,8 +13,8 @@
 Blocking someone also ends following them (one cannot both follow and block a player); being blocked
 ends following the blocker, so that the blocked player is not told of the blocker's games.
 
-Who is online is counted per server process from the lobby sockets (`Online`), as game presence is
-(`games.presence`): behind a load balancer a player's sockets should go to one process.
+Who is online is counted from the lobby sockets (`Online`), across every server process when they share
+Redis (`connections.SharedConnections`): a player whose socket is on one process is online for all.
 """
 
 from __future__ import annotations
@@ -22,13 +22,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterable
 from typing import cast
 
 from sqlalchemy import Table, delete, func, or_, select
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
+from shashki.server.connections import Connections
 from shashki.server.errors import Forbidden, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
@@ -49,35 +50,38 @@ MAX_BLOCKING = 500
 
 
 class Online:
-    """How many lobby sockets each account has open in this process (the lobby socket is open on every
-    page of the site, so an account with one is on the site now)."""
+    """Who has a lobby socket open (the lobby socket is open on every page of the site, so an account with
+    one is on the site now): counted in this process, or in every process through Redis."""
 
-    def __init__(self) -> None:
-        self._sockets: dict[int, int] = {}
+    KIND = "lobby"
 
-    @contextlib.contextmanager
-    def connected(self, user_id: int) -> Iterator[None]:
-        self._sockets[user_id] = self._sockets.get(user_id, 0) + 1
-        try:
+    def __init__(self, connections: Connections | None = None) -> None:
+        self.connections = connections or Connections()
+
+    @contextlib.asynccontextmanager
+    async def connected(self, user_id: int) -> AsyncIterator[None]:
+        async with self.connections.held(self.KIND, user_id):
             yield
-        finally:
-            left = self._sockets.get(user_id, 1) - 1
-            if left > 0:
-                self._sockets[user_id] = left
-            else:
-                self._sockets.pop(user_id, None)
 
-    def __contains__(self, user_id: object) -> bool:
-        return user_id in self._sockets
+    async def which(self, user_ids: Iterable[int]) -> set[int]:
+        """Those of `user_ids` on the site now."""
+        return {int(i) for i in await self.connections.holding(self.KIND, user_ids)}
 
 
 class SocialService:
-    def __init__(self, db: Database, bus: EventBus, games: GameService, accounts: AccountService) -> None:
+    def __init__(
+        self,
+        db: Database,
+        bus: EventBus,
+        games: GameService,
+        accounts: AccountService,
+        connections: Connections | None = None,
+    ) -> None:
         self.db = db
         self.bus = bus
         self.games = games
         self.accounts = accounts
-        self.online = Online()
+        self.online = Online(connections)
         self._tasks: set[asyncio.Task] = set()
 
     async def _other(self, user: User, username: str) -> User:
@@ -134,12 +138,13 @@ class SocialService:
         ids = await self.followed_ids(user.id)
         users = await self.accounts.users_by_id(set(ids))
         games = await self.games.queries.in_play_of_players(set(ids))
+        online = await self.online.which(ids)
         return [
             {
                 "id": i,
                 "username": users[i].username,
                 "bot": users[i].is_bot,
-                "online": i in self.online or bool(games.get(i)),
+                "online": i in online or bool(games.get(i)),
                 "playing": games.get(i, []),
             }
             for i in ids
