@@ -57,6 +57,7 @@ Run it with `python -m shashki.engine.hub` (or the `shashki hub` command).
 
 from __future__ import annotations
 
+import math
 import re
 import sys
 import threading
@@ -250,7 +251,12 @@ class HubSession:
         pairs = parse_arguments(args)
 
         def number(name: str) -> float | None:
-            return float(pairs[name]) if name in pairs else None
+            if name not in pairs:
+                return None
+            value = float(pairs[name])
+            if not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, not {pairs[name]}")
+            return value
 
         depth, nodes = number("depth"), number("nodes")
         move_time, clock, inc = number("move-time"), number("time"), number("inc") or 0.0

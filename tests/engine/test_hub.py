@@ -362,7 +362,9 @@ def test_think_after_a_hit_on_an_earlier_ponder_search_keeps_its_own_clock():
     assert [line.startswith("done") for line in out].count(True) == 2
 
 
-@pytest.mark.parametrize("level", ["depth=0", "nodes=0", "move-time=0", "move-time=-1", "depth=-3"])
+@pytest.mark.parametrize(
+    "level", ["depth=0", "nodes=0", "move-time=0", "move-time=-1", "depth=-3", "move-time=nan", "time=inf"]
+)
 def test_a_limit_of_zero_is_refused_not_taken_for_no_limit(level):
     session, out = session_lines("set-param name=variant value=russian", "level depth=2", f"level {level}")
     assert out and out[-1].startswith("error message=")
