@@ -17,7 +17,7 @@ import time
 import httpx
 import pytest
 
-from .helpers import PASSWORD, Player, Server, eventually
+from .helpers import PASSWORD, GameSocket, Player, Server, eventually
 from .test_games import GIVEAWAY_WIN_FOR_WHITE
 
 DATABASE_URL = os.environ.get("SHASHKI_TEST_DATABASE_URL")
@@ -449,3 +449,40 @@ def test_spectators_on_one_process_are_counted_for_the_players_on_the_other(two_
         sock.close()
     for player in (white, black, watcher):
         player.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dies", ["the last mover's", "the other"])
+def test_a_game_whose_players_are_on_two_processes_ends_on_time_when_either_process_dies(tmp_path, dies):
+    """games/owners.py: one process holds both the lease of a live game and its timers, whichever process
+    commits. White plays on A, Black on B, each move answered within a renewal of the leases; then one
+    process is killed while Black's clock runs. The other ends the game on time, within the clock, the
+    lease and a sweep — also when the dead one committed the last move and armed the clock's timer."""
+    servers = []
+    for name in ("a", "b"):
+        server = _scaled_server(tmp_path / name)
+        server.env["SHASHKI_GAME_LEASE_SECONDS"] = "3"
+        servers.append(server.start())
+    a, b = servers
+    try:
+        white, black = Player(a), Player(a)
+        gid = white.challenge(black, time_control={"minutes": 0.05, "increment": 0})["id"]  # 3 s, made on A
+        w = white.socket(gid)
+        bl = GameSocket(b, gid, cookie=black.http.cookies.get("shashki_session"))
+        assert w.move("c3-d4")["type"] == "ack"
+        assert bl.move("f6-g5")["type"] == "ack"  # on B
+        # White answers within a renewal of the leases, but not at once: the timer B armed for White's
+        # clock must not happen to flag Black, whose clock starts a moment later.
+        time.sleep(0.05)
+        assert w.move("d4-c5")["type"] == "ack"  # on A: Black's clock runs
+        moved = time.monotonic()
+        (a if dies == "the last mover's" else b).kill()
+        survivor = b if dies == "the last mover's" else a
+        status = eventually(lambda: _stored_status(gid), lambda s: s.startswith("finished"), timeout=20)
+        ended = time.monotonic() - moved
+        assert status == "finished time", (status, survivor.log.read_text()[-3000:])
+        # Black's 3 s, the 3 s lease lapsing, a sweep (1 s), and a margin for a loaded machine.
+        assert ended < 3 + 3 + 1 + 3, ended
+    finally:
+        for server in servers:
+            server.stop()

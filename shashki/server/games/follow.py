@@ -108,7 +108,8 @@ class _Following:
 class Followers:
     """One listener per game in the cache, on its channel, while events are shared between processes:
     each foreign change heard is applied (`apply_heard`); `then(live)` is called after each (the store
-    drops a game another process has ended).
+    drops a game another process has ended, the game's owner re-arms its timers), `missed(live)` after a
+    change heard and not applied, or events lost (the copy is read again before its next use).
 
     A copy is **current** once a read of the stored version, begun while its listener was already
     subscribed, found it up to date (`listening`, then `confirm`), and as long as every change heard
@@ -119,9 +120,12 @@ class Followers:
     (`ply_already_played`, as when two processes write at once), and the game is loaded afresh.
     """
 
-    def __init__(self, bus: EventBus, then: Callable[[LiveGame], None]) -> None:
+    def __init__(
+        self, bus: EventBus, then: Callable[[LiveGame], None], missed: Callable[[LiveGame], None]
+    ) -> None:
         self.bus = bus
         self.then = then
+        self.missed = missed
         self.applied = 0  # changes applied as heard (tests, the benchmark's counters)
         self._games: dict[str, _Following] = {}
 
@@ -178,7 +182,8 @@ class Followers:
                 following.events = events
                 while True:  # until the game leaves the cache (`stop`)
                     event = await events.get()
-                    if events.dropped:  # events were lost before this one: a read confirms again
+                    lost = bool(events.dropped)
+                    if lost:  # events were lost before this one: a read confirms again
                         events.dropped = 0
                         self._doubt(following)
                     if apply_heard(live, event):
@@ -186,6 +191,9 @@ class Followers:
                         self.then(live)
                     elif isinstance(event.get("seq"), int) and event["seq"] > live.record.version:
                         self._doubt(following)  # a change this copy lacks
+                        self.missed(live)
+                    elif lost:
+                        self.missed(live)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -1,7 +1,9 @@
-"""The listeners of the games store that keep games moving on their own: the flag timer (a game ends on
-time even when nobody acts) and the computer opponent (it moves when it is its turn). Each is told of
-every change after it is committed (`GameStore.add_listener`) and works in tasks of its own, so that a
-commit never calls back into itself.
+"""The timers that keep games moving on their own: the flag timer (a game ends on time even when nobody
+acts), the first-move timer and the computer opponent (it moves when it is its turn). The game's owner
+(games/owners.py: this process alone, or the holder of the game's lease when several processes serve
+it) arms them after every change committed (`GameStore.add_listener`), and drops them (`drop`) when
+another process takes the game; each works in tasks of its own, so that a commit never calls back into
+itself.
 """
 
 from __future__ import annotations
@@ -111,10 +113,20 @@ class FlagTimer:
                 log_failure(log, "the correspondence deadlines could not be read")
             await asyncio.sleep(self.horizon_seconds / 2)
 
+    def drop(self, game_id: str) -> None:
+        """Hold no timer for the game (another process owns it now)."""
+        timer = self._timers.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+
     @property
     def armed(self) -> int:
         """How many timers this process holds."""
         return len(self._timers)
+
+    def holds(self, game_id: str) -> bool:
+        """Whether a timer is armed for the game here."""
+        return game_id in self._timers
 
     def _fire(self, game_id: str) -> None:
         self._timers.pop(game_id, None)
@@ -164,6 +176,12 @@ class FirstMoveTimer:
         self._timers.pop(game_id, None)
         self.background.spawn(self._abort(game_id))
 
+    def drop(self, game_id: str) -> None:
+        """Hold no timer for the game (another process owns it now)."""
+        timer = self._timers.pop(game_id, None)
+        if timer is not None:
+            timer.cancel()
+
     async def _abort(self, game_id: str) -> None:
         try:
             await self.actions.abort_unstarted(game_id, self.first_move_ms)
@@ -179,7 +197,9 @@ class FirstMoveTimer:
 class ComputerTurns:
     """Lets the computer move when it is its turn, after `delay` seconds. The engine thinks without
     holding the game's lock, so that the person can still resign or claim meanwhile; its move is applied
-    only if the game has not changed since."""
+    only if the game has not changed since, and is still wanted here (`drop`: the game is another
+    process's now). One turn per version of a game: told again of the same state, it does not think
+    twice."""
 
     def __init__(
         self,
@@ -195,16 +215,28 @@ class ComputerTurns:
         self.engine = engine
         self.background = background
         self.delay = delay
+        self._turns: dict[str, int] = {}  # the version of each game at which the computer is to move
 
     def __call__(self, live: LiveGame) -> None:
-        if live.is_live and live.is_computer(live.to_move):
-            self.background.spawn(self._move(live, live.record.version))
+        version = live.record.version
+        if not (live.is_live and live.is_computer(live.to_move)):
+            self._turns.pop(live.id, None)
+        elif self._turns.get(live.id) != version:
+            self._turns[live.id] = version
+            self.background.spawn(self._move(live, version))
+
+    def drop(self, game_id: str) -> None:
+        """Make no move in the game (another process owns it now)."""
+        self._turns.pop(game_id, None)
+
+    def _wanted(self, live: LiveGame, version: int) -> bool:
+        return self._turns.get(live.id) == version and live.record.version == version and live.is_live
 
     async def _move(self, live: LiveGame, version: int) -> None:
         try:
             await asyncio.sleep(self.delay)
             async with self.store.locked(live):
-                if live.record.version != version or not live.is_live:
+                if not self._wanted(live, version):
                     return
                 await self.actions.flag_locked(live)
                 if not live.is_live:
@@ -219,7 +251,7 @@ class ComputerTurns:
                 game = live.rules
             move = await self.engine.choose(game, level, remaining_ms, increment_ms)
             async with self.store.locked(live):
-                if live.record.version != version or not live.is_live:
+                if not self._wanted(live, version):
                     return
                 await self.actions.flag_locked(live)
                 if live.is_live and move is not None:
@@ -229,3 +261,6 @@ class ComputerTurns:
             raise
         except Exception:
             log_failure(log, "the computer failed to move in game %s", live.id)
+        finally:
+            if self._turns.get(live.id) == version:
+                del self._turns[live.id]

@@ -7,7 +7,8 @@ in it. A thin façade over the parts that do the work, which it wires together:
   finisher that ends a game with a rules `Outcome`;
 - the view of the state (`games.view`), built once per change, whose JSON every client reads;
 - `presence` (`games.presence`): who is connected to each game;
-- the listeners (`games.listeners`): the flag timer, the first-move timer and the computer opponent;
+- the timers (`games.listeners`): the flag timer, the first-move timer and the computer opponent, armed
+  by the game's owner (`games.owners`);
 - `queries` (`games.queries`): the reads of the games' tables the other domains make (counts, lists,
   moves, the games being played now), so that no other domain queries these tables itself.
 """
@@ -94,18 +95,22 @@ class GameService:
             self.store, self.actions, self.engine, self._background, delay=computer_delay_seconds
         )
         self.first_moves = FirstMoveTimer(self.actions, self._background, first_move_seconds)
-        # With several processes, one owns each live game's timers (a lease in Redis, games/owners.py).
-        self.owners: GameOwners | LocalOwners = (
-            GameOwners(
-                self.store, bus.client, lease_seconds=game_lease_seconds, sweep_seconds=game_lease_seconds / 3
+        # The game's owner arms its timers; with several processes, one owns each live game, whichever
+        # process commits its changes (a lease in Redis, games/owners.py).
+        timers = (self.flags, self.first_moves, self.computer)
+        self.owners: GameOwners | LocalOwners
+        if isinstance(bus, RedisBus):
+            self.owners = GameOwners(
+                self.store,
+                bus.client,
+                timers,
+                lease_seconds=game_lease_seconds,
+                sweep_seconds=game_lease_seconds / 3,
             )
-            if isinstance(bus, RedisBus)
-            else LocalOwners()
-        )
+            self.store.add_heard_listener(self.owners.heard)
+        else:
+            self.owners = LocalOwners(timers)
         self.store.add_listener(self.owners)
-        self.store.add_listener(self.flags)
-        self.store.add_listener(self.first_moves)
-        self.store.add_listener(self.computer)
         # The read side of the games' tables for the other domains (profiles, lists, exports).
         self.queries = self.store.queries
 

@@ -11,7 +11,9 @@ exactly one is applied and the other gets a clear answer. Within one process a l
 writers (`LiveGame.lock`; `locked` takes it and brings the game up to date).
 
 After a change is committed and published, the listeners (`add_listener`) are called with the game: the
-flag timer and the computer opponent (`games.listeners`) react there, never inside the commit.
+game's owner arms the flag timer and the computer opponent (`games.owners`, `games.listeners`) there,
+never inside the commit. With several processes, a change another process committed is told to the
+`add_heard_listener` listeners when it reaches this process's copy: the owner re-arms its timers then.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ from shashki.server.storage.direct import Refused
 log = logging.getLogger(__name__)
 
 Listener = Callable[[LiveGame], None]
+# Told of a change committed by another process: applied to the copy (True), or missed (False).
+HeardListener = Callable[[LiveGame, bool], None]
 
 
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
@@ -74,9 +78,10 @@ class GameStore:
         # Games are made in memory by the loader: loaded, made as written, or caught up.
         self.loader = GameLoader(db, players, computer_name)
         self._listeners: list[Listener] = []
+        self._heard_listeners: list[HeardListener] = []
         self._live: dict[str, LiveGame] = {}
         # With other processes (Redis), the changes they make to the cached games, applied as heard.
-        self.followers = Followers(bus, self._drop)
+        self.followers = Followers(bus, self._heard, self._missed)
         self._loading: dict[str, asyncio.Lock] = {}
         self.published = AfterCommit(bus)  # publishes that never fail a committed change
 
@@ -93,12 +98,36 @@ class GameStore:
         """Call `listener(game)` after every committed change, on creation and when resumed at start."""
         self._listeners.append(listener)
 
+    def add_heard_listener(self, listener: HeardListener) -> None:
+        """Call `listener(game, applied)` when a change another process committed reaches this process's
+        copy of a game in play: applied to it (`applied`: heard, games/follow.py, or caught up by
+        `refresh`), or missed (heard out of turn, events lost, or the copy dropped by `forget`: it is read
+        again before its next use). The change's own listeners ran where it was committed; here reacts
+        only what this process alone holds for the game (the owner's timers, games/owners.py)."""
+        self._heard_listeners.append(listener)
+
     def notify(self, live: LiveGame) -> None:
         for listener in self._listeners:
             try:
                 listener(live)
             except Exception:
                 log_failure(log, "a listener of game %s failed", live.id)
+
+    def _tell_heard(self, live: LiveGame, applied: bool) -> None:
+        for listener in self._heard_listeners:
+            try:
+                listener(live, applied)
+            except Exception:
+                log_failure(log, "a listener of game %s failed", live.id)
+
+    def _heard(self, live: LiveGame) -> None:
+        """Another process's change, applied to the copy as heard."""
+        self._drop(live)
+        self._tell_heard(live, True)
+
+    def _missed(self, live: LiveGame) -> None:
+        """Another process's change this copy lacks (read again before its next use)."""
+        self._tell_heard(live, False)
 
     # -- reading ------------------------------------------------------------------------------------
 
@@ -197,6 +226,7 @@ class GameStore:
             live.stale = False
         self.followers.confirm(since)
         self._drop(live)  # if ended by another process: read afresh when asked for, as after `commit`
+        self._tell_heard(live, True)
 
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame, *, read: bool = False) -> AsyncIterator[LiveGame]:
@@ -212,6 +242,7 @@ class GameStore:
         self.followers.stop(game_id)
         if old is not None:
             old.stale = True  # whoever still holds this copy reloads it before acting on it
+            self._tell_heard(old, False)  # no longer followed: its owner loads it again
 
     def _drop(self, live: LiveGame) -> None:
         """Let a game that has ended leave the cache: whoever asks again reads it from the database."""
