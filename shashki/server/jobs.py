@@ -49,7 +49,13 @@ log = logging.getLogger("shashki.jobs")
 
 PLAY, ANALYSIS = 0, 1  # priorities, most urgent first
 PRIORITIES = (PLAY, ANALYSIS)
+PRIORITY_NAMES = {PLAY: "play", ANALYSIS: "analysis"}  # as the metrics label them
 GROUP = "workers"
+
+
+def stream_key(prefix: str, priority: int) -> str:
+    """The Redis stream of the jobs of one priority."""
+    return f"{prefix}jobs:{priority}"
 
 
 # -- the job's JSON ---------------------------------------------------------------------------------
@@ -229,7 +235,7 @@ class QueuedEngine:
             self.pending -= 1
 
     def _stream(self, priority: int) -> str:
-        return f"{self.prefix}jobs:{priority}"
+        return stream_key(self.prefix, priority)
 
     async def _wait(self, pubsub: Any, job_id: str, deadline: float) -> dict | None:
         ends = time.monotonic() + deadline
@@ -244,6 +250,39 @@ class QueuedEngine:
     async def close(self) -> None:
         if self._local is not None:
             await self._local.close()
+        await self._redis.aclose()
+
+
+class QueueDepth:
+    """The queue's depth by priority, read from Redis for the server's metrics (`shashki_engine_queue`):
+    the jobs queued (no worker has taken them) and taken (a worker's, not acknowledged yet: running, or
+    left by a dead worker until another claims them). A worker deletes each job it acknowledges, so a
+    stream holds just these two kinds: queued = its length less the group's pending count."""
+
+    def __init__(self, redis_url: str, *, prefix: str = "shashki:") -> None:
+        import redis.asyncio as redis
+
+        self._redis: Any = redis.from_url(redis_url, client_name="shashki-metrics")
+        self.prefix = prefix
+
+    async def read(self) -> dict[int, tuple[int, int]]:
+        """(queued, taken) for each priority, in one round trip."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for priority in PRIORITIES:
+                pipe.xlen(stream_key(self.prefix, priority))
+                pipe.xpending(stream_key(self.prefix, priority), GROUP)
+            answers = await pipe.execute(raise_on_error=False)
+        depth = {}
+        for i, priority in enumerate(PRIORITIES):
+            length, pending = answers[2 * i], answers[2 * i + 1]
+            if isinstance(length, Exception):
+                raise length
+            # No group yet (no worker has ever started): nothing taken.
+            taken = 0 if isinstance(pending, Exception) else int(pending["pending"])
+            depth[priority] = (max(0, int(length) - taken), taken)
+        return depth
+
+    async def close(self) -> None:
         await self._redis.aclose()
 
 
@@ -280,7 +319,7 @@ class Worker:
         self._tasks: set[asyncio.Task] = set()
 
     def _stream(self, priority: int) -> str:
-        return f"{self.prefix}jobs:{priority}"
+        return stream_key(self.prefix, priority)
 
     async def _groups(self) -> None:
         for priority in PRIORITIES:
