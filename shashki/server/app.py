@@ -58,6 +58,7 @@ from shashki.server.http.openapi import document_websockets
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
+from shashki.server.logs import logging_config
 from shashki.server.metrics import Sampler, mark_dead
 from shashki.server.notifications import NotificationService
 from shashki.server.puzzles.service import PuzzleService
@@ -361,35 +362,6 @@ def _checked_out(db) -> int:
     """Database connections in use now (pools without that count say 0)."""
     checkedout = getattr(db.engine.pool, "checkedout", None)
     return checkedout() if callable(checkedout) else 0
-
-
-def logging_config(log_format: str, access_log: bool = False) -> dict:
-    """The logging set-up of `shashki serve` (uvicorn's loggers included): plain lines, or one JSON
-    object a line (python-json-logger) with the time, level, logger and message as fields. Without
-    `access_log`, uvicorn's line for each request and for each socket opened and closed is left out (its
-    loggers stand at WARNING, so the lines are not even made); its start, stop and errors stay."""
-    from shashki.server.http.deflate import SOCKETS_LOGGER
-
-    if log_format == "json":
-        formatter = {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        }
-    else:
-        formatter = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {"default": formatter},
-        "handlers": {"default": {"class": "logging.StreamHandler", "formatter": "default"}},
-        "root": {"handlers": ["default"], "level": "INFO"},
-        "loggers": {
-            name: {"handlers": [], "propagate": True, "level": "INFO" if access_log else "WARNING"}
-            for name in ("uvicorn.access", SOCKETS_LOGGER)
-        }
-        | {"uvicorn": {"handlers": [], "propagate": True}},
-    }
 
 
 def run(

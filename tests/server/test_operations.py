@@ -102,6 +102,34 @@ def test_json_logs_are_one_object_a_line(tmp_path):
     assert all({"time", "level", "logger", "message"} <= r.keys() for r in records)
 
 
+def test_the_workers_logs_follow_the_servers_log_format(tmp_path):
+    """`shashki worker` logs as `shashki serve` does: SHASHKI_LOG_FORMAT=json, one object a line."""
+    import os
+
+    base = os.environ.get("SHASHKI_TEST_REDIS_URL")
+    if not base:
+        pytest.skip("needs SHASHKI_TEST_REDIS_URL (scripts/test-services.sh)")
+    log = tmp_path / "worker.log"
+    env = {**os.environ, "SHASHKI_LOG_FORMAT": "json", "REDIS_URL": base.rsplit("/", 1)[0] + "/13"}
+    with open(log, "w") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from shashki.cli import main; sys.exit(main())", "worker"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "waiting for jobs" not in log.read_text() and time.monotonic() < deadline:
+            assert worker.poll() is None, log.read_text()
+            time.sleep(0.1)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
+    lines = [line for line in log.read_text().splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # every line parses
+    assert any("waiting for jobs" in r["message"] and r["logger"] == "shashki.jobs" for r in records)
+    assert all({"time", "level", "logger", "message"} <= r.keys() for r in records)
+
+
 @pytest.mark.parametrize("access_log", [False, True])
 def test_request_and_socket_lines_only_with_the_access_log(tmp_path, access_log):
     from .helpers import Player
