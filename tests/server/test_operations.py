@@ -292,11 +292,12 @@ def test_a_stopped_process_leaves_the_sum_of_the_live_gauges(tmp_path):
         ws.close()
         text = wait_for_sample(first.url, lambda t: sample(t, "shashki_live_games") >= 1)
         assert sample(text, "shashki_live_games") >= 1
+        assert first.process is not None
         pid = first.process.pid
         assert list(directory.glob(f"gauge_livesum_{pid}.db"))
     finally:
         first.stop()
-    assert first.process.wait(15) in (0, -signal.SIGTERM)
+    assert first.process.poll() in (0, -signal.SIGTERM)  # stopped (Server.stop waits), not killed
     assert not list(directory.glob(f"gauge_live*_{pid}.db"))
     second = Server(tmp_path / "second", {"PROMETHEUS_MULTIPROC_DIR": str(directory)}).start()
     try:
