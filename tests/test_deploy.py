@@ -48,3 +48,21 @@ def test_the_proxy_passes_websockets_to_both_servers():
     assert "server server1:8000" in conf and "server server2:8000" in conf
     assert "proxy_set_header Upgrade $http_upgrade" in conf
     assert (ROOT / "Dockerfile").read_text().count("shashki") >= 1
+
+
+def test_the_proxy_starts_once_both_servers_are_ready():
+    services = compose()["services"]
+    servers = [n for n, s in services.items() if s.get("command", [])[:2] == ["shashki", "serve"]]
+    depends_on = services["proxy"]["depends_on"]
+    conditions = {name: depends_on[name]["condition"] for name in servers}
+    assert conditions == dict.fromkeys(servers, "service_healthy")
+    for name in servers:  # healthy means ready: database and Redis answer
+        assert any("/health/ready" in part for part in services[name]["healthcheck"]["test"])
+
+
+def test_the_proxy_skips_a_failing_or_draining_server_passively():
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    upstreams = [line for line in conf.splitlines() if line.strip().startswith("server server")]
+    assert upstreams and all("max_fails=" in line and "fail_timeout=" in line for line in upstreams)
+    next_upstream = next(line for line in conf.splitlines() if "proxy_next_upstream " in line)
+    assert {"error", "timeout", "http_503"} <= set(next_upstream.replace(";", "").split())

@@ -103,7 +103,13 @@ class AsyncEngine:
                 max_workers=workers, mp_context=context, initializer=_die_with_parent
             )
         self._executor = executor
+        self.workers = workers
         self.pending = 0  # jobs waiting or running (the server's `engine_jobs` gauge)
+
+    @property
+    def depth(self) -> tuple[int, int]:
+        """The jobs (waiting for a process, running in one): the server's `engine_queue` gauge."""
+        return max(0, self.pending - self.workers), min(self.pending, self.workers)
 
     async def _run(self, function, *args):
         self.pending += 1
@@ -140,8 +146,7 @@ class AsyncEngine:
     async def lines_from(self, position: Position, history: list[int], limit: Limit, count: int,
                          counts: CountStates | None = None) -> list[Line]:
         """`lines` given the position and the hashes of the game's earlier positions (a queued job)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, _lines, position, history, limit, count, counts)
+        return await self._run(_lines, position, history, limit, count, counts)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()

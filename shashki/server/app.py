@@ -12,8 +12,10 @@ import gc
 import logging
 import logging.config
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import Depends, FastAPI
+from sqlalchemy.pool import QueuePool
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.preferences import PreferenceService
@@ -56,7 +58,8 @@ from shashki.server.http.openapi import document_websockets
 from shashki.server.lidraughts import routes as lidraughts_routes
 from shashki.server.lidraughts.api import BotApi
 from shashki.server.lobby import LobbyService
-from shashki.server.metrics import Sampler
+from shashki.server.logs import logging_config
+from shashki.server.metrics import Sampler, mark_dead
 from shashki.server.notifications import NotificationService
 from shashki.server.puzzles.service import PuzzleService
 from shashki.server.ratings import RatingService
@@ -69,6 +72,9 @@ from shashki.server.tournaments.live import TournamentFeed
 from shashki.server.tournaments.results import Results
 from shashki.server.tournaments.schedule import Schedule
 from shashki.server.tournaments.service import TournamentService
+
+if TYPE_CHECKING:
+    from shashki.engine import AsyncEngine
 
 log = logging.getLogger("shashki.server")
 # The cyclic garbage collector once the server runs (issue 11). Every collection stops the event loop for
@@ -218,6 +224,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.reviews.start()
         director.start()
         log.info("shashki server ready: %d live games resumed", resumed)
+        # The engine queue's depth: the Redis streams that every server and worker share, else this
+        # process's own pools (a game's moves; the reviews' and the analysis board's searches).
+        from shashki.engine import AsyncEngine
+        from shashki.server.jobs import ANALYSIS, PLAY, QueueDepth
+
+        queue_depth = None
+        if settings.redis_url and settings.engine_queue == "auto":
+            queue_depth = QueueDepth(settings.redis_url)
+        reviews = app.state.reviews
+
+        async def engine_queue() -> dict[tuple[str, ...], float]:
+            if queue_depth is not None:
+                return _labelled(await queue_depth.read())
+            review_pool = reviews.engine if isinstance(reviews.engine, AsyncEngine) else None
+            return _local_depth({
+                PLAY: [getattr(game_service.engine, "local_pool", None)],
+                ANALYSIS: [review_pool, app.state.analysis.local_pool],
+            })
+
         sampler = Sampler(
             {
                 "live_games": lambda: game_service.store.cached,
@@ -225,6 +250,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "engine_jobs": lambda: getattr(game_service.engine, "pending", 0),
                 "db_connections": lambda: _checked_out(db),
                 "bus_channels": lambda: bus.channels,
+                "db_pool": lambda: _pool_state(db),
+                "engine_queue": engine_queue,
             }
         )
         sampler.start()
@@ -255,6 +282,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.analysis.close()
             await bus.close()
             await db.close()
+            if queue_depth is not None:
+                await queue_depth.close()
+            # This process's live gauges out of the other processes' sum (`--workers N`): it serves no
+            # more games nor sockets, and a process restarted in its place has another pid.
+            mark_dead()
 
     app = FastAPI(
         title="Shashki",
@@ -303,39 +335,46 @@ def analysis_engine(settings: Settings, bus: RedisBus | None = None):
     return local
 
 
+def _pool_state(db: Database) -> dict[tuple[str, ...], float]:
+    """The database pool now: its size, connections open (within the size or beyond: overflow), checked
+    out; on SQLite also the write transactions queued for its single writer (`storage/writer.py`)."""
+    state: dict[tuple[str, ...], float] = {}
+    pool = db.engine.pool
+    if isinstance(pool, QueuePool):
+        size, overflow = pool.size(), pool.overflow()  # overflow counts from -size: none open yet
+        state = {("size",): size, ("open",): size + overflow, ("overflow",): max(0, overflow)}
+    checkedout = getattr(pool, "checkedout", None)
+    if callable(checkedout):
+        state[("checked_out",)] = checkedout()
+    if db.write_lock is not None:
+        state[("write_waiting",)] = db.write_lock.waiting
+    return state
+
+
+def _labelled(depth: dict[int, tuple[int, int]]) -> dict[tuple[str, ...], float]:
+    """The `engine_queue` gauge's samples: (queued, taken) jobs by priority, labelled."""
+    from shashki.server.jobs import PRIORITY_NAMES
+
+    return {
+        (PRIORITY_NAMES[priority], state): jobs
+        for priority, (queued, taken) in depth.items()
+        for state, jobs in (("queued", queued), ("taken", taken))
+    }
+
+
+def _local_depth(pools: dict[int, list[AsyncEngine | None]]) -> dict[tuple[str, ...], float]:
+    """The local engine pools' jobs by priority: waiting for a process (queued), running (taken)."""
+    depth = {}
+    for priority, engines in pools.items():
+        jobs = [engine.depth for engine in engines if engine is not None]
+        depth[priority] = (sum(queued for queued, _ in jobs), sum(running for _, running in jobs))
+    return _labelled(depth)
+
+
 def _checked_out(db) -> int:
     """Database connections in use now (pools without that count say 0)."""
     checkedout = getattr(db.engine.pool, "checkedout", None)
     return checkedout() if callable(checkedout) else 0
-
-
-def logging_config(log_format: str, access_log: bool = False) -> dict:
-    """The logging set-up of `shashki serve` (uvicorn's loggers included): plain lines, or one JSON
-    object a line (python-json-logger) with the time, level, logger and message as fields. Without
-    `access_log`, uvicorn's line for each request and for each socket opened and closed is left out (its
-    loggers stand at WARNING, so the lines are not even made); its start, stop and errors stay."""
-    from shashki.server.http.deflate import SOCKETS_LOGGER
-
-    if log_format == "json":
-        formatter = {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        }
-    else:
-        formatter = {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
-    return {
-        "version": 1,
-        "disable_existing_loggers": False,
-        "formatters": {"default": formatter},
-        "handlers": {"default": {"class": "logging.StreamHandler", "formatter": "default"}},
-        "root": {"handlers": ["default"], "level": "INFO"},
-        "loggers": {
-            name: {"handlers": [], "propagate": True, "level": "INFO" if access_log else "WARNING"}
-            for name in ("uvicorn.access", SOCKETS_LOGGER)
-        }
-        | {"uvicorn": {"handlers": [], "propagate": True}},
-    }
 
 
 def run(

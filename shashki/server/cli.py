@@ -45,16 +45,22 @@ def worker(
 ) -> None:
     """Run engine jobs (the computer's moves, analyses) for the servers sharing a Redis."""
     import asyncio
-    import logging
-    import os
+    import logging.config
     import signal
 
+    from shashki.server.config import Settings, SettingsError
     from shashki.server.jobs import Worker
+    from shashki.server.logs import logging_config
 
-    url = redis_url or os.environ.get("REDIS_URL")
+    try:
+        settings = Settings.from_env()
+    except SettingsError as e:
+        raise CliError(str(e)) from None
+    url = redis_url or settings.redis_url
     if not url:
         raise CliError("a worker takes its jobs from Redis: give --redis redis://host:6379/0, or REDIS_URL")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # The servers' logs (SHASHKI_LOG_FORMAT: plain lines or JSON objects).
+    logging.config.dictConfig(logging_config(settings.log_format))
 
     async def main() -> None:
         stop = asyncio.Event()

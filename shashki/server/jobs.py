@@ -60,6 +60,7 @@ log = logging.getLogger("shashki.jobs")
 
 PLAY, ANALYSIS = 0, 1  # priorities, most urgent first
 PRIORITIES = (PLAY, ANALYSIS)
+PRIORITY_NAMES = {PLAY: "play", ANALYSIS: "analysis"}  # as the metrics label them
 GROUP = "workers"
 DEAD = "jobs:dead"  # the stream of the jobs given up (after the prefix)
 
@@ -89,6 +90,11 @@ class Outage:
         if self.failures:
             log.info("%s: redis answers again (after %d failed tries)", self.what, self.failures)
         self.failures = 0
+
+
+def stream_key(prefix: str, priority: int) -> str:
+    """The Redis stream of the jobs of one priority."""
+    return f"{prefix}jobs:{priority}"
 
 
 # -- the job's JSON ---------------------------------------------------------------------------------
@@ -295,7 +301,7 @@ class QueuedEngine:
             return job_id, await self._wait(done, job_id, deadline)
 
     def _stream(self, priority: int) -> str:
-        return f"{self.prefix}jobs:{priority}"
+        return stream_key(self.prefix, priority)
 
     def _done_channel(self, job_id: str) -> str:
         """The channel of a job's nudge, named as the bus names it (within its prefix)."""
@@ -316,6 +322,39 @@ class QueuedEngine:
             await self._local.close()
         if self._owns_bus:
             await self._bus.close()
+
+
+class QueueDepth:
+    """The queue's depth by priority, read from Redis for the server's metrics (`shashki_engine_queue`):
+    the jobs queued (no worker has taken them) and taken (a worker's, not acknowledged yet: running, or
+    left by a dead worker until another claims them). A worker deletes each job it acknowledges, so a
+    stream holds just these two kinds: queued = its length less the group's pending count."""
+
+    def __init__(self, redis_url: str, *, prefix: str = "shashki:") -> None:
+        import redis.asyncio as redis
+
+        self._redis: Any = redis.from_url(redis_url, client_name="shashki-metrics")
+        self.prefix = prefix
+
+    async def read(self) -> dict[int, tuple[int, int]]:
+        """(queued, taken) for each priority, in one round trip."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for priority in PRIORITIES:
+                pipe.xlen(stream_key(self.prefix, priority))
+                pipe.xpending(stream_key(self.prefix, priority), GROUP)
+            answers = await pipe.execute(raise_on_error=False)
+        depth = {}
+        for i, priority in enumerate(PRIORITIES):
+            length, pending = answers[2 * i], answers[2 * i + 1]
+            if isinstance(length, Exception):
+                raise length
+            # No group yet (no worker has ever started): nothing taken.
+            taken = 0 if isinstance(pending, Exception) else int(pending["pending"])
+            depth[priority] = (max(0, int(length) - taken), taken)
+        return depth
+
+    async def close(self) -> None:
+        await self._redis.aclose()
 
 
 # -- the worker's side ------------------------------------------------------------------------------
@@ -359,7 +398,7 @@ class Worker:
         self._outage = Outage(f"worker {self.name}")
 
     def _stream(self, priority: int) -> str:
-        return f"{self.prefix}jobs:{priority}"
+        return stream_key(self.prefix, priority)
 
     async def _groups(self) -> None:
         for priority in PRIORITIES:

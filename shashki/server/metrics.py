@@ -9,15 +9,21 @@ What is counted, and where:
   to the commit (what a player's acknowledgement waits on) — `GameService.move`;
 - `shashki_http_request_seconds`: each HTTP request by route template (bounded labels), `http/ops.py`;
 - gauges sampled every few seconds (`Sampler`): live games cached, WebSockets open, engine jobs in
-  flight, database connections checked out, event-bus channels subscribed.
+  flight, database connections checked out, event-bus channels subscribed, the database pool
+  (`shashki_db_pool` by state), and the engine job queue's depth by priority (`shashki_engine_queue`:
+  jobs queued and jobs taken, read from the Redis streams of `jobs.py`, else the local pools').
+
+A process that ends marks itself dead (`mark_dead`): the "live" gauges then leave the sum, so the
+processes that `--workers N` restarts do not add up for ever.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -30,7 +36,8 @@ from prometheus_client import (
 from prometheus_client import multiprocess as _multiprocess
 
 __all__ = [
-    "CONTENT_TYPE_LATEST", "MOVES", "MOVES_BY", "MOVE_SECONDS", "REQUEST_SECONDS", "Sampler", "exposition"
+    "CONTENT_TYPE_LATEST", "MOVES", "MOVES_BY", "MOVE_SECONDS", "REQUEST_SECONDS", "Sampler", "exposition",
+    "mark_dead",
 ]
 
 # Acks are meant to come well under 100 ms (issue 11's goal): the buckets resolve that range finely.
@@ -58,6 +65,26 @@ _GAUGES = {
         "bus_channels": "Event-bus channels subscribed",
     }.items()
 }
+# Labelled gauges, whose sources give a value per tuple of labels.
+_GAUGES["db_pool"] = Gauge(
+    "shashki_db_pool",
+    "The database pool: size (connections kept), open, overflow (open beyond the size), checked_out; "
+    "on SQLite also write_waiting (write transactions queued for the single writer)",
+    ["state"],
+    multiprocess_mode="livesum",
+)
+# The Redis queue is one for every process: each reads the same depth, so the processes' maximum (not
+# their sum) is the depth. (Without Redis there is one process: `--workers` needs Redis.)
+_GAUGES["engine_queue"] = Gauge(
+    "shashki_engine_queue",
+    "Engine jobs by priority (play, analysis): queued (no worker or pool process has taken them yet) "
+    "and taken (being worked on)",
+    ["priority", "state"],
+    multiprocess_mode="livemax",
+)
+
+Value = float | dict[tuple[str, ...], float]
+Source = Callable[[], Value | Awaitable[Value]]
 
 
 def exposition() -> bytes:
@@ -70,14 +97,24 @@ def exposition() -> bytes:
     return generate_latest()
 
 
+def mark_dead(pid: int | None = None) -> None:
+    """Take process `pid`'s (default this one's) "live" gauges out of the multiprocess sum: called as a
+    server process ends, else its last values (its games, its sockets) would count as long as the
+    directory lasts. Nothing to do with one process (no `PROMETHEUS_MULTIPROC_DIR`)."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        _multiprocess.mark_process_dead(os.getpid() if pid is None else pid, directory)
+
+
 class Sampler:
     """Sets the gauges from their sources every `every` seconds while the server runs.
 
     Sampling (not counting at each change) keeps the hot paths free of bookkeeping; a gauge is at most
-    `every` seconds old.
+    `every` seconds old. A source gives a number, or a number for each tuple of its gauge's labels; it may
+    be a coroutine (a Redis read), given `every` seconds to answer.
     """
 
-    def __init__(self, sources: dict[str, Callable[[], float]], every: float = 5.0) -> None:
+    def __init__(self, sources: dict[str, Source], every: float = 5.0) -> None:
         unknown = set(sources) - set(_GAUGES)
         if unknown:
             raise ValueError(f"no such gauge: {sorted(unknown)}")
@@ -85,14 +122,24 @@ class Sampler:
         self.every = every
         self._task: asyncio.Task[None] | None = None
 
-    def sample(self) -> None:
+    async def sample(self) -> None:
         for name, source in self.sources.items():
-            with contextlib.suppress(Exception):  # a source gone away (closing) leaves its last value
-                _GAUGES[name].set(source())
+            try:
+                value = source()
+                if inspect.isawaitable(value):
+                    value = await asyncio.wait_for(value, self.every)
+            except Exception:  # a source gone away (closing, Redis down) leaves its last value
+                continue
+            gauge = _GAUGES[name]
+            if isinstance(value, dict):
+                for labels, number in value.items():
+                    gauge.labels(*labels).set(number)
+            else:
+                gauge.set(value)
 
     async def _run(self) -> None:
         while True:
-            self.sample()
+            await self.sample()
             await asyncio.sleep(self.every)
 
     def start(self) -> None:

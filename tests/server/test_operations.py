@@ -102,6 +102,34 @@ def test_json_logs_are_one_object_a_line(tmp_path):
     assert all({"time", "level", "logger", "message"} <= r.keys() for r in records)
 
 
+def test_the_workers_logs_follow_the_servers_log_format(tmp_path):
+    """`shashki worker` logs as `shashki serve` does: SHASHKI_LOG_FORMAT=json, one object a line."""
+    import os
+
+    base = os.environ.get("SHASHKI_TEST_REDIS_URL")
+    if not base:
+        pytest.skip("needs SHASHKI_TEST_REDIS_URL (scripts/test-services.sh)")
+    log = tmp_path / "worker.log"
+    env = {**os.environ, "SHASHKI_LOG_FORMAT": "json", "REDIS_URL": base.rsplit("/", 1)[0] + "/13"}
+    with open(log, "w") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from shashki.cli import main; sys.exit(main())", "worker"],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "waiting for jobs" not in log.read_text() and time.monotonic() < deadline:
+            assert worker.poll() is None, log.read_text()
+            time.sleep(0.1)
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(30)
+    lines = [line for line in log.read_text().splitlines() if line.strip()]
+    records = [json.loads(line) for line in lines]  # every line parses
+    assert any("waiting for jobs" in r["message"] and r["logger"] == "shashki.jobs" for r in records)
+    assert all({"time", "level", "logger", "message"} <= r.keys() for r in records)
+
+
 @pytest.mark.parametrize("access_log", [False, True])
 def test_request_and_socket_lines_only_with_the_access_log(tmp_path, access_log):
     from .helpers import Player
@@ -203,3 +231,122 @@ def test_several_workers_without_redis_are_refused_with_what_to_do(tmp_path):
     )
     assert result.returncode == 2
     assert "REDIS_URL" in result.stderr
+
+
+def wait_for_sample(url: str, accept, timeout: float = 12) -> str:
+    """/metrics once `accept(text)` holds (the gauges are sampled every few seconds), or at the timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = httpx.get(url + "/metrics").text
+        if accept(text) or time.monotonic() > deadline:
+            return text
+        time.sleep(0.2)
+
+
+def queue(text: str, priority: str, state: str) -> float:
+    return sample(text, "shashki_engine_queue", f'priority="{priority}",state="{state}"')
+
+
+def test_the_engine_queue_depth_is_read_from_the_redis_streams_by_priority(tmp_path):
+    import os
+
+    import redis
+
+    from shashki.server.jobs import ANALYSIS, GROUP, PLAY, stream_key
+
+    base = os.environ.get("SHASHKI_TEST_REDIS_URL")
+    if not base:
+        pytest.skip("needs SHASHKI_TEST_REDIS_URL (scripts/test-services.sh)")
+    url = base.rsplit("/", 1)[0] + "/12"  # a database of its own: the server reads the default prefix
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    # Three moves queued, one of them taken by a worker (in the group's pending list); two analyses queued
+    # before any worker made the group.
+    client.xgroup_create(stream_key("shashki:", PLAY), GROUP, id="0", mkstream=True)
+    for i in range(3):
+        client.xadd(stream_key("shashki:", PLAY), {"id": f"move{i}", "job": "{}"})
+    client.xreadgroup(GROUP, "worker-a", {stream_key("shashki:", PLAY): ">"}, count=1)
+    for i in range(2):
+        client.xadd(stream_key("shashki:", ANALYSIS), {"id": f"review{i}", "job": "{}"})
+    server = Server(tmp_path, {"REDIS_URL": url})
+    server.env["REDIS_URL"] = url
+    server.start()
+    try:
+        expected = {
+            ("play", "queued"): 2, ("play", "taken"): 1, ("analysis", "queued"): 2, ("analysis", "taken"): 0
+        }
+
+        def depth(text: str) -> dict:
+            return {key: queue(text, *key) for key in expected}
+
+        text = wait_for_sample(server.url, lambda t: depth(t) == expected)
+        assert depth(text) == expected
+        # A worker finishing the taken job (acknowledged, deleted) is seen at the next sampling.
+        pending = client.xpending_range(stream_key("shashki:", PLAY), GROUP, "-", "+", 1)
+        client.xack(stream_key("shashki:", PLAY), GROUP, pending[0]["message_id"])
+        client.xdel(stream_key("shashki:", PLAY), pending[0]["message_id"])
+        text = wait_for_sample(server.url, lambda t: queue(t, "play", "taken") == 0)
+        assert (queue(text, "play", "queued"), queue(text, "play", "taken")) == (2, 0)
+    finally:
+        server.stop()
+        client.flushdb()
+        client.close()
+
+
+def test_the_engine_queue_without_redis_is_the_local_pools_waiting_and_running_jobs(server):
+    from shashki.engine import AsyncEngine
+    from shashki.server.app import _local_depth
+    from shashki.server.jobs import ANALYSIS, PLAY
+
+    pool = AsyncEngine(workers=2)
+    try:
+        pool.pending = 5  # two running in the pool's two processes, three waiting for one
+        assert _local_depth({PLAY: [pool, None], ANALYSIS: [None]}) == {
+            ("play", "queued"): 3, ("play", "taken"): 2, ("analysis", "queued"): 0, ("analysis", "taken"): 0
+        }
+    finally:
+        pool._executor.shutdown()
+    text = httpx.get(server.url + "/metrics").text
+    for priority in ("play", "analysis"):
+        for state in ("queued", "taken"):
+            assert f'shashki_engine_queue{{priority="{priority}",state="{state}"}}' in text
+
+
+def test_the_database_pool_is_measured_with_sqlites_queued_writers(server):
+    text = httpx.get(server.url + "/metrics").text
+    states = dict(re.findall(r'shashki_db_pool\{state="(\w+)"\} ([0-9.e+-]+)', text))
+    assert {"size", "open", "overflow", "checked_out", "write_waiting"} <= states.keys()
+    assert float(states["size"]) >= 1
+    assert 0 <= float(states["open"]) <= float(states["size"]) + float(states["overflow"])
+
+
+def test_a_stopped_process_leaves_the_sum_of_the_live_gauges(tmp_path):
+    """With several processes (`PROMETHEUS_MULTIPROC_DIR`) a process that ends marks itself dead: its
+    games and sockets no longer count in the others' `/metrics`."""
+    from .helpers import Player
+
+    directory = tmp_path / "metrics"
+    directory.mkdir()
+    first = Server(tmp_path / "first", {"PROMETHEUS_MULTIPROC_DIR": str(directory)}).start()
+    try:
+        white, black = Player(first), Player(first)
+        game = white.challenge(black)
+        ws = white.socket(game["id"])
+        assert ws.move("c3-d4")["type"] == "ack"
+        ws.close()
+        text = wait_for_sample(first.url, lambda t: sample(t, "shashki_live_games") >= 1)
+        assert sample(text, "shashki_live_games") >= 1
+        assert first.process is not None
+        pid = first.process.pid
+        assert list(directory.glob(f"gauge_livesum_{pid}.db"))
+    finally:
+        first.stop()
+    assert first.process.poll() in (0, -signal.SIGTERM)  # stopped (Server.stop waits), not killed
+    assert not list(directory.glob(f"gauge_live*_{pid}.db"))
+    second = Server(tmp_path / "second", {"PROMETHEUS_MULTIPROC_DIR": str(directory)}).start()
+    try:
+        text = httpx.get(second.url + "/metrics").text
+        assert sample(text, "shashki_live_games") == 0
+        assert sample(text, "shashki_moves_total", 'by="player"') >= 1  # counters of the dead stay
+    finally:
+        second.stop()

@@ -55,6 +55,13 @@ class AnalysisService:
                 self._engine = local
         return self._engine
 
+    @property
+    def local_pool(self) -> AsyncEngine | None:
+        """Its own engine processes when started and the lines are searched here (no Redis queue)."""
+        from shashki.engine import AsyncEngine
+
+        return self._engine if isinstance(self._engine, AsyncEngine) else None
+
     def game(self, variant: str | None, fen: str | None, moves: list[str], double_diagonal: bool = False
              ) -> Game:
         """The game set up from a FEN and moves: Invalid naming the bad FEN or move."""

@@ -72,6 +72,13 @@ class EngineOpponent:
         """Engine jobs waiting or running."""
         return self._engine.pending if self._engine is not None else 0
 
+    @property
+    def local_pool(self) -> AsyncEngine | None:
+        """Its engine processes when started and the moves are thought here (no Redis queue)."""
+        from shashki.engine import AsyncEngine
+
+        return self._engine if isinstance(self._engine, AsyncEngine) else None
+
     async def close(self) -> None:
         if self._engine is not None:
             await self._engine.close()

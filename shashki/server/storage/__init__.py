@@ -2,7 +2,8 @@
 
 SQLite (aiosqlite, in WAL mode) is the default, a file under the data directory; any SQLAlchemy async URL
 works, PostgreSQL via asyncpg being the one the server is designed for. `Database.open()` runs the Alembic
-migrations up to the newest revision before anything else touches the tables.
+migrations up to the newest revision before anything else touches the tables; on PostgreSQL behind an
+advisory lock, so that processes started together migrate one after the other (the first does the work).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import CursorResult, ExceptionContext, Result
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -49,6 +50,9 @@ def rows_changed(result: Result[Any]) -> int:
 # How long a SQLite connection waits for the file's write lock before failing. Writers of this process
 # queue on `Database.write_lock` first, so only another process (a migration, a backup) can make one wait.
 SQLITE_BUSY_TIMEOUT_MS = 5000
+# The key of PostgreSQL's advisory lock around the migrations: any fixed number, the same in every process
+# (the bytes of "shashki" and a 1).
+MIGRATION_LOCK = int.from_bytes(b"shashki1", "big")
 # The pool of a PostgreSQL engine, per process (PostgreSQL's default max_connections is 100).
 POOL_SIZE = 20
 OVERFLOW = 10
@@ -118,6 +122,11 @@ class Database:
             command.upgrade(config, revision)
 
         async with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # Servers and workers start together (docker-compose: four processes) and each migrates:
+                # one at a time, or two would create the same tables at once and one fail. The lock is
+                # the transaction's: released at its commit, when the next one finds the schema at head.
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             await conn.run_sync(upgrade)
 
     async def close(self) -> None:

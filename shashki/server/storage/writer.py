@@ -35,6 +35,7 @@ class WriteLock:
         self._owner: asyncio.Task | None = None
         self._depth = 0
         self.acquired = 0  # how many write transactions went through, for tests and metrics
+        self.waiting = 0  # write transactions queued for it now (the `db_pool` gauge's write_waiting)
 
     @property
     def locked(self) -> bool:
@@ -55,7 +56,11 @@ class WriteLock:
         if task is not None and self._owner is task:
             self._depth += 1
             return
-        await self._lock.acquire()
+        self.waiting += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self.waiting -= 1
         self._owner, self._depth = task, 1
         self.acquired += 1
 
