@@ -111,8 +111,9 @@ class Settings(BaseSettings):
     # requests under way this long to finish before the process ends.
     shutdown_seconds: int = 10
     # Before that, on SIGTERM only (Ctrl+C and a second SIGTERM end at once): readiness fails at once and
-    # the server goes on serving this long, so that a load balancer's health checks take it out of the
-    # rotation before its sockets close (docker-compose.yml sets it; 0, the default, ends at once).
+    # the server goes on serving this long, so that a load balancer that checks readiness (Kubernetes,
+    # HAProxy, NGINX Plus) takes it out of the rotation before its sockets close. 0, the default, ends at
+    # once (docker-compose.yml's nginx checks passively: nothing to wait for).
     drain_seconds: float = 0.0
     # Tournaments (issue 13): the ones the server creates itself (tournaments/schedule.py: e.g.
     # "hourly arena russian-giveaway 3+2 45min; daily 18:00 swiss russian-giveaway 5+3 7rounds"), how often
