@@ -49,8 +49,8 @@ def worker(
     import signal
 
     from shashki.server.config import Settings, SettingsError
-    from shashki.server.jobs import Worker
     from shashki.server.logs import logging_config
+    from shashki.server.worker import Worker
 
     try:
         settings = Settings.from_env()

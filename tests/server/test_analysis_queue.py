@@ -14,7 +14,8 @@ import pytest
 from shashki.engine import AsyncEngine, Limit
 from shashki.rules import Game
 from shashki.server.analysis import AnalysisService
-from shashki.server.jobs import ANALYSIS, PLAY, QueuedEngine, Worker, decode_job, encode_job
+from shashki.server.jobs import ANALYSIS, PLAY, QueuedEngine, decode_job, encode_job
+from shashki.server.worker import Worker
 
 from .helpers import free_port
 

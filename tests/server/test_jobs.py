@@ -31,12 +31,12 @@ from shashki.server.jobs import (
     GROUP,
     PLAY,
     QueuedEngine,
-    Worker,
     decode_job,
     decode_result,
     encode_job,
     encode_result,
 )
+from shashki.server.worker import Worker
 
 from .helpers import Player, Server, eventually, free_port
 
