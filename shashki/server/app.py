@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from fastapi import Depends, FastAPI
-from sqlalchemy.pool import QueuePool
 
+from shashki.server import gauges
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.analysis import AnalysisService
@@ -74,7 +74,7 @@ from shashki.server.tournaments.schedule import Schedule
 from shashki.server.tournaments.service import TournamentService
 
 if TYPE_CHECKING:
-    from shashki.engine import AsyncEngine
+    pass
 
 log = logging.getLogger("shashki.server")
 # The cyclic garbage collector once the server runs (issue 11). Every collection stops the event loop for
@@ -224,36 +224,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.reviews.start()
         director.start()
         log.info("shashki server ready: %d live games resumed", resumed)
-        # The engine queue's depth: the Redis streams that every server and worker share, else this
-        # process's own pools (a game's moves; the reviews' and the analysis board's searches).
-        from shashki.engine import AsyncEngine
-        from shashki.server.jobs import ANALYSIS, PLAY, QueueDepth
-
-        queue_depth = None
-        if settings.redis_url and settings.engine_queue == "auto":
-            queue_depth = QueueDepth(settings.redis_url)
-        reviews = app.state.reviews
-
-        async def engine_queue() -> dict[tuple[str, ...], float]:
-            if queue_depth is not None:
-                return _labelled(await queue_depth.read())
-            review_pool = reviews.engine if isinstance(reviews.engine, AsyncEngine) else None
-            return _local_depth({
-                PLAY: [getattr(game_service.engine, "local_pool", None)],
-                ANALYSIS: [review_pool, app.state.analysis.local_pool],
-            })
-
-        sampler = Sampler(
-            {
-                "live_games": lambda: game_service.store.cached,
-                "websockets": lambda: edge.SocketLimits.total,
-                "engine_jobs": lambda: getattr(game_service.engine, "pending", 0),
-                "db_connections": lambda: _checked_out(db),
-                "bus_channels": lambda: bus.channels,
-                "db_pool": lambda: _pool_state(db),
-                "engine_queue": engine_queue,
-            }
-        )
+        sampled = gauges.ServerGauges(settings, app.state, db, bus, game_service)
+        sampler = Sampler(sampled.sources())
         sampler.start()
         app.state.draining = False
         undrain = ops.drain_on_sigterm(app.state, settings.drain_seconds)
@@ -282,8 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.analysis.close()
             await bus.close()
             await db.close()
-            if queue_depth is not None:
-                await queue_depth.close()
+            await sampled.close()
             # This process's live gauges out of the other processes' sum (`--workers N`): it serves no
             # more games nor sockets, and a process restarted in its place has another pid.
             mark_dead()
@@ -333,48 +304,6 @@ def analysis_engine(settings: Settings, bus: RedisBus | None = None):
 
         return QueuedEngine(settings.redis_url, local, bus=bus)
     return local
-
-
-def _pool_state(db: Database) -> dict[tuple[str, ...], float]:
-    """The database pool now: its size, connections open (within the size or beyond: overflow), checked
-    out; on SQLite also the write transactions queued for its single writer (`storage/writer.py`)."""
-    state: dict[tuple[str, ...], float] = {}
-    pool = db.engine.pool
-    if isinstance(pool, QueuePool):
-        size, overflow = pool.size(), pool.overflow()  # overflow counts from -size: none open yet
-        state = {("size",): size, ("open",): size + overflow, ("overflow",): max(0, overflow)}
-    checkedout = getattr(pool, "checkedout", None)
-    if callable(checkedout):
-        state[("checked_out",)] = checkedout()
-    if db.write_lock is not None:
-        state[("write_waiting",)] = db.write_lock.waiting
-    return state
-
-
-def _labelled(depth: dict[int, tuple[int, int]]) -> dict[tuple[str, ...], float]:
-    """The `engine_queue` gauge's samples: (queued, taken) jobs by priority, labelled."""
-    from shashki.server.jobs import PRIORITY_NAMES
-
-    return {
-        (PRIORITY_NAMES[priority], state): jobs
-        for priority, (queued, taken) in depth.items()
-        for state, jobs in (("queued", queued), ("taken", taken))
-    }
-
-
-def _local_depth(pools: dict[int, list[AsyncEngine | None]]) -> dict[tuple[str, ...], float]:
-    """The local engine pools' jobs by priority: waiting for a process (queued), running (taken)."""
-    depth = {}
-    for priority, engines in pools.items():
-        jobs = [engine.depth for engine in engines if engine is not None]
-        depth[priority] = (sum(queued for queued, _ in jobs), sum(running for _, running in jobs))
-    return _labelled(depth)
-
-
-def _checked_out(db) -> int:
-    """Database connections in use now (pools without that count say 0)."""
-    checkedout = getattr(db.engine.pool, "checkedout", None)
-    return checkedout() if callable(checkedout) else 0
 
 
 def run(

@@ -295,7 +295,7 @@ def test_the_engine_queue_depth_is_read_from_the_redis_streams_by_priority(tmp_p
 
 def test_the_engine_queue_without_redis_is_the_local_pools_waiting_and_running_jobs(server):
     from shashki.engine import AsyncEngine
-    from shashki.server.app import _local_depth
+    from shashki.server.gauges import _local_depth
     from shashki.server.jobs import ANALYSIS, PLAY
 
     pool = AsyncEngine(workers=2)
