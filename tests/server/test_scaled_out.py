@@ -383,7 +383,9 @@ def test_a_player_whose_lobby_socket_is_on_one_process_is_online_for_followers_o
     receive_until(ws, lambda m: m["type"] == "seeks")
     assert online_on_b() is True
     ws.close()
-    assert eventually(online_on_b, lambda online: online is False) is False
+    # A connection's end is seen when the client's close reaches the server, for a stream at the latest
+    # at its next keepalive line (SHASHKI_STREAM_KEEPALIVE_SECONDS, 6): beyond `eventually`'s 5 s.
+    assert eventually(online_on_b, lambda online: online is False, timeout=20) is False
     follower.close()
     followed.close()
 
@@ -422,7 +424,9 @@ def test_a_bot_streaming_on_one_process_is_online_on_the_other_and_its_stream_ca
     streams.append(reopened)
     for stream in streams:
         stream.close()
-    assert eventually(online_on_b, lambda online: online is False) is False
+    # A connection's end is seen when the client's close reaches the server, for a stream at the latest
+    # at its next keepalive line (SHASHKI_STREAM_KEEPALIVE_SECONDS, 6): beyond `eventually`'s 5 s.
+    assert eventually(online_on_b, lambda online: online is False, timeout=20) is False
     on_b.close()
     person.close()
 
