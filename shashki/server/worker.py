@@ -232,9 +232,18 @@ class Worker:
                 with contextlib.suppress(BaseException):
                     await task
             with contextlib.suppress(Exception):
-                await self._redis.zrem(self.prefix + "workers", self.name)
+                await self._leave()
             await self.engine.close()
             await self._redis.aclose()
+
+    async def _leave(self) -> None:
+        """Out of the heartbeats: forgotten when it holds no job; marked dead long ago when it still holds
+        some (cancelled, or failed and not tried again), so that another worker claims them at once."""
+        held = [await self._forget(keys=[self._stream(p)], args=[GROUP, self.name]) for p in PRIORITIES]
+        if -1 in held:
+            await self._redis.zadd(self.prefix + "workers", {self.name: 0})
+        else:
+            await self._redis.zrem(self.prefix + "workers", self.name)
 
     async def _run(self, stream: str, entry_id: str, fields: dict, deliveries: int) -> None:
         try:
