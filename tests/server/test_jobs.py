@@ -1,8 +1,8 @@
 """Engine jobs through Redis to `shashki worker` processes (issue 11, item 4): the JSON of a job and of its
 result, priorities, a dead worker's job run again within a few heartbeats and a live one's never taken,
-deduplication, the fallback to the server's own pool
-(Redis down included), a worker riding out a Redis restart, one pub/sub connection for every waiting job,
-a job that always fails given up, and the computer's moves of a real server thought on a worker."""
+deduplication, the fallback to the server's own pool (Redis down included), a worker riding out a Redis
+restart, one pub/sub connection for every waiting job, a job that always fails given up, and the computer's
+moves of a real server thought on a worker."""
 
 from __future__ import annotations
 
