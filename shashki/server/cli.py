@@ -37,7 +37,9 @@ def worker(
     redis_url: str = typer.Option(None, "--redis", help="Redis to take the jobs from (default $REDIS_URL)."),
     name: str = typer.Option(None, help="This worker's name in Redis (default host-pid)."),
     claim_after: float = typer.Option(
-        30.0, help="Seconds after which a job left by a silent worker is taken over and run again."
+        300.0,
+        help="Seconds idle after which a job held by a worker never seen in the heartbeats is taken over "
+        "(a dead worker's jobs are taken within three heartbeats, 6 s; a live worker's never).",
     ),
     max_deliveries: int = typer.Option(
         3, min=1, help="Deliveries after which a job that fails every time is given up (stream jobs:dead)."

@@ -8,9 +8,14 @@ take them (a consumer group: each job goes to one worker):
   review and the analysis board's lines); a worker always takes from the most urgent stream that has a job;
 - **kinds**: "play" (a move), "analyse" (every iteration's line), "lines" (the best `count` moves with
   their lines, multi-PV: the analysis board, server/analysis/lines.py);
-- **nothing lost**: a job stays in the group's pending list until its worker acknowledges it with its
-  result; a worker that dies leaves it there, and another worker claims it once it has been idle
-  `claim_after` seconds (XAUTOCLAIM), so it is run again;
+- **nothing lost, a live worker's job never run again**: a job stays in the group's pending list until its
+  worker acknowledges it with its result; a worker that dies leaves it there, under its name (XPENDING).
+  Each worker beats every `heartbeat_seconds` (2) in the sorted set `workers`; once a worker's heartbeat is
+  `dead_after` old (three beats) another worker claims its jobs (XCLAIM) and runs them again, and takes it
+  out of the group (XGROUP DELCONSUMER) once it holds none. A job of a worker that beats is never taken from
+  it, however long it runs; only a worker never seen in the heartbeats loses its jobs by their idle time,
+  `claim_after` (300 s, a last resort). A worker stopped while it holds jobs marks its heartbeat dead; one
+  that failed a job tries it again itself;
 - **deduplicated**: a job given a `key` (e.g. one game's analysis) is queued once while it is pending;
   every caller with that key waits for the one result;
 - **results**: the worker stores the result under the job's key (with an expiry) and publishes a nudge;

@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import socket
 import time
@@ -34,10 +35,25 @@ from shashki.server.jobs import (
 
 log = logging.getLogger("shashki.jobs")
 
+# A dead worker taken out of the group once it holds no job (XGROUP DELCONSUMER would drop the pending
+# entries of one that was not dead after all and took a job meanwhile: checked in the same atomic step).
+FORGET_CONSUMER = """
+if #redis.call('XPENDING', KEYS[1], ARGV[1], '-', '+', 1, ARGV[2]) == 0 then
+  return redis.call('XGROUP', 'DELCONSUMER', KEYS[1], ARGV[1], ARGV[2])
+end
+return -1
+"""
+
 
 class Worker:
     """`shashki worker`: takes jobs from the streams, most urgent first, runs them on its own engine
     pool (`processes` at a time), stores each result, and acknowledges the job only then.
+
+    A pending job no worker is running is claimed and run again: one held by a worker whose heartbeat is
+    older than `dead_after` (a few heartbeats), at once; one of this worker's own that it does not run (it
+    failed, or was left by a previous process of the same name), at once; one held by a worker never seen
+    in the heartbeats, once idle `claim_after` (a last resort). A job of a worker that beats is never taken
+    from it, however long it runs.
 
     A job delivered `max_deliveries` times (it failed, or its workers died, each time) is given up: moved to
     the dead-letter stream and answered with the failure. Redis failing does not end the worker: it tries
@@ -50,8 +66,9 @@ class Worker:
         processes: int = 1,
         name: str | None = None,
         prefix: str = "shashki:",
-        claim_after: float = 30.0,
+        claim_after: float = 300.0,
         heartbeat_seconds: float = 2.0,
+        dead_after: float | None = None,
         result_seconds: int = 600,
         max_deliveries: int = 3,
     ) -> None:
@@ -63,6 +80,8 @@ class Worker:
         self.processes = processes
         self.claim_after_ms = int(claim_after * 1000)
         self.heartbeat_seconds = heartbeat_seconds
+        # Three heartbeats missed: dead, its jobs taken over (the servers count a worker alive for 10 s).
+        self.dead_after = dead_after if dead_after is not None else 3 * heartbeat_seconds
         self.result_seconds = result_seconds
         self.max_deliveries = max_deliveries
         self.engine = AsyncEngine(workers=processes)
@@ -70,7 +89,12 @@ class Worker:
         self.given_up = 0  # jobs moved to the dead-letter stream
         self._slots = asyncio.Semaphore(processes)
         self._tasks: set[asyncio.Task] = set()
+        self._running: set[tuple[str, str]] = set()  # (stream, entry) of the jobs this worker runs
         self._outage = Outage(f"worker {self.name}")
+        # Since when Redis has answered this worker (time.monotonic): after an outage the others' heartbeats
+        # are stale because they could not beat either, so none is judged dead until they have had time to.
+        self._answering_since = -math.inf
+        self._forget = self._redis.register_script(FORGET_CONSUMER)
 
     def _stream(self, priority: int) -> str:
         return stream_key(self.prefix, priority)
@@ -92,21 +116,16 @@ class Worker:
             await asyncio.sleep(wait)
 
     async def _next(self) -> tuple[str, str, dict, int] | None:
-        """The most urgent job and how many times it has been delivered: first one left idle by a dead
-        worker, else a new one, by priority."""
+        """The most urgent job and how many times it has been delivered: first one that no worker runs
+        (`_claim`), else a new one, by priority."""
         for priority in PRIORITIES:
             stream = self._stream(priority)
-            _, claimed, *_ = await self._redis.xautoclaim(
-                stream, GROUP, self.name, self.claim_after_ms, start_id="0-0", count=1
-            )
-            if claimed:
-                entry_id, fields = claimed[0]
-                entry = entry_id.decode()
-                deliveries = await self._deliveries(stream, entry)
+            claimed = await self._claim(stream)
+            if claimed is not None:
+                entry, fields, deliveries = claimed
                 if deliveries > self.max_deliveries:  # its workers died on it each time
                     await self._give_up(stream, entry, fields, deliveries, "no worker finished it")
                     return None
-                log.info("claimed job %s left by a worker gone quiet", fields.get(b"id", b"?").decode())
                 return stream, entry, fields, deliveries
             answer = await self._redis.xreadgroup(GROUP, self.name, {stream: ">"}, count=1)
             if answer:
@@ -114,10 +133,44 @@ class Worker:
                 return stream, entry_id.decode(), fields, 1
         return None
 
-    async def _deliveries(self, stream: str, entry_id: str) -> int:
-        """How many times a pending job has been delivered (XAUTOCLAIM counts its claim)."""
-        pending = await self._redis.xpending_range(stream, GROUP, min=entry_id, max=entry_id, count=1)
-        return int(pending[0]["times_delivered"]) if pending else 1
+    async def _claim(self, stream: str) -> tuple[str, dict, int] | None:
+        """A pending job of `stream` that no worker runs, claimed by this one, with its deliveries (this one
+        counted): this worker's own that it does not run, a dead worker's (its heartbeat older than
+        `dead_after`), or a job idle `claim_after` held by a worker never seen in the heartbeats."""
+        summary = await self._redis.xpending(stream, GROUP)
+        if not summary["pending"]:
+            return None
+        holders = [c["name"].decode() for c in summary["consumers"]]
+        beats = await self._redis.zmscore(self.prefix + "workers", holders)
+        dead_before = time.time() - self.dead_after
+        judging = time.monotonic() - self._answering_since >= self.dead_after
+        for holder, beat in zip(holders, beats, strict=True):
+            if holder == self.name:
+                idle, why = 0, "not run by this worker"  # it failed, or a previous process of this name died
+            elif beat is None:
+                idle, why = self.claim_after_ms, f"held by {holder}, never seen beating, idle too long"
+            elif judging and beat < dead_before:
+                idle, why = 0, f"held by {holder}, whose heartbeat stopped {time.time() - beat:.1f} s ago"
+            else:
+                continue  # a live worker's: running, however long it takes
+            pending = await self._redis.xpending_range(
+                stream, GROUP, "-", "+", self.processes + 1, consumername=holder, idle=idle or None
+            )
+            for entry in pending:
+                entry_id = entry["message_id"].decode()
+                if (stream, entry_id) in self._running:
+                    continue
+                # At least as idle as it was just now: none if another worker claimed it meanwhile.
+                min_idle = max(1, int(entry["time_since_delivered"]))
+                claimed = await self._redis.xclaim(stream, GROUP, self.name, min_idle, [entry_id])
+                if not claimed:
+                    continue
+                _, fields = claimed[0]
+                if holder != self.name:
+                    await self._forget(keys=[stream], args=[GROUP, holder])
+                log.info("claimed job %s (%s)", fields.get(b"id", b"?").decode(), why)
+                return entry_id, fields, int(entry["times_delivered"]) + 1
+        return None
 
     async def _give_up(self, stream: str, entry_id: str, fields: dict, deliveries: int, why: str) -> None:
         """Move a job to the dead-letter stream, tell its waiting server it failed (it runs the job itself),
@@ -150,6 +203,8 @@ class Worker:
         except REDIS_FAILED as error:
             await asyncio.sleep(self._outage.failed(error))
             return None
+        if self._outage.failures:
+            self._answering_since = time.monotonic()
         self._outage.passed()
         return job
 
@@ -167,6 +222,7 @@ class Worker:
                     with contextlib.suppress(asyncio.TimeoutError):
                         await asyncio.wait_for(stop.wait(), 0.05)
                     continue
+                self._running.add((job[0], job[1]))
                 task = asyncio.create_task(self._run(*job))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
@@ -176,9 +232,18 @@ class Worker:
                 with contextlib.suppress(BaseException):
                     await task
             with contextlib.suppress(Exception):
-                await self._redis.zrem(self.prefix + "workers", self.name)
+                await self._leave()
             await self.engine.close()
             await self._redis.aclose()
+
+    async def _leave(self) -> None:
+        """Out of the heartbeats: forgotten when it holds no job; marked dead long ago when it still holds
+        some (cancelled, or failed and not tried again), so that another worker claims them at once."""
+        held = [await self._forget(keys=[self._stream(p)], args=[GROUP, self.name]) for p in PRIORITIES]
+        if -1 in held:
+            await self._redis.zadd(self.prefix + "workers", {self.name: 0})
+        else:
+            await self._redis.zrem(self.prefix + "workers", self.name)
 
     async def _run(self, stream: str, entry_id: str, fields: dict, deliveries: int) -> None:
         try:
@@ -212,6 +277,7 @@ class Worker:
             else:
                 await self._failed_last_time(stream, entry_id, fields, deliveries, error)
         finally:
+            self._running.discard((stream, entry_id))
             self._slots.release()
 
     async def _failed_last_time(self, stream: str, entry_id: str, fields: dict, deliveries: int,

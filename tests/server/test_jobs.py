@@ -1,7 +1,8 @@
 """Engine jobs through Redis to `shashki worker` processes (issue 11, item 4): the JSON of a job and of its
-result, priorities, a dead worker's job run again, deduplication, the fallback to the server's own pool
-(Redis down included), a worker riding out a Redis restart, one pub/sub connection for every waiting job,
-a job that always fails given up, and the computer's moves of a real server thought on a worker."""
+result, priorities, a dead worker's job run again within a few heartbeats and a live one's never taken,
+deduplication, the fallback to the server's own pool (Redis down included), a worker riding out a Redis
+restart, one pub/sub connection for every waiting job, a job that always fails given up, and the computer's
+moves of a real server thought on a worker."""
 
 from __future__ import annotations
 
@@ -417,6 +418,148 @@ def test_a_job_whose_workers_die_each_time_is_given_up_unrun():
     assert dead[0][1][b"id"] == b"doomed" and dead[0][1][b"deliveries"] == b"4"
 
 
+async def _started(worker: Worker, stop: asyncio.Event, r) -> asyncio.Task:
+    """The worker running, once its first heartbeat is in."""
+    task = asyncio.create_task(worker.run(stop))
+    async with asyncio.timeout(10):
+        while await r.zscore(worker.prefix + "workers", worker.name) is None:
+            await asyncio.sleep(0.02)
+    return task
+
+
+def test_a_job_held_by_a_worker_whose_heartbeat_stopped_is_run_by_another_within_a_few_heartbeats(caplog):
+    url, prefix = private_url(12), fresh_prefix()
+    game = random_game("russian_giveaway", 14, 8)
+    stream = f"{prefix}jobs:{PLAY}"
+
+    async def run():
+        import redis.asyncio as redis
+
+        r = redis.from_url(url)
+        engine = QueuedEngine(url, prefix=prefix, answer_seconds=60)
+        stop = asyncio.Event()
+        # A worker killed (SIGKILL) while thinking: it took the job, beat a last time, and fell silent.
+        for priority in (PLAY, ANALYSIS):
+            await r.xgroup_create(f"{prefix}jobs:{priority}", GROUP, id="0", mkstream=True)
+        await r.zadd(prefix + "workers", {"killed": time.time()})
+        job = asyncio.create_task(engine.play(game, Limit(depth=3), level=2))
+        try:
+            async with asyncio.timeout(10):
+                while not await r.xlen(stream):
+                    await asyncio.sleep(0.02)
+            await r.xreadgroup(GROUP, "killed", {stream: ">"}, count=1)
+            # The rescuer beats every 0.2 s: the killed worker is dead 0.6 s after its last heartbeat.
+            rescuer = Worker(url, prefix=prefix, name="rescuer", heartbeat_seconds=0.2, claim_after=30)
+            task = await _started(rescuer, stop, r)
+            started = time.monotonic()
+            result = await asyncio.wait_for(job, 10)
+            took = time.monotonic() - started
+            consumers = {c["name"] for c in await r.xinfo_consumers(stream, GROUP)}
+            stop.set()
+            await task
+            return result, took, engine.fallbacks, rescuer.done, consumers
+        finally:
+            stop.set()
+            job.cancel()
+            await engine.close()
+            await r.aclose()
+
+    with caplog.at_level(logging.INFO, logger="shashki.jobs"):
+        result, took, fallbacks, done, consumers = asyncio.run(run())
+    assert result.move in game.legal_moves()
+    assert (fallbacks, done) == (0, 1)
+    assert took < 3, took  # a few heartbeats, not claim_after (30 s)
+    assert b"killed" not in consumers  # the dead worker taken out of the group
+    assert any("heartbeat stopped" in r.getMessage() for r in caplog.records)
+
+
+def test_a_job_of_a_worker_cancelled_while_thinking_is_run_by_another_at_once():
+    url, prefix = private_url(13), fresh_prefix()
+    game = random_game("russian", 15, 6)
+
+    async def run():
+        import redis.asyncio as redis
+
+        r = redis.from_url(url)
+        engine = QueuedEngine(url, prefix=prefix, answer_seconds=60)
+        doomed = Worker(url, prefix=prefix, name="doomed", heartbeat_seconds=0.2, claim_after=30)
+        taken = asyncio.Event()
+
+        async def stuck(*args):
+            taken.set()
+            await asyncio.Event().wait()  # thinks until cancelled, never acknowledging
+
+        doomed.engine.play_from = stuck
+        doomed_task = await _started(doomed, asyncio.Event(), r)
+        job = asyncio.create_task(engine.play(game, Limit(depth=3), level=2))
+        stop = asyncio.Event()
+        try:
+            await asyncio.wait_for(taken.wait(), 10)
+            for running in list(doomed._tasks):
+                running.cancel()
+            doomed_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await doomed_task
+            gone = await r.zscore(prefix + "workers", "doomed")
+            rescuer = Worker(url, prefix=prefix, name="rescuer", heartbeat_seconds=0.2, claim_after=30)
+            task = await _started(rescuer, stop, r)
+            started = time.monotonic()
+            result = await asyncio.wait_for(job, 10)
+            took = time.monotonic() - started
+            stop.set()
+            await task
+            return result, took, gone, engine.fallbacks, rescuer.done
+        finally:
+            stop.set()
+            job.cancel()
+            await engine.close()
+            await r.aclose()
+
+    result, took, gone, fallbacks, done = asyncio.run(run())
+    assert result.move in game.legal_moves()
+    assert gone == 0  # left holding a job: marked dead long ago, not forgotten
+    assert (fallbacks, done) == (0, 1)
+    assert took < 3, took  # well under claim_after (30 s)
+
+
+def test_a_job_running_longer_than_claim_after_on_a_live_worker_is_run_once():
+    url, prefix = private_url(14), fresh_prefix()
+    game = random_game("russian_giveaway", 16, 8)
+    runs: list[str] = []
+
+    async def run():
+        import redis.asyncio as redis
+
+        r = redis.from_url(url)
+        engine = QueuedEngine(url, prefix=prefix, answer_seconds=60)
+        stop = asyncio.Event()
+        workers = [Worker(url, prefix=prefix, name=n, heartbeat_seconds=0.1, claim_after=0.3) for n in "ab"]
+        for worker in workers:
+            thinks = worker.engine.play_from
+
+            async def slowly(*args, worker=worker, thinks=thinks):
+                runs.append(worker.name)
+                await asyncio.sleep(2.0)  # longer than claim_after and many heartbeats
+                return await thinks(*args)
+
+            worker.engine.play_from = slowly
+        tasks = [await _started(worker, stop, r) for worker in workers]
+        try:
+            result = await asyncio.wait_for(engine.play(game, Limit(depth=3), level=2), 20)
+            await asyncio.sleep(0.5)  # a claim after the answer would still be counted
+            return result, engine.fallbacks
+        finally:
+            stop.set()
+            for task in tasks:
+                await task
+            await engine.close()
+            await r.aclose()
+
+    result, fallbacks = asyncio.run(run())
+    assert result.move in game.legal_moves() and fallbacks == 0
+    assert len(runs) == 1, runs  # never taken from the worker that was still beating
+
+
 CLI = "import sys; from shashki.cli import main; sys.exit(main())"
 
 
@@ -439,7 +582,7 @@ def test_a_job_of_a_worker_killed_while_thinking_is_run_by_another(tmp_path):
         r = redis.from_url(url)
         await r.flushdb()
         log = open(tmp_path / "workers.log", "w")  # noqa: SIM115  (closed in the finally below)
-        doomed = worker_process(url, "doomed", 1.0, log)
+        doomed = worker_process(url, "doomed", 60, log)
         engine = QueuedEngine(url, answer_seconds=60)
         try:
             while not await engine.workers_alive():
@@ -449,24 +592,31 @@ def test_a_job_of_a_worker_killed_while_thinking_is_run_by_another(tmp_path):
             while not (await r.xpending(b"shashki:jobs:0", "workers"))["pending"]:
                 await asyncio.sleep(0.05)
             doomed.send_signal(signal.SIGKILL)
+            killed = time.monotonic()
             doomed.wait(10)
-            rescuer = worker_process(url, "rescuer", 1.0, log)
+            rescuer = worker_process(url, "rescuer", 60, log)
             try:
+                async with asyncio.timeout(60):
+                    while "claimed job" not in (tmp_path / "workers.log").read_text():
+                        await asyncio.sleep(0.1)
+                took = time.monotonic() - killed
                 result = await asyncio.wait_for(job, 60)
             finally:
                 rescuer.terminate()
                 rescuer.wait(30)
-            return result, engine.fallbacks
+            return result, took, engine.fallbacks
         finally:
             await engine.close()
             await r.aclose()
             log.close()
 
-    result, fallbacks = asyncio.run(run())
+    result, took, fallbacks = asyncio.run(run())
     assert result.move in game.legal_moves()
     assert fallbacks == 0
+    # Its heartbeat (every 2 s) is 3 beats old: claimed then, the rescuer's start included; not after 60 s.
+    assert took < 15, took
     text = (tmp_path / "workers.log").read_text()
-    assert "claimed job" in text and "done (play)" in text
+    assert "claimed job" in text and "heartbeat stopped" in text and "done (play)" in text
 
 
 @pytest.mark.slow
