@@ -1,7 +1,9 @@
 """The search: iterative deepening principal variation search (alpha-beta with null windows).
 
-This module drives the search (iterations, the root, limits, the principal variation); what runs at
-every node is `shashki.engine.alphabeta`, compiled with mypyc.
+This module drives the search (the iterations and their limits, the node search set up for the position's
+variant, endgame tables and draw counts); each iteration's root, with its aspiration window, and the
+principal variation are `shashki.engine.root`; what runs at every node below is `shashki.engine.alphabeta`,
+compiled with mypyc.
 
 - A transposition table keyed by the position's Zobrist hash (`Position.hash`) keeps, per position, the
   depth searched, the score and whether it is exact or a bound, and the best move found; in buckets of
@@ -41,13 +43,13 @@ from shashki.engine.alphabeta import (
     WIN_BOUND,
     Core,
     SearchStopped,
-    score_to_tt,
 )
 from shashki.engine.counts import Counts, long_diagonal
 from shashki.engine.evaluation import Evaluator, Weights
+from shashki.engine.root import aspire, principal_variation
 from shashki.engine.tablebase import Tablebase, default_tablebase, has_tables
 from shashki.engine.timeman import PonderClock, time_for_move
-from shashki.engine.transposition import EXACT, LOWER, TranspositionTable
+from shashki.engine.transposition import TranspositionTable
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DrawRule
 
@@ -57,9 +59,6 @@ CountStates = dict[DrawRule, tuple[int, int]]
 # Russian: from this many pieces down, each search starts with an empty transposition table (the counts
 # change from move to move, and the table's scores do not know them).
 COUNTED_ENDING = 8
-
-ASPIRATION_DEPTH = 4
-ASPIRATION_WINDOW = 50  # hundredths of a man
 
 __all__ = ["DRAW", "INFINITE", "MAX_PLY", "WIN", "WIN_BOUND", "CountStates", "Limit", "Line", "SearchStopped",
            "Searcher"]
@@ -136,8 +135,8 @@ class Searcher:
     # ones (given, they must be the variant's).
     tablebase: Tablebase | None = None
     use_tablebase: bool = True
-    # Aspiration windows: from depth ASPIRATION_DEPTH on, each iteration first searches a window of
-    # ±ASPIRATION_WINDOW around the last score, widening it only when the score falls outside.
+    # Aspiration windows: from depth root.ASPIRATION_DEPTH on, each iteration first searches a window of
+    # ±root.ASPIRATION_WINDOW around the last score, widening it only when the score falls outside.
     aspiration: bool = True
     # Late-move reductions: quiet moves after the first three, at depth 3 or more, searched a ply
     # shallower first (and again at full depth if they beat alpha).
@@ -230,10 +229,10 @@ class Searcher:
             core.must_finish = depth == 1  # the first iteration always completes: a move to play
             core.next_check = min(core.nodes + CHECK_EVERY, core.node_limit)
             try:
-                score = self._aspire(position, root_moves, depth, score)
+                score = aspire(core, position, root_moves, depth, score, self.aspiration)
             except SearchStopped:
                 return
-            pv = self._pv(position, depth)
+            pv = principal_variation(core, position, depth)
             if not pv or pv[0] not in root_moves:
                 pv = (root_moves[0],)
             yield Line(depth, score, pv, core.nodes, time.perf_counter() - start, core.seldepth)
@@ -329,99 +328,3 @@ class Searcher:
         tracker.root(position.white, position.black, position.kings, position.white_to_move, max(quiet, 0),
                      progress, kings3, kings3_limit, long, long_limit, small, small_limit, states is not None)
         return tracker
-
-    def _aspire(self, pos: Position, moves: list[Move], depth: int, previous: int) -> int:
-        """The root searched first within a window around the previous iteration's score."""
-        if not self.aspiration or depth < ASPIRATION_DEPTH or abs(previous) >= WIN_BOUND:
-            return self._root(pos, moves, depth, -INFINITE, INFINITE)
-        delta = ASPIRATION_WINDOW
-        alpha, beta = previous - delta, previous + delta
-        while True:
-            score = self._root(pos, moves, depth, alpha, beta)
-            if score <= alpha and alpha > -INFINITE:
-                alpha = max(score - delta, -INFINITE)
-            elif score >= beta and beta < INFINITE:
-                beta = min(score + delta, INFINITE)
-            else:
-                return score
-            delta *= 4
-            if delta > 16 * ASPIRATION_WINDOW:
-                alpha, beta = -INFINITE, INFINITE  # the third miss: the full window
-
-    def _root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> int:
-        core = self._core
-        index = self.table.move_index(pos.hash)
-        legal = pos.legal_moves()
-        if 0 <= index < len(legal) and legal[index] in moves:
-            best_move = legal[index]
-            ordered = [best_move] + [m for m in moves if m is not best_move]
-        else:
-            ordered = [moves[i] for i in core.ordering.order(pos, moves, -1, 0)]
-        original_alpha = alpha
-        best = -INFINITE
-        best_move = ordered[0]
-        core.path.append(pos.hash)
-        try:
-            for i, move in enumerate(ordered):
-                child = pos.play(move)
-                if i == 0:
-                    score = -core.search(child, depth - 1, -beta, -alpha, 1)
-                else:
-                    score = -core.search(child, depth - 1, -alpha - 1, -alpha, 1)
-                    if alpha < score < beta:
-                        score = -core.search(child, depth - 1, -beta, -alpha, 1)
-                if score > best:
-                    best, best_move = score, move
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
-        finally:
-            core.path.pop()
-        if best <= original_alpha:
-            return best  # no move reached the window: the table keeps what the last iteration found
-        flag = LOWER if best >= beta else EXACT
-        self.table.store(pos.hash, depth, flag, score_to_tt(best, 0), _index(legal, best_move),
-                         legal[0].capture_mask != 0, len(legal) == 1)
-        return best
-
-    def _pv(self, pos: Position, depth: int) -> tuple[Move, ...]:
-        """The principal variation, followed through the transposition table."""
-        pv: list[Move] = []
-        seen = set()
-        for _ in range(max(depth, 1) + 8):
-            index = self.table.move_index(pos.hash)
-            if pos.hash in seen:
-                break
-            seen.add(pos.hash)
-            legal = pos.legal_moves()
-            move: Move | None = legal[index] if 0 <= index < len(legal) else self._table_move(pos, legal)
-            if move is None:
-                break
-            pv.append(move)
-            pos = pos.play(move)
-        return tuple(pv)
-
-    def _table_move(self, pos: Position, legal: list[Move]) -> Move | None:
-        """The best move by the endgame tables (the nearest win, the farthest loss), if they cover pos."""
-        core = self._core
-        if not legal or not core.tb_pieces or (pos.white | pos.black).bit_count() > core.tb_pieces:
-            return None
-        best, best_score = None, -INFINITE
-        for move in legal:
-            code = core.tablebase.code(pos.play(move))
-            if not code:
-                return None
-            plies, lost = divmod(code - 2, 2)
-            # The child's result is the opponent's: its loss in n plies is our win in n + 1.
-            score = DRAW if code == 1 else (WIN - plies if lost else plies - WIN)
-            if score > best_score:
-                best, best_score = move, score
-        return best
-
-
-def _index(moves: list[Move], move: Move) -> int:
-    for i, m in enumerate(moves):
-        if m is move:
-            return i
-    return -1
