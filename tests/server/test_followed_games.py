@@ -32,7 +32,7 @@ COLUMNS = ("version", "ply", "white_ms", "black_ms", "turn_started_at", "status"
 
 
 def _columns(games: GameService, game_id: str) -> tuple:
-    live = games.store._live[game_id]
+    live = games.store.cache.get(game_id)
     return tuple(getattr(live.record, name) for name in COLUMNS) + (live.rules.position,)
 
 
@@ -104,11 +104,12 @@ def test_two_processes_play_a_game_through_on_the_changes_they_hear_without_read
         states = await _play((one, other), live.id, one.state(live), 30, rng, compare)
         offered = await other.offer_draw(2, live.id)  # a change without a move, heard by the first
         await asyncio.sleep(0)
-        heard_offer = one.store._live[live.id].record.draw_offer
+        heard_offer = one.store.cache.get(live.id).record.draw_offer
         ended = await one.resign(1, live.id)
         await asyncio.sleep(0)
-        cached = (one.store.cached, other.store.cached, len(one.store.followers), len(other.store.followers))
-        applied = one.store.followers.applied + other.store.followers.applied
+        cached = (one.store.cached, other.store.cached, len(one.store.cache.followers),
+                  len(other.store.cache.followers))
+        applied = one.store.cache.followers.applied + other.store.cache.followers.applied
         reads = [" ".join(s.split()) for s in seen if s.lstrip().upper().startswith("SELECT")]
         await _close(db, one, other)
         return states, agree, offered, heard_offer, ended, cached, applied, reads, versions
@@ -129,7 +130,7 @@ def test_a_change_that_is_not_the_next_one_is_left_to_the_version_check_and_caug
 
     async def scenario():
         db, one, other, live, copy = await _held_by_both(tmp_path)
-        other.store.followers.stop(live.id)  # the second process hears nothing now (a lost connection)
+        other.store.cache.followers.stop(live.id)  # the second process hears nothing now (a lost connection)
         await _play((one, one), live.id, one.state(live), 3, rng)  # three changes it did not hear
         missed = copy.record.version
         late = Encoded({"type": "state", "seq": 99}, servers=change_for_servers({"version": 99}, None))
@@ -153,7 +154,7 @@ def test_a_copy_is_in_doubt_after_a_change_it_missed_lost_events_or_one_not_yet_
         db, one, other, live, copy = await _held_by_both(tmp_path)
         states = await _play((one, other), live.id, one.state(live), 2, rng)
         await asyncio.sleep(0)  # the process's own change, heard back, is taken
-        following = other.store.followers
+        following = other.store.cache.followers
         steps = {"current after a read": following.current(copy)}
         # A change heard while this process holds the game's lock is not applied: the copy is in doubt.
         async with copy.lock:
@@ -161,7 +162,7 @@ def test_a_copy_is_in_doubt_after_a_change_it_missed_lost_events_or_one_not_yet_
             await asyncio.sleep(0)
         steps["current after a missed change"] = following.current(copy)
         await other.get_state(live.id)  # read, caught up, confirmed
-        stored = one.store._live[live.id].record
+        stored = one.store.cache.get(live.id).record
         steps["caught up"] = (copy.record.version, copy.record.ply) == (stored.version, 3)
         steps["current again"] = following.current(copy)
         events = following._games[live.id].events
@@ -199,7 +200,7 @@ def test_a_change_not_heard_yet_never_turns_a_legal_action_into_a_refusal(tmp_pa
         db, one, other, live, copy = await _held_by_both(tmp_path)
         state = (await _play((one, other), live.id, one.state(live), 2, rng))[-1]
         await asyncio.sleep(0)
-        following = other.store.followers
+        following = other.store.cache.followers
         bus = other.store.bus
 
         def deafen():
@@ -264,7 +265,7 @@ def test_two_processes_on_redis_apply_each_others_changes(tmp_path):
                 await asyncio.sleep(0.01)
 
         states = await _play((one, other), live.id, one.state(live), 12, rng, heard)
-        applied = (one.store.followers.applied, other.store.followers.applied)
+        applied = (one.store.cache.followers.applied, other.store.cache.followers.applied)
         agree = _columns(one, live.id) == _columns(other, live.id)
         await _close(db, one, other)
         return states, applied, agree

@@ -80,7 +80,7 @@ async def _lease(games: GameService, game_id: str) -> str | None:
 
 
 def _ply(games: GameService, game_id: str) -> int:
-    return games.store._live[game_id].record.ply
+    return games.store.cache.get(game_id).record.ply
 
 
 def test_the_lease_holder_alone_holds_the_timers_whichever_process_commits(tmp_path):

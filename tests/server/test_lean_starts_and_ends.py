@@ -78,7 +78,7 @@ def test_a_game_and_the_rows_it_claims_are_written_together_without_a_session_or
         statements = list(seen)
         with pytest.raises(Conflict) as refused:
             await games.create(white_id=2, black_id=1, terms=GameTerms(), claims=claims)
-        cached = len(games.store._live)
+        cached = games.store.cached
         async with db.session() as s:
             stored = await s.scalar(select(func.count()).select_from(GameRecord))
             claimed = await s.scalar(select(GameRecord.rematch_id).where(GameRecord.id == first.id))

@@ -6,7 +6,8 @@ Split by job, imports running one way (each module imports only those above it):
 - `terms`: `GameTerms`, what a game is played on (variant, option, clock, rated, start position);
 - `replay`: the one way a stored game is rebuilt through the rules;
 - `clock`, `presence`, `live` (a game in memory), `view` (its state as clients read it);
-- `store`: cache, load/refresh, compare-and-set commit, publish, after-change listeners;
+- `cache`: the games in play kept in memory, loaded, followed, refreshed, let go;
+- `store`: over the cache, compare-and-set commit, publish, after-change listeners;
 - `actions`: move, draws, resign, abort, claim victory, and the finisher;
 - `computer` (the opponents) and `listeners` (flag timer, computer turns);
 - `queries`: the read side of the tables for the other domains (counts, lists, moves, now playing);

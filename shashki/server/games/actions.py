@@ -71,7 +71,7 @@ class GameActions:
         """A player's action on a live game: under the game's lock, brought up to date from the database,
         after the flag check (unless `flag` is False), refused if the game is over. A client that names
         a later ply than the cached copy's has seen a change this process has not: the stored version is
-        read whatever the copy is thought to be (`GameStore.refresh`)."""
+        read whatever the copy is thought to be (`GameCache.refresh`)."""
         live = await self.store.live(game_id)
         color = live.seat(user_id)
         if color is None:

@@ -52,7 +52,7 @@ class LiveGame:
     # Set when the store drops this copy (another writer got there first, or a write failed half-way):
     # whoever still holds it reloads it from the database before acting on it.
     stale: bool = False
-    # Whether the last `GameStore.refresh` trusted this copy without reading the stored version (several
+    # Whether the last `GameCache.refresh` trusted this copy without reading the stored version (several
     # processes, every change heard: games/follow.py); a refusal made on it is checked again.
     trusted: bool = False
     # The tournament the game belongs to, if any: asked of the tournaments when the game is loaded

@@ -158,7 +158,7 @@ class GameService:
         return resumed
 
     async def close(self) -> None:
-        await self.store.followers.close()
+        await self.store.cache.followers.close()
         await self.owners.close()
         await self.presence.close()
         self.flags.close()

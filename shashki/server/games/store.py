@@ -1,14 +1,11 @@
-"""The games store: the cache of games in play, loading and refreshing them from the database, the
-compare-and-set commit of every change, its publication, and the listeners told after each change.
-
-The server is the only authority. Each game's state in memory is a cache rebuilt from the database (its
-record and its moves replayed through the rules, `games.replay`) whenever it is missing or found stale,
-which is how a restarted server resumes every live game.
+"""The games store: the compare-and-set commit of every change to a game, its publication, and the
+listeners told after each change; over the cache of games in play (`games.cache`), whose methods the other
+modules call are forwarded here.
 
 Writes are compare-and-set on the game's `version` (it numbers the events too) and a move row is unique
 per (game, ply): of two submissions of the same ply — a double click, two tabs, two server processes —
 exactly one is applied and the other gets a clear answer. Within one process a lock per game orders the
-writers (`LiveGame.lock`; `locked` takes it and brings the game up to date).
+writers (`LiveGame.lock`; `locked` takes it and brings the game up to date, `GameCache.refresh`).
 
 After a change is committed and published, the listeners (`add_listener`) are called with the game: the
 game's owner arms the flag timer and the computer opponent (`games.owners`, `games.listeners`) there,
@@ -18,7 +15,6 @@ never inside the commit. With several processes, a change another process commit
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -34,14 +30,15 @@ from sqlalchemy.orm.attributes import set_committed_value
 from shashki.rules import Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.events import AfterCommit, Encoded, EventBus
-from shashki.server.games.follow import Followers, change_for_servers
+from shashki.server.games.cache import GameCache, HeardListener
+from shashki.server.games.follow import change_for_servers
 from shashki.server.games.hooks import END_ATTEMPTS, EndHook
 from shashki.server.games.live import LiveGame
 from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
 from shashki.server.games.models import GameRecord, GameStatus, outcome_columns
 from shashki.server.games.presence import Presence
 from shashki.server.games.queries import GameQueries
-from shashki.server.games.statements import Claims, change, game_row, version_of
+from shashki.server.games.statements import Claims, change, game_row
 from shashki.server.games.view import GameView, build_view, state_patch
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
@@ -50,9 +47,6 @@ from shashki.server.storage.direct import Refused
 log = logging.getLogger(__name__)
 
 Listener = Callable[[LiveGame], None]
-# Told of a change committed by another process: applied to the copy (True), or missed (False).
-HeardListener = Callable[[LiveGame, bool], None]
-
 
 # Another domain's write in the transaction that stores a new game, given the session and the game's id.
 AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
@@ -77,12 +71,9 @@ class GameStore:
         self.end_hooks: list[EndHook] = []
         # Games are made in memory by the loader: loaded, made as written, or caught up.
         self.loader = GameLoader(db, players, computer_name)
+        # The games in play kept in memory, and the changes other processes make to them (games/cache.py).
+        self.cache = GameCache(db, bus, self.loader)
         self._listeners: list[Listener] = []
-        self._heard_listeners: list[HeardListener] = []
-        self._live: dict[str, LiveGame] = {}
-        # With other processes (Redis), the changes they make to the cached games, applied as heard.
-        self.followers = Followers(bus, self._heard, self._missed)
-        self._loading: dict[str, asyncio.Lock] = {}
         self.published = AfterCommit(bus)  # publishes that never fail a committed change
 
     @property
@@ -100,11 +91,8 @@ class GameStore:
 
     def add_heard_listener(self, listener: HeardListener) -> None:
         """Call `listener(game, applied)` when a change another process committed reaches this process's
-        copy of a game in play: applied to it (`applied`: heard, games/follow.py, or caught up by
-        `refresh`), or missed (heard out of turn, events lost, or the copy dropped by `forget`: it is read
-        again before its next use). The change's own listeners ran where it was committed; here reacts
-        only what this process alone holds for the game (the owner's timers, games/owners.py)."""
-        self._heard_listeners.append(listener)
+        copy of a game in play (`GameCache.add_heard_listener`)."""
+        self.cache.add_heard_listener(listener)
 
     def notify(self, live: LiveGame) -> None:
         for listener in self._listeners:
@@ -113,77 +101,29 @@ class GameStore:
             except Exception:
                 log_failure(log, "a listener of game %s failed", live.id)
 
-    def _tell_heard(self, live: LiveGame, applied: bool) -> None:
-        for listener in self._heard_listeners:
-            try:
-                listener(live, applied)
-            except Exception:
-                log_failure(log, "a listener of game %s failed", live.id)
-
-    def _heard(self, live: LiveGame) -> None:
-        """Another process's change, applied to the copy as heard."""
-        self._drop(live)
-        self._tell_heard(live, True)
-
-    def _missed(self, live: LiveGame) -> None:
-        """Another process's change this copy lacks (read again before its next use)."""
-        self._tell_heard(live, False)
-
     # -- reading ------------------------------------------------------------------------------------
 
     async def live(self, game_id: str) -> LiveGame:
-        """The game, from the cache or loaded; NotFound if there is none."""
-        live = self._live.get(game_id)
-        if live is not None:
-            return live
-        # One loader per game at a time; the lock is dropped whatever the outcome (found, not found, an
-        # error), so that asking for unknown ids leaves nothing behind. A waiter still holding the dropped
-        # lock finds the game in the cache (or loads it again, as a later caller would).
-        lock = self._loading.setdefault(game_id, asyncio.Lock())
-        try:
-            async with lock:
-                live = self._live.get(game_id)
-                if live is None:
-                    live = await self.loader.load(game_id)
-                    # Only games in play are kept: a finished one is read afresh when asked for, so the
-                    # cache does not grow with the history of every game looked at.
-                    if live.is_live:
-                        self._live[game_id] = live
-                        self.followers.follow(live)
-        finally:
-            if self._loading.get(game_id) is lock:
-                del self._loading[game_id]
-        return live
+        """The game, from the cache or loaded; NotFound if there is none (`GameCache.live`)."""
+        return await self.cache.live(game_id)
 
     async def live_many(self, game_ids: list[str]) -> list[LiveGame]:
-        """The games among `game_ids` that are stored: from the cache, the others loaded together
-        (`GameLoader.load_many`) and cached if in play — the server's start resumes every game in play
-        this way. A game that another caller loaded meanwhile is taken from the cache, not replaced."""
-        loaded = await self.loader.load_many([g for g in game_ids if g not in self._live])
-        games = []
-        for game_id in game_ids:
-            live = self._live.get(game_id) or loaded.get(game_id)
-            if live is None:
-                continue
-            if live.is_live and game_id not in self._live:
-                self._live[game_id] = live
-                self.followers.follow(live)
-            games.append(live)
-        return games
+        """The games among `game_ids` that are stored, cached if in play (`GameCache.live_many`)."""
+        return await self.cache.live_many(game_ids)
 
     @property
     def cached(self) -> int:
         """How many games in play this process keeps (the `live_games` gauge)."""
-        return len(self._live)
+        return self.cache.cached
 
     @property
     def loading(self) -> int:
-        """How many games are being loaded now (none once every load has ended: a bounded map)."""
-        return len(self._loading)
+        """How many games are being loaded now."""
+        return self.cache.loading
 
     async def record(self, game_id: str) -> GameRecord:
         """The game's stored record (the cached copy of a game in play), without replaying its moves."""
-        live = self._live.get(game_id)
+        live = self.cache.get(game_id)
         if live is not None:
             return live.record
         async with self.db.session() as s:
@@ -192,63 +132,17 @@ class GameStore:
             raise NotFound("no_such_game", f"There is no game {game_id!r}.")
         return record
 
-    async def refresh(self, live: LiveGame, *, read: bool = False) -> None:
-        """Bring a game up to date if another process has changed it (call under its lock); `read`: check
-        the stored version even if the copy is known current (a client asked for the state again, or
-        knows of a later ply than the copy).
-
-        With several server processes on one database (DATABASE_URL + REDIS_URL), any of them may have
-        written the game since this one cached it: one indexed read of its version tells, unless every
-        change they made has been heard and applied already (`games/follow.py`: then nothing is read).
-        With events in this process (no Redis) this process is the only server of its games, so the
-        cached game is the authority and is not read again: only a copy marked stale (a failed write) is
-        reloaded. A second process on the same file anyway would still lose no write: the compare-and-set
-        refuses the stale one (`commit`), which drops the copy, and the next action reloads it.
-        """
-        live.trusted = False
-        if not self.bus.shared and not live.stale:
-            return
-        if not live.stale and not read and self.followers.current(live):
-            live.trusted = True  # every change made elsewhere has been heard and applied (games/follow.py)
-            return
-        since = self.followers.listening(live.id)
-        version = await self.db.direct.scalar(version_of(live.id))
-        if version is None:
-            return
-        if version == live.record.version and not live.stale:
-            self.followers.confirm(since)
-            return
-        if live.stale or not await self.loader.catch_up(live):
-            fresh = await self.loader.load(live.id)
-            live.record, live.rules = fresh.record, fresh.rules
-            live.notations, live.players = fresh.notations, fresh.players
-            live.tournament = fresh.tournament
-            live.stale = False
-        self.followers.confirm(since)
-        self._drop(live)  # if ended by another process: read afresh when asked for, as after `commit`
-        self._tell_heard(live, True)
-
     @contextlib.asynccontextmanager
     async def locked(self, live: LiveGame, *, read: bool = False) -> AsyncIterator[LiveGame]:
         """Hold the game's lock with the game brought up to date: how every change begins (`read`: as
-        in `refresh`)."""
+        in `GameCache.refresh`)."""
         async with live.lock:
-            await self.refresh(live, read=read)
+            await self.cache.refresh(live, read=read)
             yield live
 
     def forget(self, game_id: str) -> None:
         """Drop a cached game found stale; the next use loads it afresh from the database."""
-        old = self._live.pop(game_id, None)
-        self.followers.stop(game_id)
-        if old is not None:
-            old.stale = True  # whoever still holds this copy reloads it before acting on it
-            self._tell_heard(old, False)  # no longer followed: its owner loads it again
-
-    def _drop(self, live: LiveGame) -> None:
-        """Let a game that has ended leave the cache: whoever asks again reads it from the database."""
-        if not live.is_live and self._live.get(live.id) is live:
-            del self._live[live.id]
-            self.followers.stop(live.id)
+        self.cache.forget(game_id)
 
     def view(self, live: LiveGame, now: datetime | None = None) -> GameView:
         """The state of the game now (clocks read at `now`)."""
@@ -313,8 +207,7 @@ class GameStore:
         # a start cost a second transaction): the record as flushed, the rules game at its start.
         live = self.loader.made(record, [], tournament, await self.loader.accounts_of(record))
         if live.is_live:
-            live = self._live.setdefault(live.id, live)
-            self.followers.follow(live)
+            live = self.cache.keep(live)
         state = self.view(live).to_json()
         for user_id in (record.white_id, record.black_id):
             if user_id is not None:
@@ -370,7 +263,7 @@ class GameStore:
                 await self.db.direct.write(*change(r.id, r.version, changes, move))
         except (IntegrityError, Refused):
             # Another writer (another process) got there first: our copy is stale.
-            self.forget(r.id)
+            self.cache.forget(r.id)
             raise Conflict(
                 "ply_already_played", "The game changed before this was applied; ask for its state."
             ) from None
@@ -392,7 +285,7 @@ class GameStore:
             for user_id in (r.white_id, r.black_id):
                 if user_id is not None:
                     await self.published.publish(f"user:{user_id}", {"type": "gameFinish", "game": r.id})
-        self._drop(live)
+        self.cache.drop(live)
         self.notify(live)
         return view
 
