@@ -18,7 +18,7 @@ tournaments are taken over once its lease expires.
 
 Every game is created by `GameService.create` with the tournament's `GameTerms`, and its pairing (arena:
 its seats and the players' game column) is written in the same transaction (`within`), so a game exists
-exactly when its pairing does.
+exactly when its pairing does. What each pairing writes is `pairings.py`; this module decides when.
 """
 
 from __future__ import annotations
@@ -32,16 +32,17 @@ from datetime import datetime
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from shashki.server.errors import Conflict, ServiceError, log_failure
+from shashki.server.errors import ServiceError, log_failure
 from shashki.server.games.models import GameStatus
+from shashki.server.games.service import AlsoWrite
 from shashki.server.games.terms import GameTerms
 from shashki.server.storage import rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.tournaments.arena_pairing import Waiting, pair_wave, rejoin_delay
 from shashki.server.tournaments.lease import Lease
-from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer, TournamentSeat
+from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
+from shashki.server.tournaments.pairings import arena_pairing, round_game, store_round
 from shashki.server.tournaments.results import Results
 from shashki.server.tournaments.roundrobin import round_robin_rounds
 from shashki.server.tournaments.service import TournamentService
@@ -49,7 +50,6 @@ from shashki.server.tournaments.state import (
     ABORTED,
     ARENA,
     CREATED,
-    DONE,
     FINISHED,
     PENDING,
     PLAYING,
@@ -57,7 +57,7 @@ from shashki.server.tournaments.state import (
     STARTED,
     Snapshot,
 )
-from shashki.server.tournaments.swiss import ByeKind, pair_round
+from shashki.server.tournaments.swiss import pair_round
 
 log = logging.getLogger(__name__)
 # After a tick, the director waits this long at least before the next, so that the games ending together
@@ -219,48 +219,7 @@ class Director:
         await self._together(self._arena_game(snap, wave, white, black) for white, black in pairs)
 
     async def _arena_game(self, snap: Snapshot, wave: int, white: int, black: int) -> None:
-        t = snap.tournament
-        now = self.clock()
-
-        async def within(s: AsyncSession, game_id: str) -> None:
-            pairing = TournamentPairing(
-                tournament_id=t.id,
-                round=wave,
-                white_id=white,
-                black_id=black,
-                game_id=game_id,
-                status=PLAYING,
-                created_at=now,
-                white_rating=snap.ratings.get(white, 1500),
-                black_rating=snap.ratings.get(black, 1500),
-            )
-            s.add(pairing)
-            await s.flush()
-            await s.execute(
-                update(Tournament).where(Tournament.id == t.id, Tournament.round < wave).values(round=wave)
-            )
-            s.add_all(
-                [
-                    TournamentSeat(tournament_id=t.id, round=wave, user_id=u, pairing_id=pairing.id)
-                    for u in (white, black)
-                ]
-            )
-            for user in (white, black):
-                done = await s.execute(
-                    update(TournamentPlayer)
-                    .where(
-                        TournamentPlayer.tournament_id == t.id,
-                        TournamentPlayer.user_id == user,
-                        TournamentPlayer.game_id.is_(None),
-                        TournamentPlayer.paused.is_(False),
-                        TournamentPlayer.withdrawn.is_(False),
-                    )
-                    .values(game_id=game_id, waiting_since=None)
-                )
-                if rows_changed(done) != 1:
-                    raise Conflict("not_waiting", "The player is no longer waiting.")
-
-        await self._create(snap, white, black, within)
+        await self._create(snap, white, black, arena_pairing(snap, wave, white, black, self.clock()))
 
     async def _together(self, creations) -> None:
         """Create a wave's or a round's games `CREATE_AT_ONCE` at a time: the inserts take turns on the
@@ -273,7 +232,7 @@ class Director:
 
         await asyncio.gather(*(one(c) for c in creations))
 
-    async def _create(self, snap: Snapshot, white: int, black: int, within) -> None:
+    async def _create(self, snap: Snapshot, white: int, black: int, within: AlsoWrite) -> None:
         t = snap.tournament
         terms = GameTerms(t.variant, False, t.clock_initial_ms, t.clock_increment_ms, t.rated)
         try:
@@ -313,7 +272,8 @@ class Director:
             if not games:
                 await self._finish(snap)  # nobody can be paired without a repeat: as lichess, it ends
                 return
-        if await self._store_round(snap, number, games, bye):
+        if await store_round(self.service.db, snap, number, games, bye, self.clock()):
+            self.service.feed.changed(t.id)
             await self._rounds(await self.service.snapshot(t.id))
 
     def _berger_fixed(self, snap: Snapshot):
@@ -322,83 +282,9 @@ class Director:
         order = sorted(snap.players, key=lambda p: (-p.rating, p.id))
         return round_robin_rounds([p.user_id for p in order], snap.tournament.double)
 
-    async def _store_round(self, snap: Snapshot, number: int, games, bye: int | None) -> bool:
-        t = snap.tournament
-        now = self.clock()
-        withdrawn = {p.user_id for p in snap.players if p.withdrawn}
-        async with self.service.db.session() as s:
-            done = await s.execute(
-                update(Tournament)
-                .where(Tournament.id == t.id, Tournament.round == t.round)
-                .values(round=number)
-            )
-            if rows_changed(done) != 1:
-                await s.rollback()
-                return False
-            rows = []
-            for white, black in games:
-                row = TournamentPairing(
-                    tournament_id=t.id,
-                    round=number,
-                    white_id=white,
-                    black_id=black,
-                    status=PENDING,
-                    created_at=now,
-                    white_rating=snap.ratings.get(white, 1500),
-                    black_rating=snap.ratings.get(black, 1500),
-                )
-                if white in withdrawn or black in withdrawn:  # round robin: a forfeit
-                    row.status, row.finished_at = DONE, now
-                    row.winner = (
-                        None
-                        if white in withdrawn and black in withdrawn
-                        else ("black" if white in withdrawn else "white")
-                    )
-                    row.result = {"white": "1-0", "black": "0-1", None: "0-0"}[row.winner]
-                rows.append(row)
-            if bye is not None:
-                kind = ByeKind.PAIRING.value if t.system != ROUNDROBIN else "free"
-                rows.append(
-                    TournamentPairing(
-                        tournament_id=t.id,
-                        round=number,
-                        white_id=bye,
-                        bye=kind,
-                        status=DONE,
-                        created_at=now,
-                        finished_at=now,
-                    )
-                )
-            s.add_all(rows)
-            await s.flush()
-            for row in rows:
-                s.add_all(
-                    [
-                        TournamentSeat(tournament_id=t.id, round=number, user_id=u, pairing_id=row.id)
-                        for u in (row.white_id, row.black_id)
-                        if u is not None
-                    ]
-                )
-            try:
-                await s.commit()
-            except IntegrityError:
-                await s.rollback()
-                return False
-        self.service.feed.changed(t.id)
-        return True
-
     async def _round_game(self, snap: Snapshot, pairing: TournamentPairing) -> None:
-        async def within(s: AsyncSession, game_id: str) -> None:
-            done = await s.execute(
-                update(TournamentPairing)
-                .where(TournamentPairing.id == pairing.id, TournamentPairing.game_id.is_(None))
-                .values(game_id=game_id, status=PLAYING)
-            )
-            if rows_changed(done) != 1:
-                raise Conflict("already_created", "This pairing's game exists already.")
-
         assert pairing.black_id is not None
-        await self._create(snap, pairing.white_id, pairing.black_id, within)
+        await self._create(snap, pairing.white_id, pairing.black_id, round_game(pairing))
 
 
 __all__ = ["ABORTED", "Director"]
