@@ -236,10 +236,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             # Shutting down: uvicorn has stopped taking connections and closed the sockets (code 1012,
             # "service restart": clients reconnect, to another process behind the proxy); readiness now
-            # fails; then the timers and the engine stop. Every move was committed before it was
-            # acknowledged, so the games resume in whichever process next loads them.
+            # fails; the games this process owns are handed over first (with several processes another
+            # takes each at once, timers and all: games/owners.py); then the timers and the engine stop.
+            # Every move was committed before it was acknowledged, so the games resume in whichever
+            # process next loads them.
             app.state.draining = True
             undrain()
+            await game_service.hand_over()
             await sampler.close()
             await app.state.bots.jumps.close()
             await app.state.reviews.close()

@@ -92,7 +92,8 @@ class Settings(BaseSettings):
     game_streams: int = 20
     stream_keepalive_seconds: float = 6.0
     # Several processes (Redis): a live game's owner holds a lease this long; a lapsed one (its process
-    # died) is taken over by another process within about a third more.
+    # died) is taken over by another process within about a third more; a process stopping cleanly hands
+    # its games over at once (games/owners.py).
     game_lease_seconds: float = 10.0
     # Computer analysis of games: engine seconds per position, and whether every rated game is analysed
     # by itself when it ends.

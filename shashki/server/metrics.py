@@ -14,7 +14,10 @@ What is counted, and where:
   jobs queued and jobs taken, read from the Redis streams of `jobs.py`, else the local pools').
 
 A process that ends marks itself dead (`mark_dead`): the "live" gauges then leave the sum, so the
-processes that `--workers N` restarts do not add up for ever.
+processes that `--workers N` restarts do not add up for ever. A process that dies without ending (killed,
+crashed: uvicorn's supervisor starts another in its place and tells nobody) cannot; so every exposition
+first takes out the live gauges of the processes that no longer exist (`forget_dead`). The directory is
+one server's, on one machine: its files are named by pids of this machine's processes.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import contextlib
 import inspect
 import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -37,7 +41,7 @@ from prometheus_client import multiprocess as _multiprocess
 
 __all__ = [
     "CONTENT_TYPE_LATEST", "MOVES", "MOVES_BY", "MOVE_SECONDS", "REQUEST_SECONDS", "Sampler", "exposition",
-    "mark_dead",
+    "forget_dead", "mark_dead",
 ]
 
 # Acks are meant to come well under 100 ms (issue 11's goal): the buckets resolve that range finely.
@@ -91,6 +95,7 @@ def exposition() -> bytes:
     """The text format for `/metrics`: this process's registry, or every process's sum."""
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
+        forget_dead(directory)
         registry = CollectorRegistry()
         _multiprocess.MultiProcessCollector(registry, path=directory)
         return generate_latest(registry)
@@ -104,6 +109,39 @@ def mark_dead(pid: int | None = None) -> None:
     directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if directory:
         _multiprocess.mark_process_dead(os.getpid() if pid is None else pid, directory)
+
+
+def forget_dead(directory: str) -> list[int]:
+    """Mark dead every process whose "live" gauges are in `directory` but which no longer runs (killed,
+    crashed: it could not mark itself), so that its last games and sockets leave the sum; returns their
+    pids. Its counters and histograms stay, as a clean end leaves them. A listing of the directory and a
+    signal 0 per process: cheap beside the exposition's reading of every file."""
+    pids = set()
+    for path in Path(directory).glob("gauge_live*_*.db"):
+        number = path.stem.rpartition("_")[2]
+        if number.isdigit():
+            pids.add(int(number))
+    dead = sorted(pid for pid in pids if not _running(pid))
+    for pid in dead:
+        with contextlib.suppress(FileNotFoundError):  # another process's exposition was quicker
+            _multiprocess.mark_process_dead(pid, directory)
+    return dead
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists on this machine and has not ended (a zombie, dead and not yet reaped
+    by its parent, has ended)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rpartition(b")")[2].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (not Linux): existing is running
+        return True
 
 
 class Sampler:

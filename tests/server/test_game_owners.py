@@ -2,7 +2,8 @@
 game's lease, and it alone, holds the game's timers — the flag, the first move, the computer's turn —
 whichever process commits the changes. A process that commits a change of a game another one holds arms
 nothing; the owner, hearing the change, arms its timers; a lease lost drops them, a lease taken over
-arms them. (The same with real processes, one of them killed: tests/server/test_scaled_out.py.)"""
+arms them; a process that stops hands its games over at once, each to exactly one other. (The same with
+real processes, one of them killed or stopped: tests/server/test_scaled_out.py.)"""
 
 from __future__ import annotations
 
@@ -39,8 +40,8 @@ class CountedOpponent(RandomOpponent):
         return await super().choose(game, level, remaining_ms, increment_ms)
 
 
-async def _two_processes(tmp_path, *, lease_seconds: float = 10.0):
-    """Two game services on one database and one Redis, standing for two processes."""
+async def _two_processes(tmp_path, *, lease_seconds: float = 10.0, count: int = 2):
+    """Two (or `count`) game services on one database and one Redis, standing for as many processes."""
     db, one = await _service(tmp_path)
     await one.close()
     prefix = f"owners-{uuid.uuid4().hex[:8]}:"
@@ -52,7 +53,7 @@ async def _two_processes(tmp_path, *, lease_seconds: float = 10.0):
             computer_delay_seconds=0,
             game_lease_seconds=lease_seconds,
         )
-        for _ in range(2)
+        for _ in range(count)
     ]
     return db, services
 
@@ -165,3 +166,80 @@ def test_the_computer_moves_on_the_process_that_owns_the_game_when_the_person_pl
     answered, asked = asyncio.run(scenario())
     assert answered
     assert asked == (1, 0)  # the owner's engine alone was asked, once
+
+
+def test_a_process_that_stops_hands_each_of_its_games_to_exactly_one_other_at_once(tmp_path):
+    """The stopping process releases its leases and names the games on the bus; the two others both hear
+    it and race for each game (SET NX): one wins it, reads it and arms its flag — long before a sweep
+    (every 10 s with a 30 s lease) would have found the lease free."""
+
+    async def scenario():
+        db, (one, *others) = await _two_processes(tmp_path, lease_seconds=30, count=3)
+        for games in (one, *others):
+            await games.owners.start()
+        ids = []
+        for _ in range(6):
+            live = await one.create(white_id=1, black_id=2, terms=GameTerms(clock_initial_ms=60_000))
+            for ply, move in enumerate(MOVES[:2]):  # the clocks run from the second move: a flag is armed
+                await one.move(1 if ply % 2 == 0 else 2, live.id, move, ply=ply)
+            ids.append(live.id)
+        armed_before = all(one.flags.holds(i) for i in ids) and not any(
+            games.flags.holds(i) for games in others for i in ids
+        )
+        started = asyncio.get_running_loop().time()
+        await one.owners.close()  # a clean stop's hand-over (GameService.hand_over)
+
+        def each_taken_once() -> bool:
+            return all(sum(games.flags.holds(i) for games in others) == 1 for i in ids)
+
+        taken = await _until(each_taken_once, 5)
+        took = asyncio.get_running_loop().time() - started
+        await asyncio.sleep(0.2)  # a second claimant, were there one, would have armed by now
+        holders = {}
+        for i in ids:
+            lease = await _lease(one, i)
+            holders[i] = [
+                (games.owners.me == lease, i in games.owners.owned, games.flags.holds(i)) for games in others
+            ]
+        counts = (one.owners.handed_over, sum(games.owners.taken_over for games in others))
+        left_on_one = [i for i in ids if one.flags.holds(i) or i in one.owners.owned]
+        await _close(db, one, *others)
+        return armed_before, taken, took, holders, counts, left_on_one
+
+    armed_before, taken, took, holders, counts, left_on_one = asyncio.run(scenario())
+    assert armed_before
+    assert taken, holders
+    assert took < 2.0, took  # heard at once; the sweep would have taken up to 10 s
+    for game_id, seen in holders.items():
+        # Exactly one of the two others: named by the lease, holding the game and its flag timer.
+        assert sorted(seen) == [(False, False, False), (True, True, True)], (game_id, seen)
+    assert counts == (6, 6)
+    assert left_on_one == []
+
+
+def test_a_hand_over_heard_is_claimed_by_one_claimant_and_refused_to_the_other(tmp_path):
+    """The claim itself: a released lease is taken by exactly one of two processes racing for it, and the
+    one that lost knows the game is held (asks Redis nothing more for it)."""
+
+    async def scenario():
+        db, (one, other, third) = await _two_processes(tmp_path, lease_seconds=30, count=3)
+        live = await one.create(white_id=1, black_id=2, terms=GameTerms(clock_initial_ms=60_000))
+        assert await _until(lambda: live.id in one.owners.owned)  # its maker's claim answered
+        await one.owners._let_go(live.id)  # released, as a stopping process does
+        one.owners.owned.discard(live.id)
+        results = await asyncio.gather(
+            *(games.owners._take_handed_over([live.id], one.owners.me) for games in (other, third))
+        )
+        lease = await _lease(one, live.id)
+        winner = other if other.owners.me == lease else third
+        loser = third if winner is other else other
+        seen = (
+            sorted(results),
+            live.id in winner.owners.owned,
+            live.id in loser.owners.others,
+            live.id not in loser.owners.owned,
+        )
+        await _close(db, one, other, third)
+        return seen
+
+    assert asyncio.run(scenario()) == ([0, 1], True, True, True)

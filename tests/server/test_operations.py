@@ -350,3 +350,32 @@ def test_a_stopped_process_leaves_the_sum_of_the_live_gauges(tmp_path):
         assert sample(text, "shashki_moves_total", 'by="player"') >= 1  # counters of the dead stay
     finally:
         second.stop()
+
+
+def test_a_killed_process_leaves_the_sum_of_the_live_gauges(tmp_path):
+    """A process killed (SIGKILL, as a crash: it cannot mark itself dead) that held a game and a socket:
+    the other process's `/metrics` no longer counts them, and still counts the dead one's moves."""
+    from .helpers import Player
+
+    directory = tmp_path / "metrics"
+    directory.mkdir()
+    env = {"PROMETHEUS_MULTIPROC_DIR": str(directory)}
+    first = Server(tmp_path / "first", env).start()
+    second = Server(tmp_path / "second", env).start()
+    try:
+        white, black = Player(first), Player(first)
+        ws = white.socket(white.challenge(black)["id"])
+        assert ws.move("c3-d4")["type"] == "ack"
+        text = wait_for_sample(second.url, lambda t: sample(t, "shashki_websockets") == 1)
+        assert (sample(text, "shashki_websockets"), sample(text, "shashki_live_games")) == (1, 1)
+        assert first.process is not None
+        pid = first.process.pid
+        first.kill()  # reaped: the pid is gone
+        text = httpx.get(second.url + "/metrics").text
+        assert (sample(text, "shashki_websockets"), sample(text, "shashki_live_games")) == (0, 0)
+        assert sample(text, "shashki_moves_total", 'by="player"') == 1  # counters of the dead stay
+        assert not list(directory.glob(f"gauge_live*_{pid}.db"))
+        ws.close()
+    finally:
+        first.stop()
+        second.stop()

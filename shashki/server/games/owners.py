@@ -12,10 +12,14 @@ Ownership is a lease in Redis (`shashki:owner:<game>` = the process, expiring af
   that does not hold the lease (where it would die with that process, the lease living on elsewhere);
 - each owner renews its leases every third of the lease; one it finds taken by another is dropped, and
   its timers with it;
+- a process that stops cleanly hands its games over (`hand_over`): it drops their timers, releases their
+  leases and says so on the event bus (`HANDOVER`, one message per batch of games on the process's one
+  pub/sub connection); every other process hears it at once and tries to claim each game (SET NX: one
+  wins), reads it afresh and arms its timers — the same taking over as the sweep's, without waiting for it;
 - every process sweeps the games in play every `sweep_seconds`: a game whose lease has lapsed — its
-  owner died, or stopped — is claimed by one process (SET NX), read afresh, and its timers armed, so its
-  flag falls on time and the computer moves even though nobody acts in it; the sweep also tells the
-  process which games the others hold;
+  owner died, or stopped and its hand-over was not heard — is claimed by one process (SET NX), read
+  afresh, and its timers armed, so its flag falls on time and the computer moves even though nobody acts
+  in it; the sweep also tells the process which games the others hold;
 - at start a process restarts the clocks only of the games nobody owns (those whose owner is gone with
   the downtime), not of the games other processes are serving.
 In one process (no Redis) every game is this process's and none of this is needed (`LocalOwners`).
@@ -33,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from shashki.server.errors import NotFound, log_failure
 
 if TYPE_CHECKING:
+    from shashki.server.events import EventBus, Subscription
     from shashki.server.games.live import LiveGame
     from shashki.server.games.store import GameStore
 
@@ -51,7 +56,20 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
-_RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0"
+# Delete each of these keys if it still names this process; answer how many were.
+_RELEASE = """
+local released = 0
+for _, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[1] then
+    released = released + redis.call('del', key)
+  end
+end
+return released
+"""
+# The event bus's channel on which a process stopping cleanly names the games whose leases it released.
+HANDOVER = "owners:released"
+HANDOVER_BATCH = 500  # games named in one message
+TAKEN_AT_ONCE = 8  # games handed over being claimed and read at once
 
 
 class Timers(Protocol):
@@ -86,6 +104,9 @@ class LocalOwners:
     async def start(self) -> None:
         pass
 
+    async def hand_over(self) -> int:
+        return 0  # no other process to take the games: they resume at the next start
+
     async def close(self) -> None:
         pass
 
@@ -100,10 +121,12 @@ class GameOwners:
         lease_seconds: float = 10.0,
         sweep_seconds: float = 3.0,
         prefix: str = "shashki:owner:",
+        bus: EventBus | None = None,
     ) -> None:
         self.store = store
         self.redis = redis
         self.timers = timers
+        self.bus = bus  # where a hand-over is told and heard (`HANDOVER`); None: the sweeps alone
         self.me = uuid.uuid4().hex[:12]
         self.lease_ms = int(lease_seconds * 1000)
         self.sweep_seconds = sweep_seconds
@@ -114,11 +137,15 @@ class GameOwners:
         self.others: set[str] = set()
         self._claiming: set[str] = set()  # one claim on its way per game
         self._waking: set[str] = set()  # owned games being read again after a change missed
-        self.taken_over = 0  # games claimed from a lapsed lease (tests, logs)
+        self._taking: set[str] = set()  # games being taken over (a sweep, a hand-over heard)
+        self.taken_over = 0  # games claimed from a lapsed or released lease (tests, logs)
+        self.handed_over = 0  # games this process released as it stopped (tests, logs)
+        self._closed = False  # handed over: no more claims, no more timers armed
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._tasks: set[asyncio.Task] = set()
         self._loops: list[asyncio.Task] = []
+        self._subscribed: contextlib.AsyncExitStack | None = None
 
     def _key(self, game_id: str) -> str:
         return self.prefix + game_id
@@ -128,7 +155,9 @@ class GameOwners:
     def __call__(self, live: LiveGame) -> None:
         """After a change this process committed: the owner arms the timers; a game nobody is known to
         hold is claimed (and served if taken); a game another process holds is left to it, which hears
-        the change."""
+        the change. Once handed over, nothing: the others take the game (heard, or at their sweep)."""
+        if self._closed:
+            return
         if live.id in self.owned or not live.is_live:
             self.others.discard(live.id)
             self._serve(live)
@@ -139,6 +168,8 @@ class GameOwners:
     def heard(self, live: LiveGame, applied: bool) -> None:
         """After a change another process committed reached this process's copy (`applied`), or was
         missed (then the copy is read again first): the owner arms its timers for the game as it is now."""
+        if self._closed:
+            return
         if live.id not in self.owned:
             if applied and not live.is_live:
                 self.others.discard(live.id)
@@ -200,6 +231,22 @@ class GameOwners:
         with contextlib.suppress(Exception):
             await self._release(keys=[self._key(game_id)], args=[self.me])
 
+    async def _take_over(self, game_id: str) -> bool:
+        """Claim a game whose lease lapsed or was released, read it afresh and arm its timers; whether
+        this process took it (not if it holds it already, is taking it, or another process won it)."""
+        if self._closed or game_id in self.owned or game_id in self._taking:
+            return False
+        self._taking.add(game_id)
+        try:
+            if not await self.claim(game_id):
+                return False
+            if await self._wake(game_id) is None:
+                return False
+        finally:
+            self._taking.discard(game_id)
+        self.taken_over += 1
+        return True
+
     async def claim(self, game_id: str) -> bool:
         """Take the game if nobody owns it (or we do)."""
         key = self._key(game_id)
@@ -220,6 +267,11 @@ class GameOwners:
 
     async def start(self) -> None:
         self._loops = [asyncio.create_task(self._renewing()), asyncio.create_task(self._sweeping())]
+        if self.bus is not None:
+            # Subscribed as the start ends: a hand-over told from then on is heard (one missed: the sweep).
+            self._subscribed = contextlib.AsyncExitStack()
+            handovers = await self._subscribed.enter_async_context(self.bus.subscribe(HANDOVER))
+            self._loops.append(asyncio.create_task(self._hearing(handovers)))
 
     async def _renewing(self) -> None:
         while True:
@@ -252,25 +304,78 @@ class GameOwners:
         self.others = held - self.owned
         taken = 0
         for game_id in ids:
-            if game_id in held or not await self.claim(game_id):
-                continue
-            if await self._wake(game_id) is None:
-                continue
-            log.info("took over game %s (its owner's lease lapsed)", game_id)
-            taken += 1
-            self.taken_over += 1
+            if game_id not in held and await self._take_over(game_id):
+                log.info("took over game %s (its owner's lease lapsed)", game_id)
+                taken += 1
         return taken
 
-    async def close(self) -> None:
+    # -- a clean stop: the games handed over at once -------------------------------------------------
+
+    async def _hearing(self, handovers: Subscription) -> None:
+        """Take the games another process released as it stopped (one claimant wins each). A message
+        lost (Redis reconnecting) leaves its games to the sweep."""
+        while True:
+            event = await handovers.get()
+            games = event.get("games")
+            if event.get("type") != "released" or event.get("by") == self.me or not isinstance(games, list):
+                continue
+            try:
+                await self._take_handed_over([g for g in games if isinstance(g, str)], str(event.get("by")))
+            except Exception:
+                log_failure(log, "games handed over by %s not taken (the sweep will)", event.get("by"))
+
+    async def _take_handed_over(self, game_ids: list[str], by: str) -> int:
+        slots = asyncio.Semaphore(TAKEN_AT_ONCE)
+
+        async def take(game_id: str) -> bool:
+            async with slots:
+                return await self._take_over(game_id)
+
+        taken = sum(await asyncio.gather(*(take(game_id) for game_id in game_ids)))
+        if taken:
+            log.info("took over %d of %d games handed over by %s", taken, len(game_ids), by)
+        return taken
+
+    async def hand_over(self) -> int:
+        """Stop owning games, and let the others take them at once: the loops stop, the timers of every
+        game held are dropped, the leases released (one round trip) and the games named on `HANDOVER`.
+        Returns how many were handed over. Called once as the process stops; `close` calls it too."""
+        if self._closed:
+            return 0
+        self._closed = True
         for task in self._loops:
             task.cancel()
         for task in self._loops:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._subscribed is not None:
+            with contextlib.suppress(Exception):
+                await self._subscribed.aclose()
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
-        # Leaving: our games are free for the others' next sweep at once.
-        for game_id in list(self.owned):
-            await self._let_go(game_id)
+        ids = sorted(self.owned)
         self.owned.clear()
+        for game_id in ids:
+            for timer in self.timers:
+                timer.drop(game_id)
+        if not ids:
+            return 0
+        try:
+            await self._release(keys=[self._key(i) for i in ids], args=[self.me])
+        except Exception as e:  # the leases lapse by themselves; the others' sweeps take the games then
+            log.warning("leases of %d games not released (%s): taken over once they lapse", len(ids), e)
+            return 0
+        self.handed_over = len(ids)
+        if self.bus is not None:
+            for start in range(0, len(ids), HANDOVER_BATCH):
+                batch = ids[start : start + HANDOVER_BATCH]
+                try:
+                    await self.bus.publish(HANDOVER, {"type": "released", "by": self.me, "games": batch})
+                except Exception as e:  # released all the same: the others' sweeps take them
+                    log.warning("hand-over of %d games not told (%s): left to the sweeps", len(batch), e)
+        log.info("handed over %d games (leases released)", len(ids))
+        return len(ids)
+
+    async def close(self) -> None:
+        await self.hand_over()

@@ -106,6 +106,7 @@ class GameService:
                 timers,
                 lease_seconds=game_lease_seconds,
                 sweep_seconds=game_lease_seconds / 3,
+                bus=bus,  # a clean stop's hand-over, told and heard on the bus's one pub/sub connection
             )
             self.store.add_heard_listener(self.owners.heard)
         else:
@@ -156,6 +157,11 @@ class GameService:
             await asyncio.gather(*(restart(live) for live in await self.store.live_many(mine)))
         await self.owners.start()
         return resumed
+
+    async def hand_over(self) -> int:
+        """A clean stop's first step with several processes: the games this process owns are handed
+        to the others at once, their timers dropped here (games/owners.py); how many. Before `close`."""
+        return await self.owners.hand_over()
 
     async def close(self) -> None:
         await self.store.cache.followers.close()
