@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed
 
 # Reinstalling also recompiles the hot paths (setup.py's COMPILED) when their source changes.
 COMPILED := shashki/rules/position.py shashki/engine/evaluation.py shashki/engine/patterns.py shashki/engine/transposition.py \
-	shashki/engine/moveorder.py shashki/engine/alphabeta.py shashki/engine/counts.py shashki/engine/tbbuild.py shashki/engine/tbprobe.py
+	shashki/engine/moveorder.py shashki/engine/alphabeta.py shashki/engine/counts.py shashki/engine/tbmoves.py \
+	shashki/engine/tbbuild.py shashki/engine/tbprobe.py
 $(STAMP): pyproject.toml setup.py $(COMPILED)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip

@@ -3,7 +3,7 @@
 The move generator (shashki/rules/position.py), the search's inner loop (shashki/engine/alphabeta.py), its
 move order (moveorder.py) and transposition table (transposition.py), Russian's count rules in it
 (counts.py), the evaluation (shashki/engine/evaluation.py) and the endgame tables' builder and probe
-(shashki/engine/tbbuild.py, tbprobe.py) are ordinary typed Python
+(shashki/engine/tbmoves.py, tbbuild.py, tbprobe.py) are ordinary typed Python
 and run as they are; compiled together (one extension, so that they call each other natively), the same
 source is several times faster. Set SHASHKI_PURE_PYTHON=1 to skip the
 compilation (a machine without a C compiler skips it too).
@@ -22,6 +22,7 @@ COMPILED = [
     "shashki/engine/moveorder.py",
     "shashki/engine/alphabeta.py",
     "shashki/engine/counts.py",
+    "shashki/engine/tbmoves.py",
     "shashki/engine/tbbuild.py",
     "shashki/engine/tbprobe.py",
 ]

@@ -8,6 +8,7 @@
     shashki analyse [--variant KEY] [--fen FEN] [--depth D | --time S]
     shashki hub
     shashki tablebase build [--pieces N]
+    shashki tablebase compress [--pieces 5] [--keep]
     shashki demo
 
 The default variant everywhere is russian-giveaway. Mistakes in how the command is called (an unknown

@@ -7,12 +7,12 @@
   (weights fitted per variant family by benchmarks/tune_evaluation.py, shipped in
   <family>_weights.json; a family without a file plays with the hand-set ones).
 - `tablebase`: endgame tables of Russian giveaway (4 pieces shipped, 5 built) and Russian (4 pieces
-  shipped), probed by the search; `counts`: Russian's count rules along the search path, within which
-  the Russian tables are believed.
+  shipped, 5 built), probed by the search (`tbfile`: the built tables' block-compressed file);
+  `counts`: Russian's count rules along the search path, within which the Russian tables are believed.
 - `levels`: levels 1-8 for people; `engine`: `Engine`, `play`, `analyse`.
 - `pool`: `AsyncEngine`, the engine in a process pool for the server's event loop.
-- `hub`: the Hub protocol (`python -m shashki.engine.hub`); `cli`: the `play`, `analyse`, `hub` and
-  `tablebase build` commands.
+- `hub`: the Hub protocol (`python -m shashki.engine.hub`); `cli`: the `play`, `analyse`, `hub`,
+  `tablebase build` and `tablebase compress` commands.
 
 >>> from shashki.rules import Position, get_variant
 >>> pos = Position.start(get_variant("russian"))

@@ -21,11 +21,17 @@ move:
 
 The tables up to 4 pieces ship with the package, lzma-compressed (`shashki/engine/tables/<variant>-k.bin`:
 2.6 MB for the 18.4 million entries of 4 pieces of Russian giveaway, 84 KB for 3; Russian 2.4 MB and 54
-KB; `shashki tablebase build --variant russian --pieces 4 --rebuild` makes them again). `shashki tablebase
-build --pieces 5` builds the 5-piece table (412 million entries, a 412 MB file) into the tables directory:
-`$SHASHKI_TABLEBASE_DIR`, else `$SHASHKI_DATA/tablebases`, else `./data/tablebases`. `Tablebase.default()`
-loads the shipped tables plus any larger table found there (memory-mapped: shared between processes, read
-as probed).
+KB; `shashki tablebase build --variant russian --pieces 4 --rebuild` makes them again), and are held in
+memory whole. `shashki tablebase build --pieces 5` builds the 5-piece table (412 million entries: 412 MB
+as a byte array) into the tables directory (`$SHASHKI_TABLEBASE_DIR`, else `$SHASHKI_DATA/tablebases`,
+else `./data/tablebases`) block-compressed (`shashki.engine.tbfile`, `<variant>-5.shtb`): the positions
+with White to move only (Black to move has its mirror image's entry), in 2 KB blocks each deflated on its
+own: 54.5 MB for Russian giveaway, 65.2 MB for Russian. `Tablebase.default()` loads the shipped tables
+plus any larger table found there: a compressed one memory-mapped (shared between processes), a probe
+decompressing one block unless the table's cache of recent blocks holds it (32 MB,
+`$SHASHKI_TABLEBASE_CACHE_MB`); a raw `<variant>-5.bin` of the old format memory-mapped as it is
+(`shashki tablebase compress` converts it). Sizes and probe speeds, raw against compressed:
+`python benchmarks/tablebase_probe.py` (README, "Endgame tables").
 
 >>> table = Tablebase.load_or_build(2)
 >>> from shashki.rules import Position
@@ -42,8 +48,10 @@ from collections.abc import Callable
 from math import comb
 from pathlib import Path
 
+from shashki.engine import tbfile
 from shashki.engine.tbbuild import Builder, Geometry
-from shashki.engine.tbprobe import Probe
+from shashki.engine.tbfile import TableFileError
+from shashki.engine.tbprobe import BlockTable, Probe
 from shashki.rules.position import Position
 from shashki.rules.variant import Variant, get_variant
 
@@ -53,6 +61,8 @@ INVALID, DRAW_CODE = 0, 1
 WIN_RESULT, DRAW_RESULT, LOSS_RESULT = 1, 0, -1
 KINDS = 4  # 0 white man, 1 white king, 2 black man, 3 black king
 
+
+Table = bytes | bytearray | mmap.mmap | BlockTable  # a k-piece table: whole, or block-compressed
 
 SHIPPED_DIR = Path(__file__).with_name("tables")
 SHIPPED_PIECES = 4
@@ -132,7 +142,7 @@ class _Indexer:
 class Tablebase:
     """Tables for 1 .. `pieces` pieces; `probe(position)` -> (result, plies) or None if not covered."""
 
-    def __init__(self, tables: list[bytes | bytearray | mmap.mmap], variant: Variant | None = None) -> None:
+    def __init__(self, tables: list[Table], variant: Variant | None = None) -> None:
         self.variant = variant or get_variant(VARIANT_KEY)
         self.tables = tables  # tables[k] for k pieces (tables[0] unused)
         self.pieces = len(tables) - 1
@@ -157,17 +167,21 @@ class Tablebase:
     # Building -------------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, pieces: int, progress: Callable[[int, int, int], None] | None = None,
+    def build(cls, pieces: int, progress: Callable[[str, int, int], None] | None = None,
               directory: Path | None = None, reuse: bool = True, variant_key: str = VARIANT_KEY) -> Tablebase:
         """Build and write the tables up to `pieces`; with `reuse`, tables already written (or shipped)
-        are loaded instead of built again. OSError, before any table is built, when the directory
-        cannot be written."""
+        are loaded instead of built again (a raw table of the old format beyond the shipped ones, with no
+        compressed one beside it, is compressed instead: `compress`). OSError, before any table is
+        built, when the directory cannot be written. `progress(stage, done, total)`: each table's build,
+        then its compression."""
         variant = _variant(variant_key)
         directory = directory or data_dir()
-        tables: list[bytes | bytearray | mmap.mmap] = [b""]
+        tables: list[Table] = [b""]
         checked = False
         for k in range(1, pieces + 1):
-            path = directory / f"{variant.key}-{k}.bin"
+            if (reuse and k > SHIPPED_PIECES and raw_path(directory, variant, k).exists()
+                    and not compressed_path(directory, variant, k).exists()):
+                compress(k, variant.key, directory, progress)
             known = _read(k, variant, directory) if reuse else None
             if known is not None:
                 tables.append(known)
@@ -178,11 +192,20 @@ class Tablebase:
                 probe.write_bytes(b"")
                 probe.unlink()
                 checked = True
-            table = _build_table(cls(tables, variant), k, progress)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(table)
-            tmp.replace(path)
-            tables.append(table)
+            whole = k <= SHIPPED_PIECES  # small: a raw byte array, read whole; else White to move only
+            table = _build_table(cls(tables, variant), k, progress, whole)
+            if whole:
+                path = raw_path(directory, variant, k)
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(table)
+                tmp.replace(path)
+                tables.append(table)
+                continue
+            path = compressed_path(directory, variant, k)
+            tbfile.write(path, table, variant.key, k, progress=_stage(progress, k, "compressing"),
+                         whole=False)
+            del table
+            tables.append(tbfile.open_table(path, variant.key, k, _Indexer(variant, k).size, cache_size()))
         return cls(tables, variant)
 
     @classmethod
@@ -190,7 +213,7 @@ class Tablebase:
                       variant_key: str = VARIANT_KEY) -> Tablebase:
         """The tables up to `pieces`: shipped, found in the data directory, or built now."""
         variant = _variant(variant_key)
-        tables: list[bytes | bytearray | mmap.mmap] = [b""]
+        tables: list[Table] = [b""]
         for k in range(1, pieces + 1):
             table = _read(k, variant, directory)
             if table is None:
@@ -202,7 +225,7 @@ class Tablebase:
     def default(cls, variant_key: str = VARIANT_KEY) -> Tablebase:
         """The shipped tables and every larger one already built in the data directory (never builds)."""
         variant = _variant(variant_key)
-        tables: list[bytes | bytearray | mmap.mmap] = [b""]
+        tables: list[Table] = [b""]
         k = 1
         while True:
             table = _read(k, variant, None)
@@ -213,9 +236,26 @@ class Tablebase:
         return cls(tables, variant)
 
 
-def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap | None:
+def raw_path(directory: Path, variant: Variant, k: int) -> Path:
+    """A raw table: a byte per position (the built tables up to 4 pieces; 5, before the compressed
+    format)."""
+    return directory / f"{variant.key}-{k}.bin"
+
+
+def compressed_path(directory: Path, variant: Variant, k: int) -> Path:
+    """A block-compressed table (`shashki.engine.tbfile`): the built tables beyond the shipped ones."""
+    return directory / f"{variant.key}-{k}{tbfile.SUFFIX}"
+
+
+def _read(k: int, variant: Variant, directory: Path | None) -> Table | None:
+    """The k-piece table: block-compressed in the directory, raw there (memory-mapped beyond 4 pieces),
+    or shipped; None if there is none. TableFileError for a damaged compressed file."""
     size = _Indexer(variant, k).size
-    path = (directory or data_dir()) / f"{variant.key}-{k}.bin"
+    directory = directory or data_dir()
+    path = compressed_path(directory, variant, k)
+    if path.exists():
+        return tbfile.open_table(path, variant.key, k, size, cache_size())
+    path = raw_path(directory, variant, k)
     if path.exists() and path.stat().st_size == size:
         if k <= SHIPPED_PIECES:
             return path.read_bytes()
@@ -227,6 +267,47 @@ def _read(k: int, variant: Variant, directory: Path | None) -> bytes | mmap.mmap
         if len(data) == size:
             return data
     return None
+
+
+def cache_size() -> int:
+    """Bytes of decompressed blocks a compressed table keeps ($SHASHKI_TABLEBASE_CACHE_MB, else 32 MB)."""
+    megabytes = os.environ.get("SHASHKI_TABLEBASE_CACHE_MB")
+    return int(float(megabytes) * (1 << 20)) if megabytes else tbfile.DEFAULT_CACHE
+
+
+def compress(k: int, variant_key: str = VARIANT_KEY, directory: Path | None = None,
+             progress: Callable[[str, int, int], None] | None = None, keep: bool = False,
+             codec: str = tbfile.DEFAULT_CODEC, shift: int = tbfile.DEFAULT_SHIFT) -> tuple[int, int]:
+    """Convert the raw k-piece table of the old format (`<variant>-k.bin`, a byte per position) into a
+    block-compressed one, without building it again: every block read back and compared, a sample of
+    the positions with Black to move checked against their mirror images (the compressed file keeps
+    White to move only). The raw file is removed unless `keep`. (raw size, compressed size) in bytes;
+    FileNotFoundError without a raw table, TableFileError if it is not one the builder made."""
+    variant = _variant(variant_key)
+    directory = directory or data_dir()
+    source = raw_path(directory, variant, k)
+    size = _Indexer(variant, k).size
+    if source.stat().st_size != size:
+        raise TableFileError(f"{source} is {source.stat().st_size:,} bytes, not the {size:,} of the "
+                             f"{k}-piece table; {tbfile.hint(variant.key, k)}")
+    with source.open("rb") as file:
+        raw = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    try:
+        written = tbfile.convert(raw, compressed_path(directory, variant, k), variant.key, k, codec, shift,
+                                 _stage(progress, k, "compressing"), _stage(progress, k, "checking"))
+    finally:
+        raw.close()
+    if not keep:
+        source.unlink()
+    return size, written
+
+
+def _stage(progress: Callable[[str, int, int], None] | None, k: int,
+           stage: str) -> Callable[[int, int], None] | None:
+    if progress is None:
+        return None
+    label = f"{k} piece{'s' if k > 1 else ''}: {stage}"
+    return lambda done, total: progress(label, done, total)
 
 
 _DEFAULT: dict[str, Tablebase] = {}
@@ -289,13 +370,13 @@ def geometry(variant: Variant) -> Geometry:
     return Geometry(neighbours, rays, lengths, white_promo, black_promo)
 
 
-def _build_table(smaller: Tablebase, k: int, progress: Callable[[int, int, int], None] | None) -> bytearray:
-    """Retrograde analysis of the k-piece table, the smaller tables known (`shashki.engine.tbbuild`)."""
+def _build_table(smaller: Tablebase, k: int, progress: Callable[[str, int, int], None] | None,
+                 whole: bool = True) -> bytearray:
+    """Retrograde analysis of the k-piece table, the smaller tables known (`shashki.engine.tbbuild`):
+    the whole table, or with White to move only (not `whole`)."""
     variant = smaller.variant
-    builder = Builder(geometry(variant), k, variant.giveaway, [bytes(t) for t in smaller.tables])
-
-    def report(done: int, total: int) -> None:
-        if progress is not None:
-            progress(k, done, total)
-
-    return builder.build(report)
+    tables = [t for t in smaller.tables if not isinstance(t, BlockTable)]
+    if len(tables) < len(smaller.tables):
+        raise ValueError("tables are built from smaller tables held whole (up to 5 pieces)")
+    builder = Builder(geometry(variant), k, variant.giveaway, [bytes(t) for t in tables])
+    return builder.build(_stage(progress, k, "building"), whole)
