@@ -30,6 +30,12 @@ only weights that beat the hand-set ones (a family without a file plays with tho
 file) against the hand-set ones (or `--against FAMILY`: that family's file), over `--check-pairs`
 openings at `--nodes` a move (how a variant is seen to belong to a family it was not fitted in, or a
 family's own file to beat what the variant played with before).
+
+`--check-shipped VARIANT --try NAME=VALUE,...` plays the shipped weights with those values changed against
+the shipped weights as they are (at `--nodes` a move, or `--seconds` a move: equal time); with `--write`
+the changed weights go to the family's file, the change and both measurements recorded under "adjusted"
+beside the fit's "tuning" (a fit from weak self-play can misjudge a weight that decides few of its games,
+such as a king's in international). Run it once at equal nodes and once at equal time before writing.
 """
 
 from __future__ import annotations
@@ -254,8 +260,23 @@ def file_weights(name: str, kind: type[DraughtsWeights] | type[GiveawayWeights])
     return kind.from_dict(json.loads(family_file(name).read_text())["weights"])
 
 
-def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: int, jobs: int) -> int:
-    """The weights shipped for a variant against the hand-set ones, or against another family's file."""
+def parse_changes(text: str, kind: type[DraughtsWeights] | type[GiveawayWeights]) -> dict[str, int]:
+    """`--try`'s NAME=VALUE,... as the weights' fields and their new values."""
+    names = {f for f in asdict(kind()) if f != "patterns"}
+    changes: dict[str, int] = {}
+    for item in text.split(","):
+        name, _, value = item.partition("=")
+        if name.strip() not in names or not value.strip().lstrip("-").isdigit():
+            known = ", ".join(sorted(names))
+            raise SystemExit(f"error: --try wants NAME=INTEGER,... with NAME one of {known}; got {item!r}")
+        changes[name.strip()] = int(value)
+    return changes
+
+
+def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: int, jobs: int,
+                  changes: str | None = None, seconds: float | None = None, write: bool = False) -> int:
+    """The weights shipped for a variant against the hand-set ones, or against another family's file; with
+    `changes`, the shipped weights so changed against the shipped ones."""
     variant = get_variant(key)
     name = family_of(variant)
     if name is None or not family_file(name).exists():
@@ -263,6 +284,10 @@ def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: i
         return 2
     other: Weights = FAMILIES[name].kind()
     other_name = "the hand-set ones"
+    budget = f"{seconds} s a move" if seconds else f"{nodes} nodes a move"
+    if changes is not None:
+        return try_changes(variant.key, name, parse_changes(changes, FAMILIES[name].kind), pairs, nodes, seed,
+                           jobs, seconds, write)
     if against is not None:
         found = file_weights(against, FAMILIES[name].kind)
         if found is None:
@@ -270,9 +295,37 @@ def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: i
             return 2
         other, other_name = found, f"the {against} family's ({family_file(against).name})"
     lines = [(variant.key, opening) for opening in openings(seed, pairs, variant_key=variant.key)]
-    score, games = match(name, shipped_weights(variant), other, lines, nodes, jobs)
+    score, games = match(name, shipped_weights(variant), other, lines, nodes, jobs, seconds)
     print(f"{variant.key}: the {name} family's weights ({family_file(name).name}) against {other_name}, "
-          f"{games} games on openings of seed {seed}, {nodes} nodes a move: {score:.1%}")
+          f"{games} games on openings of seed {seed}, {budget}: {score:.1%}")
+    return 0
+
+
+def try_changes(key: str, name: str, changes: dict[str, int], pairs: int, nodes: int, seed: int, jobs: int,
+                seconds: float | None, write: bool) -> int:
+    """The family's shipped weights with `changes` against them as shipped; `write` keeps the changed ones."""
+    shipped = shipped_weights(get_variant(key))
+    changed = replace(shipped, **changes)
+    lines = [(key, opening) for opening in openings(seed, pairs, variant_key=key)]
+    start = time.perf_counter()
+    score, games = match(name, changed, shipped, lines, nodes, jobs, seconds)
+    budget = f"{seconds} s a move" if seconds else f"{nodes} nodes a move"
+    was = {k: getattr(shipped, k) for k in changes}
+    print(f"{key}: {changes} (shipped: {was}) against the shipped weights, {games} games on openings of "
+          f"seed {seed}, {budget}: {score:.1%} ({time.perf_counter() - start:.0f} s)")
+    if write:
+        path = family_file(name)
+        data = json.loads(path.read_text())
+        data["weights"].update(changes)
+        data.setdefault("adjusted", []).append({
+            "script": f"benchmarks/tune_evaluation.py --check-shipped {key} --try "
+                      + ",".join(f"{k}={v}" for k, v in changes.items()),
+            "from": was, "to": changes, "variant": key, "seed": seed, "games": games,
+            "nodes_per_move": None if seconds else nodes, "seconds_per_move": seconds,
+            "score_vs_shipped": round(score, 4),
+        })
+        path.write_text(json.dumps(data, indent=2) + "\n")
+        print(f"wrote {path}")
     return 0
 
 
@@ -290,12 +343,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="only play the weights shipped for VARIANT against the hand-set ones")
     parser.add_argument("--against", choices=sorted(FAMILIES),
                         help="with --check-shipped: against this family's weights file instead")
+    parser.add_argument("--try", dest="changes", metavar="NAME=VALUE,...",
+                        help="with --check-shipped: these weights changed against the shipped ones")
+    parser.add_argument("--seconds", type=float, help="with --check-shipped: seconds a move (equal time) "
+                        "instead of --nodes")
     parser.add_argument("--start", choices=sorted(FAMILIES),
                         help="start from this family's weights file instead of the hand-set weights")
     args = parser.parse_args(argv)
     if args.check_shipped:
         return check_shipped(args.check_shipped, args.against, args.check_pairs, args.nodes, args.seed + 1,
-                             args.jobs)
+                             args.jobs, args.changes, args.seconds, args.write)
     family = FAMILIES[args.family]
     names = family.features
     # The weights the data's games are played with, the fit starts from and the check match plays.

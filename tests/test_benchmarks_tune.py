@@ -3,9 +3,11 @@ on small inputs, so that the script that made the weights files can make them ag
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
+import pytest
 from benchmark_scripts import load_script
 
 from shashki.engine.evaluation import FAMILIES as SHIPPED_FAMILIES
@@ -57,3 +59,39 @@ def test_the_fit_finds_the_weights_that_made_the_results():
 def test_checking_a_variant_without_a_family_file_says_there_is_nothing_to_check(capsys):
     assert tune.main(["--check-shipped", "english", "--check-pairs", "1"]) == 2
     assert "no weights file" in capsys.readouterr().out
+
+
+def test_try_reads_named_weights_and_refuses_anything_else():
+    assert tune.parse_changes("king=275,centre=-4", DraughtsWeights) == {"king": 275, "centre": -4}
+    for bad in ("kings=275", "king=2.5", "king", "patterns=1"):
+        with pytest.raises(SystemExit, match="NAME=INTEGER"):
+            tune.parse_changes(bad, DraughtsWeights)
+
+
+def test_try_plays_the_changed_weights_and_writes_them_with_the_change_kept(tmp_path, monkeypatch, capsys):
+    shipped = tune.family_file("international")
+    copy = tmp_path / shipped.name
+    copy.write_text(shipped.read_text())
+    before = json.loads(copy.read_text())
+    played = []
+
+    def match(family, a, b, lines, nodes, jobs=1, seconds=None):
+        played.append((family, a, b, len(lines), nodes, seconds))
+        return 0.625, 2 * len(lines)
+
+    monkeypatch.setattr(tune, "match", match)
+    monkeypatch.setattr(tune, "family_file", lambda name: copy)
+    argv = ["--check-shipped", "international", "--try", "king=275", "--check-pairs", "3", "--seconds", "0.1",
+            "--write"]
+    assert tune.main(argv) == 0
+    family, changed, shipped_weights, pairs, _, seconds = played[0]
+    assert (family, pairs, seconds) == ("international", 3, 0.1)
+    assert changed.king == 275 and shipped_weights.king == before["weights"]["king"]
+    assert changed.mobility == shipped_weights.mobility  # only the named weight changed
+    after = json.loads(copy.read_text())
+    assert after["weights"] == {**before["weights"], "king": 275}
+    assert after["tuning"] == before["tuning"]
+    record = after["adjusted"][-1]
+    assert record["from"] == {"king": before["weights"]["king"]} and record["to"] == {"king": 275}
+    assert (record["games"], record["seconds_per_move"], record["score_vs_shipped"]) == (6, 0.1, 0.625)
+    assert "62.5%" in capsys.readouterr().out
