@@ -32,6 +32,22 @@ from shashki.server.tournaments.state import DONE, PENDING, PLAYING, ROUNDROBIN,
 from shashki.server.tournaments.swiss import ByeKind
 
 
+def _pairing(
+    snap: Snapshot, number: int, white: int, black: int, status: str, now: datetime
+) -> TournamentPairing:
+    """A pairing row of round (or wave) `number`, with both players' ratings as the tournament saw them."""
+    return TournamentPairing(
+        tournament_id=snap.tournament.id,
+        round=number,
+        white_id=white,
+        black_id=black,
+        status=status,
+        created_at=now,
+        white_rating=snap.ratings.get(white, 1500),
+        black_rating=snap.ratings.get(black, 1500),
+    )
+
+
 def arena_pairing(snap: Snapshot, wave: int, white: int, black: int, now: datetime) -> AlsoWrite:
     """An arena game's pairing, for its game's transaction: the pairing row of wave `wave`, the
     tournament's wave number raised to it, the two seats, and each player's game column — set only while
@@ -39,17 +55,8 @@ def arena_pairing(snap: Snapshot, wave: int, white: int, black: int, now: dateti
     t = snap.tournament
 
     async def within(s: AsyncSession, game_id: str) -> None:
-        pairing = TournamentPairing(
-            tournament_id=t.id,
-            round=wave,
-            white_id=white,
-            black_id=black,
-            game_id=game_id,
-            status=PLAYING,
-            created_at=now,
-            white_rating=snap.ratings.get(white, 1500),
-            black_rating=snap.ratings.get(black, 1500),
-        )
+        pairing = _pairing(snap, wave, white, black, PLAYING, now)
+        pairing.game_id = game_id
         s.add(pairing)
         await s.flush()
         await s.execute(
@@ -104,16 +111,7 @@ async def store_round(
             return False
         rows = []
         for white, black in games:
-            row = TournamentPairing(
-                tournament_id=t.id,
-                round=number,
-                white_id=white,
-                black_id=black,
-                status=PENDING,
-                created_at=now,
-                white_rating=snap.ratings.get(white, 1500),
-                black_rating=snap.ratings.get(black, 1500),
-            )
+            row = _pairing(snap, number, white, black, PENDING, now)
             if white in withdrawn or black in withdrawn:  # round robin: a forfeit
                 row.status, row.finished_at = DONE, now
                 row.winner = (
