@@ -10,16 +10,22 @@ memory) or a `BlockTable`, read from a block-compressed file (`shashki.engine.tb
 tables): the positions with White to move only, cut into blocks compressed one by one. A position with
 Black to move is looked up as its mirror image (colours exchanged, the board turned half round: the
 rules are symmetric, the builder fills the table so); a probe decompresses one block and keeps the last
-few in a small cache.
+few in a small cache. A block found damaged (its CRC-32 or its length wrong) is logged once, with the
+command that builds the table again, and its positions count as not covered: the search, the analysis
+board and the puzzles' judge go on without them instead of failing (`Probe.code`); `BlockTable.get` and
+`block` still raise, for the tools that read a whole file.
 """
 
 from __future__ import annotations
 
+import logging
 import lzma
 import threading
 import zlib
 from math import comb
 from typing import Any, Final
+
+log = logging.getLogger("shashki.engine.tablebase")
 
 KINDS: Final = 4
 CODEC_DEFLATE: Final = 1  # zlib's raw deflate (each block has its CRC-32 in the index)
@@ -53,6 +59,7 @@ class BlockTable:
         self.cache: dict[int, bytes] = {}  # block -> its bytes, least recently used first
         self.lock = threading.Lock()  # the server probes from threads: one cache update at a time
         self.misses = 0  # blocks decompressed
+        self.damaged: dict[int, str] = {}  # block -> why it cannot be read (logged once)
         self.pow4: list[int] = [KINDS**i for i in range(k + 1)]
         self.comb: list[int] = [comb(s, i) for s in range(33) for i in range(8)]  # [s * 8 + i]
 
@@ -78,7 +85,15 @@ class BlockTable:
         cache = self.cache
         data = cache.pop(block, None)
         if data is None:
-            data = self.block(block)
+            why = self.damaged.get(block)
+            if why is not None:
+                raise TableFileError(why)
+            try:
+                data = self.block(block)
+            except TableFileError as error:
+                self.damaged[block] = str(error)
+                log.error("%s (until then, its positions are searched as if there were no table)", error)
+                raise
             self.misses += 1
             if len(cache) >= self.capacity:
                 del cache[next(iter(cache))]
@@ -137,7 +152,7 @@ class BlockTable:
 
 class Probe:
     """`code(white, black, kings, white_to_move)`: the table byte of a position, or -1 if no table
-    covers its number of pieces."""
+    covers its number of pieces (or its entry is in a damaged block)."""
 
     def __init__(self, tables: list[Any], squares: list[int]) -> None:
         self.tables = tables  # tables[k]: bytes, bytearray or mmap of the k-piece table, or a BlockTable
@@ -168,9 +183,12 @@ class Probe:
             return -1
         blocked = self.blocked[i]
         if blocked is not None:
-            if white_to_move:
-                return blocked.half(rank * self.pow4[i] + kinds)
-            return self.mirrored(blocked, white, black, kings, i)
+            try:
+                if white_to_move:
+                    return blocked.half(rank * self.pow4[i] + kinds)
+                return self.mirrored(blocked, white, black, kings, i)
+            except TableFileError:  # a damaged block (logged once): not covered, as without the table
+                return -1
         index = ((rank * self.pow4[i] + kinds) << 1) + (0 if white_to_move else 1)
         value: int = self.tables[i][index]
         return value

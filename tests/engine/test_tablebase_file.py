@@ -202,3 +202,41 @@ def test_the_four_piece_table_built_compressed_is_the_shipped_one(tmp_path, monk
     raw = default_tablebase().tables[4]
     assert b"".join(table.block(b) for b in range(table.blocks)) == raw[0::2]
     assert tbfile.open_table(tmp_path / "russian-giveaway-4.shtb", "russian-giveaway", 4, len(raw))
+
+
+def test_a_damaged_block_met_in_play_is_logged_once_and_its_positions_go_uncovered(tmp_path, caplog):
+    """A block whose bytes went bad after the file was opened (a disk error, an overwritten file): the
+    probes in it answer "not covered" and the search plays on; every other block still answers."""
+    from shashki.engine.search import Limit, Searcher
+
+    key, k = "russian-giveaway", 3
+    raw = default_tablebase(key).tables[k]
+    path = tmp_path / f"{key}-{k}{tbfile.SUFFIX}"
+    tbfile.write(path, raw, key, k, shift=8)
+    table = tbfile.open_table(path, key, k, len(raw))  # checked, and mapped: it reads the file as it is
+    bad = table.blocks // 2
+    at = table.index + 8 * bad
+    start = int.from_bytes(table.data[at:at + 8], "little")
+    with open(path, "r+b") as file:  # the file changed under the open table
+        file.seek(start)
+        byte = file.read(1)[0]
+        file.seek(start)
+        file.write(bytes([byte ^ 0x55]))
+    shipped = default_tablebase(key)
+    tables = Tablebase([*shipped.tables[:k], table], shipped.variant)
+    indexer = _Indexer(shipped.variant, k)
+    inside = [p for h in range(bad << 8, (bad + 1) << 8) if (p := indexer.position(2 * h)) is not None]
+    outside = [p for h in range(0, 256) if (p := indexer.position(2 * h)) is not None]
+    assert inside and outside
+    with caplog.at_level("ERROR", logger="shashki.engine.tablebase"):
+        assert all(tables.probe(p) is None for p in inside)
+    assert [r.getMessage() for r in caplog.records].count(caplog.records[0].getMessage()) == 1
+    assert f"block {bad} is corrupt (CRC)" in caplog.records[0].getMessage()
+    assert "--pieces 3 --rebuild" in caplog.records[0].getMessage()
+    for p in outside:
+        assert tables.probe(p) == shipped.probe(p)
+    with pytest.raises(TableFileError, match=f"block {bad} is corrupt"):
+        table.get(2 * (bad << 8))  # reading the file itself still says what is wrong
+    playable = next(p for p in inside if p.legal_moves())
+    line = list(Searcher(tablebase=tables).iterate(playable, Limit(depth=6)))[-1]
+    assert line.move in playable.legal_moves()
