@@ -21,7 +21,7 @@ take them (a consumer group: each job goes to one worker):
 - **results**: the worker stores the result under the job's key (with an expiry) and publishes a nudge;
   the caller, subscribed before it queued the job, reads it — and reads it anyway at each timeout, so a
   lost nudge only delays it;
-- **one connection**: the nudges come on the process's one pub/sub connection (`events.RedisBus`, shared
+- **one connection**: the nudges come on the process's one pub/sub connection (`redisbus.RedisBus`, shared
   with the event bus when the app hands it over; one of the engine's own otherwise), never one per job;
 - **a job that always fails** is not run forever: a worker that finds it delivered `max_deliveries` times
   (failing each time, or its workers dying) moves it to the dead-letter stream (`jobs:dead`) and answers
@@ -59,7 +59,8 @@ from shashki.engine.search import CountStates, Limit, Line
 from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
 from shashki.rules.variant import DrawRule, get_variant
-from shashki.server.events import RedisBus, Subscription
+from shashki.server.events import Subscription
+from shashki.server.redisbus import RedisBus
 
 log = logging.getLogger("shashki.jobs")
 

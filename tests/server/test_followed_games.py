@@ -18,12 +18,13 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import event
 
-from shashki.server.events import Encoded, InProcessBus, RedisBus, _event, _payload
+from shashki.server.events import Encoded, InProcessBus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.follow import apply_heard, change_for_servers
 from shashki.server.games.models import GameStatus
 from shashki.server.games.service import GameService
 from shashki.server.games.terms import GameTerms
+from shashki.server.redisbus import RedisBus, _event, _payload
 
 from .test_game_parts import _service
 

@@ -13,11 +13,11 @@ import uuid
 
 import pytest
 
-from shashki.server.events import RedisBus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.owners import GameOwners
 from shashki.server.games.service import GameService
 from shashki.server.games.terms import GameTerms
+from shashki.server.redisbus import RedisBus
 
 from .test_game_parts import _service
 

@@ -24,7 +24,6 @@ from shashki.engine import Engine, Limit
 from shashki.rules import Game
 from shashki.rules.position import Position
 from shashki.rules.variant import get_variant
-from shashki.server.events import RedisBus
 from shashki.server.games.computer import EngineOpponent
 from shashki.server.jobs import (
     ANALYSIS,
@@ -37,6 +36,7 @@ from shashki.server.jobs import (
     encode_job,
     encode_result,
 )
+from shashki.server.redisbus import RedisBus
 from shashki.server.worker import Worker
 
 from .helpers import Player, Server, eventually, free_port

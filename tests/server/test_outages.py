@@ -229,7 +229,7 @@ def test_postgresql_and_redis_restarted_under_a_live_game_lose_no_acknowledged_m
 
 @pytest.mark.slow
 def test_a_redis_bus_subscription_hears_events_again_after_redis_restarts(private_redis):
-    from shashki.server.events import RedisBus
+    from shashki.server.redisbus import RedisBus
 
     async def scenario() -> dict:
         bus = RedisBus(private_redis.url)

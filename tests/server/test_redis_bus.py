@@ -1,4 +1,4 @@
-"""The Redis event bus (events.RedisBus) with a real Redis: one pub/sub connection per process carries every
+"""The Redis event bus (redisbus.RedisBus) with a real Redis: one pub/sub connection per process carries every
 channel, and a Redis restart is recovered from. Skipped without SHASHKI_TEST_REDIS_URL (as the scaled-out
 tests: `eval "$(scripts/test-services.sh start)"`)."""
 
@@ -15,7 +15,7 @@ import uuid
 
 import pytest
 
-from shashki.server.events import RedisBus
+from shashki.server.redisbus import RedisBus
 
 REDIS_URL = os.environ.get("SHASHKI_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS_URL, reason="needs SHASHKI_TEST_REDIS_URL (test-services.sh)")

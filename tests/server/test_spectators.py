@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 
-from shashki.server.events import RedisBus
 from shashki.server.games.presence import SPECTATORS, SharedPresence
+from shashki.server.redisbus import RedisBus
 
 from .helpers import GameSocket
 

@@ -10,10 +10,11 @@ import asyncio
 import json
 import random
 
-from shashki.server.events import Encoded, _event, _payload
+from shashki.server.events import Encoded
 from shashki.server.games.terms import GameTerms
 from shashki.server.games.view import ALWAYS_PATCHED, state_patch
 from shashki.server.http.live import outgoing
+from shashki.server.redisbus import _event, _payload
 
 from .helpers import apply_patch
 from .test_game_parts import _service

@@ -22,8 +22,8 @@ from shashki.server.errors import Invalid
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
     from shashki.rules import Game
-    from shashki.server.events import RedisBus
     from shashki.server.jobs import QueuedEngine
+    from shashki.server.redisbus import RedisBus
 
 # A person waits at the board: a queued step not answered this long after its search time runs here.
 QUEUE_ANSWER_SECONDS = 5.0

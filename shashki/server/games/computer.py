@@ -17,8 +17,8 @@ from shashki.rules import Game, Move
 
 if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
-    from shashki.server.events import RedisBus
     from shashki.server.jobs import QueuedEngine
+    from shashki.server.redisbus import RedisBus
 
 
 class Opponent(Protocol):

@@ -25,7 +25,7 @@ from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
 from shashki.server import metrics
 from shashki.server.accounts import AccountService
 from shashki.server.errors import Conflict, Invalid, NotFound
-from shashki.server.events import EventBus, RedisBus
+from shashki.server.events import EventBus
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
 from shashki.server.games.hooks import EndHook
@@ -38,6 +38,7 @@ from shashki.server.games.replay import new_game
 from shashki.server.games.statements import Claims
 from shashki.server.games.store import AlsoWrite, GameStore
 from shashki.server.games.terms import GameTerms
+from shashki.server.redisbus import RedisBus
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 
