@@ -160,8 +160,9 @@ async def measure(options, target: Target, console) -> dict:
             await asyncio.to_thread(again.start)
             again.stop()
             result["restart_seconds"] = round(again.start_seconds, 2)
-        if result.get("server_log_problems") and not options.keep:
-            # What went wrong stays readable after the data directory is removed.
+        if (result.get("server_log_problems") or result.get("errors")) and not options.keep:
+            # What went wrong stays readable after the data directory is removed (a client's error, a 503
+            # among them, has its cause in the server's log as a warning).
             logs = Path(tempfile.mkdtemp(prefix=f"shashki-load-logs-{target.kind}-"))
             for server in servers:
                 shutil.copy(server.log, logs / server.log.name)
