@@ -97,6 +97,28 @@ class _Masks:
         self.black_crown = board.row_masks[-1]
         self.white_near = board.row_masks[1]
         self.black_near = board.row_masks[-2]
+        # Each square's cone for a man of each colour: every square it could step to on its way to the
+        # crowning row (White's steps go to lower bits); and the squares past the middle of the board.
+        self.white_cones = [0] * (max(board.rows) + 1)
+        self.black_cones = [0] * (max(board.rows) + 1)
+        self.white_far = 0
+        self.black_far = 0
+        h = board.half
+        for bit, row in board.rows.items():
+            ahead, front = 0, 1 << bit
+            while front:
+                front = ((front >> h) | (front >> (h + 1))) & board.mask
+                ahead |= front
+            self.white_cones[bit] = ahead
+            ahead, front = 0, 1 << bit
+            while front:
+                front = ((front << h) | (front << (h + 1))) & board.mask
+                ahead |= front
+            self.black_cones[bit] = ahead
+            if row < size // 2:
+                self.white_far |= 1 << bit
+            else:
+                self.black_far |= 1 << bit
 
 
 def _down(bb: int, s: int, mask: int) -> int:
@@ -129,6 +151,7 @@ class Evaluator:
         self._near_crown: i64 = w.near_crown
         self._backed: i64 = w.backed
         self._imbalance: i64 = w.imbalance
+        self._runaway: i64 = w.runaway
         self._extra: bool = any(getattr(w, name) for name in EXTRA)
         # Patterns fitted on another board (a family's parent on 8x8 for a 10x10 variant) are not used.
         self._regions: Regions | None = None
@@ -149,6 +172,10 @@ class Evaluator:
         self._black_crown: i64 = m.black_crown
         self._white_near: i64 = m.white_near
         self._black_near: i64 = m.black_near
+        self._white_cones: list[i64] = list(m.white_cones)
+        self._black_cones: list[i64] = list(m.black_cones)
+        self._white_far: i64 = m.white_far
+        self._black_far: i64 = m.black_far
         assert len(m.white_planes) <= 4, "boards up to 16x16"
         wp = m.white_planes + [0] * (4 - len(m.white_planes))
         bp = m.black_planes + [0] * (4 - len(m.black_planes))
@@ -205,11 +232,15 @@ class Evaluator:
             crown = m.black_crown & empty
             near = men & m.black_near & ((crown >> h) | (crown >> (h + 1)))
             behind = _down(own, h, mask) | _down(own, h + 1, mask)
+        cones = m.white_cones if white else m.black_cones
+        far = men & (m.white_far if white else m.black_far)
+        runaway = sum(1 for bit in range(len(cones)) if far >> bit & 1 and not cones[bit] & opp)
         extra = (
             popcount(own_kings & m.diagonal),
             popcount(near),
             popcount(men & behind),
             abs(2 * popcount(men & m.left) - popcount(men)),
+            runaway,
         )
         return (popcount(men), popcount(own_kings), advance, back, centre, steps, hanging, *extra)
 
@@ -301,13 +332,27 @@ class Evaluator:
             near = men & self._black_near & ((crown >> h) | (crown >> h1))
             behind = ((own << h) | (own << h1)) & mask
         spread = 2 * popcount64(men & self._left) - popcount64(men)
-        return (
-            total
-            + self._main_diagonal * popcount64(own_kings & self._diagonal)
+        total += (
+            self._main_diagonal * popcount64(own_kings & self._diagonal)
             + self._near_crown * popcount64(near)
             + self._backed * popcount64(men & behind)
             + self._imbalance * (spread if spread >= 0 else -spread)
         )
+        if self._runaway:
+            if white:
+                far = men & self._white_far
+                cones = self._white_cones
+            else:
+                far = men & self._black_far
+                cones = self._black_cones
+            runaway: i64 = 0
+            while far:
+                low = far & -far
+                far ^= low
+                if cones[popcount64(low - 1)] & opp == 0:
+                    runaway += 1
+            total += self._runaway * runaway
+        return total
 
     def __call__(self, pos: Position) -> int:
         return self.score(pos)

@@ -46,7 +46,7 @@ def family_file(name: str) -> Path:
 
 # The features, in the order of `Evaluator.features` and of the weights' fields.
 FEATURES = ("man", "king", "advance", "back_row", "centre", "mobility", "hanging",
-            "main_diagonal", "near_crown", "backed", "imbalance")
+            "main_diagonal", "near_crown", "backed", "imbalance", "runaway")
 EXTRA = FEATURES[7:]
 
 
@@ -66,6 +66,9 @@ class DraughtsWeights:
     near_crown: int = 0  # per man one step from crowning with a free square to crown on
     backed: int = 0  # per man with an own piece diagonally behind it
     imbalance: int = 0  # per man more on one wing (left or right half of the board) than on the other
+    # per man past the middle of the board with no opposing piece on any square it could step to on its
+    # way to the crowning row (nothing there can stop it but a king)
+    runaway: int = 0
     patterns: tuple[int, ...] = ()  # the weights of men's patterns over board regions (patterns.py), or none
 
     @classmethod
@@ -94,6 +97,7 @@ class GiveawayWeights:
     near_crown: int = 0
     backed: int = 0
     imbalance: int = 0
+    runaway: int = 0
     patterns: tuple[int, ...] = ()
 
     @classmethod

@@ -154,6 +154,24 @@ def test_backed_men_and_men_spread_unevenly_over_the_wings():
     assert _features("W:Wa1,g1,c3,f4:Bh8")["imbalance"] == 0
 
 
+def test_a_runaway_man_has_no_opposing_piece_on_its_way_to_the_crowning_row():
+    # White moves up: c5's cone is b6, d6, a7, c7, e7, b8, d8, f8.
+    assert _features("W:Wc5:Bh8")["runaway"] == 1  # h8 is outside c5's cone
+    assert _features("W:Wc5:Bf8")["runaway"] == 0  # f8 is inside it (c5-d6-e7-f8)
+    assert _features("W:Wc5:BKa7")["runaway"] == 0  # a king in the way counts too
+    assert _features("W:Wc3:Bh8")["runaway"] == 0  # not past the middle of the board yet
+    assert _features("W:Wc5,g5:Bb8")["runaway"] == 1  # g5 runs; c5 does not
+    assert _features("W:WKc5:Bh8")["runaway"] == 0  # a king is no man
+    # Black moves down: f4's cone is e3, g3, d2, f2, h2, c1, e1, g1.
+    assert _features("W:Wa1:Bf4", white=False)["runaway"] == 1
+    assert _features("W:Wa3:Bf4", white=False)["runaway"] == 1
+    assert _features("W:Wc1:Bf4", white=False)["runaway"] == 0
+    # International (10x10): White's 23 is past the middle (squares 1-25), 28 not yet.
+    assert _features("W:W23:B45", key="international")["runaway"] == 1  # 45 is behind it
+    assert _features("W:W23:B19", key="international")["runaway"] == 0  # 19 is right in front of it
+    assert _features("W:W28:B45", key="international")["runaway"] == 0
+
+
 def test_every_variant_has_one_family_whose_file_holds_the_weights_it_plays_with():
     assert sorted(key for keys in FAMILIES.values() for key in keys) == sorted(VARIANTS)
     for name, keys in FAMILIES.items():
