@@ -103,6 +103,7 @@ class _Masks:
         self.black_cones = [0] * (max(board.rows) + 1)
         self.white_far = 0
         self.black_far = 0
+        self.edge = 0
         h = board.half
         for bit, row in board.rows.items():
             ahead, front = 0, 1 << bit
@@ -115,6 +116,8 @@ class _Masks:
                 front = ((front << h) | (front << (h + 1))) & board.mask
                 ahead |= front
             self.black_cones[bit] = ahead
+            if board.cols[bit] in (0, size - 1):
+                self.edge |= 1 << bit
             if row < size // 2:
                 self.white_far |= 1 << bit
             else:
@@ -152,6 +155,7 @@ class Evaluator:
         self._backed: i64 = w.backed
         self._imbalance: i64 = w.imbalance
         self._runaway: i64 = w.runaway
+        self._edge_weight: i64 = w.edge
         self._extra: bool = any(getattr(w, name) for name in EXTRA)
         # Patterns fitted on another board (a family's parent on 8x8 for a 10x10 variant) are not used.
         self._regions: Regions | None = None
@@ -176,6 +180,7 @@ class Evaluator:
         self._black_cones: list[i64] = list(m.black_cones)
         self._white_far: i64 = m.white_far
         self._black_far: i64 = m.black_far
+        self._edge: i64 = m.edge
         assert len(m.white_planes) <= 4, "boards up to 16x16"
         wp = m.white_planes + [0] * (4 - len(m.white_planes))
         bp = m.black_planes + [0] * (4 - len(m.black_planes))
@@ -241,6 +246,7 @@ class Evaluator:
             popcount(men & behind),
             abs(2 * popcount(men & m.left) - popcount(men)),
             runaway,
+            popcount(men & m.edge),
         )
         return (popcount(men), popcount(own_kings), advance, back, centre, steps, hanging, *extra)
 
@@ -337,6 +343,7 @@ class Evaluator:
             + self._near_crown * popcount64(near)
             + self._backed * popcount64(men & behind)
             + self._imbalance * (spread if spread >= 0 else -spread)
+            + self._edge_weight * popcount64(men & self._edge)
         )
         if self._runaway:
             if white:

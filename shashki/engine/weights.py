@@ -46,7 +46,7 @@ def family_file(name: str) -> Path:
 
 # The features, in the order of `Evaluator.features` and of the weights' fields.
 FEATURES = ("man", "king", "advance", "back_row", "centre", "mobility", "hanging",
-            "main_diagonal", "near_crown", "backed", "imbalance", "runaway")
+            "main_diagonal", "near_crown", "backed", "imbalance", "runaway", "edge")
 EXTRA = FEATURES[7:]
 
 
@@ -69,6 +69,7 @@ class DraughtsWeights:
     # per man past the middle of the board with no opposing piece on any square it could step to on its
     # way to the crowning row (nothing there can stop it but a king)
     runaway: int = 0
+    edge: int = 0  # per man on an edge file (the first or last column)
     patterns: tuple[int, ...] = ()  # the weights of men's patterns over board regions (patterns.py), or none
 
     @classmethod
@@ -98,6 +99,7 @@ class GiveawayWeights:
     backed: int = 0
     imbalance: int = 0
     runaway: int = 0
+    edge: int = 0
     patterns: tuple[int, ...] = ()
 
     @classmethod

@@ -172,6 +172,12 @@ def test_a_runaway_man_has_no_opposing_piece_on_its_way_to_the_crowning_row():
     assert _features("W:W28:B45", key="international")["runaway"] == 0
 
 
+def test_men_on_the_edge_files():
+    assert _features("W:Wa1,h2,c3,a5:Bh8")["edge"] == 3  # a1, h2, a5
+    assert _features("W:WKa1,c3:Bh8")["edge"] == 0  # kings do not count
+    assert _features("W:W6,15,28:B1", key="international")["edge"] == 2  # 6 and 15 on the edge files
+
+
 def test_every_variant_has_one_family_whose_file_holds_the_weights_it_plays_with():
     assert sorted(key for keys in FAMILIES.values() for key in keys) == sorted(VARIANTS)
     for name, keys in FAMILIES.items():
