@@ -10,8 +10,9 @@ Two evaluations, because what matters differs (issue 3):
 
 The weights (hand-set defaults, the files fitted ones ship in) are `shashki.engine.weights`; pattern
 weights over board regions are `shashki.engine.patterns`, added when the weights have them. Some
-features only fitted weights use (`EXTRA`: kings on the long diagonal, men about to crown, men backed
-from behind, men unevenly spread over the wings); at weight 0 they are not computed.
+features only fitted or match-set weights use (`EXTRA`: kings on the long diagonal, men about to crown,
+men backed from behind, men unevenly spread over the wings, runaway men, men on the edge files); at weight
+0 they are not computed.
 
 Every feature is computed with a handful of shifts and popcounts on the position's bitboards (see
 `shashki.rules.board`: one diagonal step is the same shift everywhere, off-board steps land on ghost
