@@ -1,6 +1,6 @@
 """Server CPU per operation, one operation at a time: Shashki against the bare baseline (issue 11).
 
-    python benchmarks/server_ops.py [--games 40] [--sockets 300] [--variant russian-giveaway]
+    python benchmarks/server_ops.py [--games 60] [--sockets 300] [--variant russian-giveaway]
 
 `benchmarks/load.py` measures the whole mix under load; this script takes it apart, to show where a
 move's CPU goes. Each app (the bare baseline of benchmarks/loadgen/baseline.py, then Shashki on SQLite
@@ -8,7 +8,7 @@ with events in process) runs in a process of its own on a free loopback port; on
 does one thing at a time and the server's CPU time (psutil: user + system) is read around each kind of
 operation:
 
-- **a game's start**: a challenge and its acceptance over HTTP (`--games` of them);
+- **a game's start**: a challenge and its acceptance over HTTP (`--games` of them, one after the other);
 - **a game socket**: `/ws/games/{id}` opened, its first state read, closed (`--sockets` times);
 - **a move**: sent on the mover's socket, its ack and the new state (or patch) received on both sockets,
   one move at a time over whole games of random legal moves (`--games` games; the baseline's games last
@@ -92,16 +92,21 @@ class Client:
         return {"Authorization": "Bearer " + answer.json()["token"]}
 
     def start(self, white: dict[str, str], black: dict[str, str], black_name: str) -> str:
-        """A game by challenge and acceptance (measured)."""
+        """A game by challenge and acceptance."""
         terms = {"username": black_name, "color": "white", "variant": self.variant}
-        began = self.measured.cpu()
         answer = self.http.post("/api/challenges", json=terms, headers=white)
         answer.raise_for_status()
         number = answer.json()["challenge"]["id"]
         answer = self.http.post(f"/api/challenges/{number}/accept", headers=black)
         answer.raise_for_status()
-        self.measured.add("start", self.measured.cpu() - began, 1)
         return answer.json()["game"]["id"]
+
+    def starts(self, white: dict[str, str], black: dict[str, str], black_name: str, times: int) -> list[str]:
+        """`times` games started one after the other (measured together: the CPU clock's tick is 10 ms)."""
+        began = self.measured.cpu()
+        game_ids = [self.start(white, black, black_name) for _ in range(times)]
+        self.measured.add("start", self.measured.cpu() - began, times)
+        return game_ids
 
     async def socket(self, game_id: str, headers: dict[str, str]):
         from websockets.asyncio.client import connect
@@ -136,11 +141,10 @@ class Client:
         await held.close()
         await reader
 
-    async def game(self, white: dict[str, str], black: dict[str, str], black_name: str, rng) -> None:
+    async def game(self, game_id: str, white: dict[str, str], black: dict[str, str], rng) -> None:
         """A whole game of random legal moves, one at a time (each move measured)."""
         from shashki.rules import Game
 
-        game_id = self.start(white, black, black_name)
         sockets = {
             "white": (await self.socket(game_id, white))[0],
             "black": (await self.socket(game_id, black))[0],
@@ -198,14 +202,14 @@ async def run_app(kind: str, options) -> Client:
         client = Client(server, kind, options.variant)
         white, black = client.account("ops_white"), client.account("ops_black")
         rng = random.Random(options.seed)
-        for _ in range(3):  # warm-up: imports, caches, the first statements prepared (not counted)
-            await client.game(white, black, "ops_black", rng)
+        for game_id in client.starts(white, black, "ops_black", 3):  # warm-up: not counted
+            await client.game(game_id, white, black, rng)
         client.measured.seconds.clear()
         client.measured.counts.clear()
         client.plies.clear()
         rng = random.Random(options.seed)
-        for _ in range(options.games):
-            await client.game(white, black, "ops_black", rng)
+        for game_id in client.starts(white, black, "ops_black", options.games):
+            await client.game(game_id, white, black, rng)
         game_id = client.start(white, black, "ops_black")
         await client.open_and_close(game_id, white, black, options.sockets)
         return client
@@ -215,7 +219,7 @@ async def run_app(kind: str, options) -> Client:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=40, help="games played, one move at a time")
+    parser.add_argument("--games", type=int, default=60, help="games played, one move at a time")
     parser.add_argument("--sockets", type=int, default=300, help="game sockets opened and closed")
     parser.add_argument("--variant", default="russian-giveaway")
     parser.add_argument("--seed", type=int, default=2026, help="the random moves' seed (both apps)")
