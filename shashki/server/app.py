@@ -22,7 +22,6 @@ from shashki.server.accounts.preferences import PreferenceService
 from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings, SettingsError
-from shashki.server.events import make_bus
 from shashki.server.explorer import ExplorerService
 from shashki.server.games.computer import make_opponent
 from shashki.server.games.rematch import RematchService
@@ -63,7 +62,7 @@ from shashki.server.metrics import Sampler, mark_dead
 from shashki.server.notifications import NotificationService
 from shashki.server.puzzles.service import PuzzleService
 from shashki.server.ratings import RatingService
-from shashki.server.redisbus import RedisBus
+from shashki.server.redisbus import RedisBus, make_bus
 from shashki.server.reviews import ReviewService
 from shashki.server.social import SocialService
 from shashki.server.storage import Database

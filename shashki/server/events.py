@@ -1,9 +1,10 @@
 """Events: what happened, carried to whoever listens, through one small interface.
 
 A channel is a name (`game:<id>`, `lobby`, `user:<id>`); an event is a JSON-able dict. `InProcessBus`
-serves one server process; `redisbus.RedisBus` (chosen when `REDIS_URL` is set) lets several processes on
-several machines serve the same games. Delivery is best effort: a listener that falls behind loses
-events, which is why game events carry a number (`seq`) and clients ask for a resync when they see a gap.
+serves one server process; `redisbus.RedisBus` (chosen when `REDIS_URL` is set: `redisbus.make_bus`)
+lets several processes on several machines serve the same games. Delivery is best effort: a listener that
+falls behind loses events, which is why game events carry a number (`seq`) and clients ask for a resync
+when they see a gap.
 
 >>> import asyncio
 >>> async def demo():
@@ -202,11 +203,3 @@ class AfterCommit:
                 continue
         retries = len(PUBLISH_RETRIES)
         log.error("gave up publishing %s on %s after %d retries", event.get("type"), channel, retries)
-
-
-def make_bus(redis_url: str | None) -> EventBus:
-    if not redis_url:
-        return InProcessBus()
-    from shashki.server.redisbus import RedisBus  # imports redis only when it is used
-
-    return RedisBus(redis_url)

@@ -1,5 +1,6 @@
 """The Redis event bus: `events.EventBus` over Redis pub/sub, for several server processes on several
-machines (`events.make_bus` chooses it when `REDIS_URL` is set), and the wire format of its events."""
+machines, and the wire format of its events; `make_bus`, the bus of a deployment (this one when
+`REDIS_URL` is set, else `events.InProcessBus`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
-from shashki.server.events import Encoded, Subscription, dumps, loads, text_of
+from shashki.server.events import Encoded, EventBus, InProcessBus, Subscription, dumps, loads, text_of
 
 log = logging.getLogger(__name__)
 
@@ -208,3 +209,8 @@ def _event(data: bytes | str) -> Encoded:
     text, _, rest = text.partition("\n")
     servers, _, patch = rest.partition("\n")
     return Encoded(loads(text), text, loads(servers) if servers else None, patch or None)
+
+
+def make_bus(redis_url: str | None) -> EventBus:
+    """Redis when a URL is given (several processes), else the bus of this process alone."""
+    return RedisBus(redis_url) if redis_url else InProcessBus()

@@ -11,9 +11,9 @@ import pytest
 
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.service import GameService
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -15,7 +15,6 @@ import pytest
 from shashki.rules import Color
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Invalid, NotFound
-from shashki.server.events import make_bus
 from shashki.server.games import actions, listeners, service, store
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.models import GameStatus
@@ -25,6 +24,7 @@ from shashki.server.lobby import LobbyService
 from shashki.server.notifications import NotificationService
 from shashki.server.notifications import service as notifications_service
 from shashki.server.ratings import RatingService
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

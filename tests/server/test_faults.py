@@ -23,7 +23,6 @@ from sqlalchemy import func, select, update
 
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Invalid, NotFound
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.service import GameService
@@ -31,6 +30,7 @@ from shashki.server.games.terms import GameTerms
 from shashki.server.lobby import LobbyService, TimeControl
 from shashki.server.lobby.models import Challenge
 from shashki.server.ratings import RatingService
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 
 from .helpers import Player, Server, eventually

@@ -10,9 +10,9 @@ import random
 
 from sqlalchemy import event
 
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.service import GameService
+from shashki.server.redisbus import make_bus
 
 from .test_game_parts import _service
 

@@ -11,13 +11,13 @@ import pytest
 from shashki.rules import Color, Outcome
 from shashki.rules.game import AGREEMENT, RESIGNATION, TIME
 from shashki.server.accounts.models import User
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameRecord, GameStatus, outcome_columns, stored_outcome
 from shashki.server.games.replay import replay
 from shashki.server.games.service import GameService
 from shashki.server.games.terms import GameTerms
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -20,12 +20,12 @@ import shashki.server.history.service as history_module
 from shashki.rules import Color
 from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.service import GameService
 from shashki.server.history import GameFilter, HistoryService
 from shashki.server.ratings import RatingService
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -15,13 +15,13 @@ from sqlalchemy import Table, event, func, select
 
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.hooks import EndHook, EndWrite
 from shashki.server.games.models import GameRecord
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import GAMES, Claim
 from shashki.server.games.terms import GameTerms
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Insert, Update, new_row

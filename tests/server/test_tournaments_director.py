@@ -17,10 +17,10 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import func, select
 
 from shashki.server.accounts import AccountService
-from shashki.server.events import make_bus
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.service import GameService
 from shashki.server.ratings import RatingService
+from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 from shashki.server.tournaments.director import Director
 from shashki.server.tournaments.lease import Lease
