@@ -282,12 +282,12 @@ def check_shipped(key: str, against: str | None, pairs: int, nodes: int, seed: i
     if name is None or not family_file(name).exists():
         print(f"error: {variant.key}'s family has no weights file of its own: nothing to check")
         return 2
-    other: Weights = FAMILIES[name].kind()
-    other_name = "the hand-set ones"
-    budget = f"{seconds} s a move" if seconds else f"{nodes} nodes a move"
     if changes is not None:
         return try_changes(variant.key, name, parse_changes(changes, FAMILIES[name].kind), pairs, nodes, seed,
                            jobs, seconds, write)
+    other: Weights = FAMILIES[name].kind()
+    other_name = "the hand-set ones"
+    budget = f"{seconds} s a move" if seconds else f"{nodes} nodes a move"
     if against is not None:
         found = file_weights(against, FAMILIES[name].kind)
         if found is None:
