@@ -112,6 +112,43 @@ def test_a_duplicate_row_in_a_batch_undoes_that_writers_earlier_statement_only(t
     assert versions == {"g1": 1, "g2": 2} and ply == 0 and moves == 2  # g1's old row, g2's new one
 
 
+def test_a_batch_goes_without_savepoints_and_is_written_again_writer_by_writer_only_when_one_fails(tmp_path):
+    async def scenario():
+        db = await _database(tmp_path)
+        for name in ("g2", "g3"):
+            await db.direct.write(_game(name))
+        group = db.direct._group
+        said: list[str] = []
+        group._connection().set_trace_callback(said.append)
+        await _grouping(db)
+        counted = group.transactions, group.writes
+        await asyncio.gather(*(db.direct.write(*_move(g, 1, 0)) for g in ("g1", "g2", "g3")))
+        happy, said[:] = list(said), []
+        after_happy = group.transactions - counted[0], group.writes - counted[1]
+        await _grouping(db)
+        # g2's writer loses its compare-and-set (it is at version 2 now): g1's and g3's moves stay.
+        results = await asyncio.gather(
+            db.direct.write(*_move("g1", 2, 1)),
+            db.direct.write(*_move("g2", 1, 1)),
+            db.direct.write(*_move("g3", 2, 1)),
+            return_exceptions=True,
+        )
+        unhappy = list(said)
+        after = group.transactions - counted[0], group.writes - counted[1]
+        counts = await _counts(db)
+        await db.close()
+        return happy, after_happy, results, unhappy, after, counts
+
+    happy, after_happy, results, unhappy, after, (moves, versions) = asyncio.run(scenario())
+    assert not any("SAVEPOINT" in sql for sql in happy) and happy.count("COMMIT") == 1
+    assert after_happy == (1, 3)
+    assert results[0] is None and isinstance(results[1], Refused) and results[2] is None
+    # The batch was rolled back whole, then written again with a savepoint a writer: one COMMIT in all.
+    assert unhappy.index("ROLLBACK") < unhappy.index("SAVEPOINT writer")
+    assert unhappy.count("COMMIT") == 1 and after == (2, 6)
+    assert moves == 5 and versions == {"g1": 3, "g2": 2, "g3": 3}
+
+
 def test_nobody_is_answered_before_the_commit_and_a_writer_cancelled_before_its_turn_writes_nothing(tmp_path):
     async def scenario():
         db = await _database(tmp_path)
