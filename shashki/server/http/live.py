@@ -198,9 +198,9 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
                 games.presence.joined(game_id, SPECTATORS)
             joined = True
             await bus.publish(f"game:{game_id}", presence(games, game_id))
+            act = Act(actor, color, game_id, games, send, send_state, accounts)  # the same for every message
             while True:
                 message = await receive_message(websocket, send)  # garbage frames get an error each
-                act = Act(actor, color, game_id, games, send, send_state, accounts)
                 if not await handle_game_message(message, act):
                     await websocket.close(code=4401)
                     return
