@@ -146,7 +146,7 @@ class Searcher:
     # a ply, from the fifth by two (on it, from the fourth by one); never a promotion. ProbCut: a node
     # off the principal variation whose search at 2/5 of the depth scores 10 a ply above beta is cut.
     # Giveaway keeps the full-width search: its play is sacrifices a quiet move deep, and both lost
-    # there (README, "The computer player").
+    # there (docs/engine.md, "Kept on 2026-12-06").
     late_reductions: bool = True
     probcut: bool = True
 
