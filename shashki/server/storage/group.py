@@ -17,20 +17,21 @@ is written at once in a transaction of its own — as PostgreSQL's `commit_delay
 only when `commit_siblings` other transactions are active
 (https://www.postgresql.org/docs/current/runtime-config-wal.html#GUC-COMMIT-SIBLINGS).
 
-Each writer's statements stay one unit apart from the others': a compare-and-set that loses (`Refused`)
-or a duplicate row (IntegrityError) undoes that writer's statements alone, and its `write` raises as it
-did when it had a transaction of its own. A batch is first written as it comes, with no savepoints (two
-statements more a writer: 19.3 against 15.2 us a writer in a loop writing batches of five moves on the
-same schema); when a writer fails, that whole transaction is rolled back, before anything was committed
-or answered, and the batch written again with each writer inside a SAVEPOINT of its own
-(https://www.sqlite.org/lang_savepoint.html), rolled back to it when it fails. A failure is rare (two submissions of one ply, another process's write): the happy
-path pays nothing for it. Nobody is answered before the COMMIT: each `write` returns once the
-transaction holding its statements has committed, or raises when it failed — a move is still committed
-before it is acknowledged. A writer cancelled before its turn writes nothing; its turn runs in one step
-of the event loop, the COMMIT and every answer included, so no cancellation falls in between. If another
-process holds SQLite's lock, each writer's statements go through the async engine, one transaction each,
-as `Direct` does for a single write (a writer cancelled during its own such transaction is then as one
-cancelled during any other commit of the engine's: it may have been made).
+Each writer's statements stay one unit apart from the others': a compare-and-set that loses (`Refused`) or a
+duplicate row (IntegrityError) undoes that writer's statements alone, and its `write` raises as it did when
+it had a transaction of its own. A batch is first written as it comes, with no savepoints (two statements
+more a writer: 19.3 against 15.2 us a writer in a loop writing batches of five moves on the same schema);
+when a writer fails, that whole transaction is rolled back, before anything was committed or answered, and
+the batch written again with each writer inside a SAVEPOINT of its own
+(https://www.sqlite.org/lang_savepoint.html), rolled back to it when it fails. A failure is rare (two
+submissions of one ply, another process's write): the happy path pays nothing for it. Nobody is answered
+before the COMMIT: each `write` returns once the transaction holding its statements has committed, or raises
+when it failed — a move is still committed before it is acknowledged. A writer cancelled before its turn
+writes nothing; its turn runs in one step of the event loop, the COMMIT and every answer included, so no
+cancellation falls in between. If another process holds SQLite's lock, each writer's statements go through
+the async engine, one transaction each, as `Direct` does for a single write (a writer cancelled during its
+own such transaction is then as one cancelled during any other commit of the engine's: it may have been
+made).
 """
 
 from __future__ import annotations
