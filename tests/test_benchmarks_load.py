@@ -347,3 +347,47 @@ def test_the_half_goal_says_when_the_bare_apps_players_were_its_limit():
     # The bare app had room to spare: the moves a second of the same run decide.
     verdict, evidence = half(0.6, 0.2, 0.5)
     assert verdict == "met" and "upper bound" not in evidence and "carries" not in evidence
+
+
+def test_the_ab_script_runs_both_builds_at_once_and_reports_the_ratio_of_their_cost(tmp_path):
+    """benchmarks/load_ab.py with this tree as its own baseline: both servers played, each from its tree."""
+    ab = load_script("load_ab")
+    assert ab.same_compiled_sources(ab.ROOT, ab.ROOT)
+    assert "shashki/rules/position.py" in ab.compiled_sources(ab.ROOT)
+    out = tmp_path / "ab.json"
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "load_ab.py"), "--baseline", str(ab.ROOT), "--rounds", "2",
+         "--games", "2", "--duration", "2", "--json", str(out)],
+        capture_output=True, text=True, timeout=150,
+    )  # fmt: skip
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report = json.loads(out.read_text())
+    assert len(report["rounds"]) == 2
+    for r in report["rounds"]:
+        assert r["this"]["moves_per_second"] > 0 and r["baseline"]["moves_per_second"] > 0
+    ratios = [r["this"]["cpu_ms_per_move"] / r["baseline"]["cpu_ms_per_move"] for r in report["rounds"]]
+    assert report["summary"]["cpu_ratio"] == pytest.approx(sum(ratios) / 2)
+    assert "× the baseline's" in completed.stdout
+
+
+def test_the_ab_summary_is_the_mean_ratio_with_its_spread():
+    ab = load_script("load_ab")
+    rounds = [
+        {"this": {"moves_per_second": 100, "cpu_ms_per_move": c, "rss_mb": 10},
+         "baseline": {"moves_per_second": 90, "cpu_ms_per_move": b, "rss_mb": None}}
+        for c, b in ((0.5, 0.5), (0.6, 0.5), (0.4, 0.5))
+    ]  # fmt: skip
+    result = ab.summary(rounds)
+    assert result["cpu_ratio"] == pytest.approx(1.0)
+    assert result["cpu_ratio_sd"] == pytest.approx(0.2)
+    assert result["cpu_ratio_se"] == pytest.approx(0.2 / 3**0.5)
+    assert result["this"] == {"moves_per_second": 100, "cpu_ms_per_move": pytest.approx(0.5), "rss_mb": 10}
+    assert "rss_mb" not in result["baseline"]  # a figure a round lacks is not averaged
+
+
+def test_the_ab_script_refuses_a_folder_that_is_not_a_checkout(tmp_path):
+    completed = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "load_ab.py"), "--baseline", str(tmp_path)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert completed.returncode == 2 and "not a checkout" in completed.stderr
