@@ -15,20 +15,24 @@ server (issue 11: `python benchmarks/load.py --games 40 --think 0`, 0.68-0.72 CP
 a client sends are inflated whenever it compressed them, as before.
 
 `DeflateProtocol` is uvicorn's WebSocket protocol (the sans-I/O one, its default) offering this
-extension instead of its own, with the same window and memory settings: `shashki serve` runs with it.
+extension instead of its own, with the same window and memory settings, and writing a turn of the event
+loop's frames to a socket at once (`coalesce.CoalescedWrites`): `shashki serve` runs with it.
 """
 
 from __future__ import annotations
 
 import logging
+from asyncio import BaseTransport, Transport
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
 from websockets.typing import ExtensionParameter
+
+from shashki.server.http.coalesce import CoalescedWrites
 
 SOCKETS_LOGGER = "uvicorn.error.sockets"
 SOCKETS_LOG = logging.getLogger(SOCKETS_LOGGER)
@@ -74,6 +78,11 @@ class DeflateProtocol(WebSocketsSansIOProtocol):
     Its log lines go to `SOCKETS_LOGGER` (a child of uvicorn's): each socket's "[accepted]", "connection
     open" and "connection closed" at INFO, shown only with the access log (`SHASHKI_ACCESS_LOG`), and its
     errors, always shown."""
+
+    def connection_made(self, transport: BaseTransport) -> None:
+        super().connection_made(transport)
+        # A turn's frames to this socket in one write (coalesce.py).
+        self.transport = cast(Transport, CoalescedWrites(cast(Transport, transport), self.loop))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
