@@ -65,7 +65,6 @@ def package_of(tree: Path) -> Path:
 
 
 def start_load(tree: Path, options, out: Path) -> subprocess.Popen:
-    think = f"{options.think[0]:g}-{options.think[1]:g}"
     command = [
         sys.executable,
         str(LOAD),
@@ -75,7 +74,7 @@ def start_load(tree: Path, options, out: Path) -> subprocess.Popen:
         "--games",
         str(options.games),
         "--think",
-        think,
+        options.think,  # load.py reads it (and refuses a bad one)
         "--duration",
         str(options.duration),
         "--variant",
@@ -119,11 +118,6 @@ def summary(rounds: list[dict]) -> dict:
     return out
 
 
-def think_range(text: str) -> tuple[float, float]:
-    low, _, high = text.partition("-")
-    return float(low), float(high or low)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -131,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--games", type=int, default=20, help="concurrent games of each build; default 20")
-    parser.add_argument(
-        "--think", type=think_range, default=(0.0, 0.0), help="seconds, LOW-HIGH; default 0-0"
-    )
+    parser.add_argument("--think", default="0-0", help="seconds, LOW-HIGH, as load.py reads it; default 0-0")
     parser.add_argument("--duration", type=float, default=20, help="measured seconds a round; default 20")
     parser.add_argument("--variant", default="russian-giveaway")
     parser.add_argument("--json", type=Path, default=None, help="also write the rounds and the summary here")
