@@ -52,11 +52,18 @@ def same_compiled_sources(one: Path, other: Path) -> bool:
     return all((other / n).exists() and filecmp.cmp(one / n, other / n, shallow=False) for n in names)
 
 
+def environment() -> dict[str, str]:
+    """What load.py and its servers run with: this environment without PYTHONPATH (a server started in
+    a tree imports that tree's `shashki`, first on its path as `python -m` puts it)."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def package_of(tree: Path) -> Path:
     """The `shashki` package a server started in `tree` imports (as load.py starts it: `python -m`)."""
     found = subprocess.run(
         [sys.executable, "-c", "import shashki; print(shashki.__file__)"],
         cwd=tree,
+        env=environment(),
         capture_output=True,
         text=True,
         check=True,
@@ -82,8 +89,9 @@ def start_load(tree: Path, options, out: Path) -> subprocess.Popen:
         "--json",
         str(out),
     ]
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
-    return subprocess.Popen(command, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        command, cwd=tree, env=environment(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def read_result(out: Path) -> dict:
@@ -136,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if not (baseline / "shashki" / "server").is_dir():
         parser.error(f"{baseline} is not a checkout of this repository (no shashki/server)")
     if package_of(baseline) != baseline / "shashki" or package_of(ROOT) != ROOT / "shashki":
-        parser.error("a server started in each tree must import that tree's shashki (unset PYTHONPATH)")
+        parser.error("a server started in each tree must import that tree's shashki: is it a checkout?")
 
     from rich.console import Console
     from rich.table import Table
@@ -147,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         f"baseline {baseline}: compiled sources {'the same as' if same else 'different from'} this tree's"
         + ("" if same else " (build its modules there: python setup.py build_ext --inplace)")
     )
+    for tree in (ROOT, baseline):
+        built = [n for n in compiled_sources(tree) if list((tree / n).parent.glob(Path(n).stem + ".*.so"))]
+        if len(built) < len(compiled_sources(tree)):
+            console.print(f"[yellow]{tree}: {len(built)} of its compiled modules built, the rest uncompiled")
     rounds: list[dict] = []
     with tempfile.TemporaryDirectory(prefix="shashki-load-ab-") as scratch:
         for number in range(1, options.rounds + 1):
