@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
 log = logging.getLogger(__name__)
@@ -86,13 +86,23 @@ def text_of(message: dict) -> str:
 
 
 class Subscription:
-    """Events of one channel, in order, for one listener."""
+    """Events of one channel, in order, for one listener.
+
+    A listener may also take an event as it is put (`deliver`, returning whether it took it): then it
+    is not queued. It is asked only while nothing is queued, so events stay in order."""
 
     def __init__(self, maxsize: int = 1000) -> None:
         self._queue: asyncio.Queue[dict] = asyncio.Queue(maxsize)
         self.dropped = 0
+        self.deliver: Callable[[dict], bool] | None = None
 
     def put(self, event: dict) -> None:
+        if self.deliver is not None and self._queue.empty():
+            try:
+                if self.deliver(event):
+                    return
+            except Exception:
+                log.exception("delivering an event failed; queued instead")
         try:
             self._queue.put_nowait(event)
         except asyncio.QueueFull:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import CTRL_OPCODES, Frame, Opcode
@@ -37,6 +38,8 @@ from shashki.server.http.coalesce import CoalescedWrites
 SOCKETS_LOGGER = "uvicorn.error.sockets"
 SOCKETS_LOG = logging.getLogger(SOCKETS_LOGGER)
 THRESHOLD = 1024  # bytes of a message's text below which it goes uncompressed
+# The scope extension through which the app sends a text message without awaiting (`send_text_now`).
+SEND_NOW = "shashki.send_now"
 
 
 class ThresholdDeflate(PerMessageDeflate):
@@ -83,6 +86,33 @@ class DeflateProtocol(WebSocketsSansIOProtocol):
         super().connection_made(transport)
         # A turn's frames to this socket in one write (coalesce.py).
         self.transport = cast(Transport, CoalescedWrites(cast(Transport, transport), self.loop))
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        if getattr(self, "scope", None) is not None:  # a handshake answered: the app is to run
+            self.scope["extensions"][SEND_NOW] = {"text": self.send_text_now}
+
+    def send_text_now(self, text: str) -> bool:
+        """Send a text message at once, as `send` does for `websocket.send` but without awaiting, when
+        nothing stands in the way; False (nothing sent) when the socket is not open for the app's messages
+        or its transport asked to stop writing: then the ASGI `send` must be used, which waits or raises.
+
+        A socket's messages of one move are sent from the event's publication (games/live sockets), not
+        each through a task and the ASGI call chain (issue 11)."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+        ):
+            return False
+        try:
+            self.conn.send_text(text.encode())
+        except InvalidState:
+            return False
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import ServiceError, Unauthorized
@@ -44,6 +45,7 @@ from shashki.server.events import text_of
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
+from shashki.server.http.deflate import SEND_NOW
 from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Social, Watching
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import answer_until_closed, receive_message
@@ -78,18 +80,60 @@ async def _accept(websocket: WebSocket, accounts: AccountService) -> tuple[bool,
 
 
 class Sender:
-    """Sends from several tasks without interleaving frames."""
+    """Sends from several tasks without interleaving frames.
+
+    A message goes out at once, without awaiting, when the server offers it (`deflate.SEND_NOW`) and no
+    other send is under way (`now`); else through the ASGI `send`, one at a time. While the socket's own
+    action is answered (`hold`), what is delivered to it from a publication waits for the answer: a
+    move's `ack` comes before the state it made, as it always did."""
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.lock = asyncio.Lock()
+        offered = (websocket.scope.get("extensions") or {}).get(SEND_NOW) or {}
+        self._now: Callable[[str], bool] | None = offered.get("text")
+        self.held: list[str] | None = None  # messages kept until the action's answer is sent
+        self._waiting = 0  # sends under way or waiting through the ASGI `send`
 
     async def __call__(self, message: dict) -> None:
         await self.text(text_of(message))  # a published state's text is made once for all its sockets
 
     async def text(self, text: str) -> None:
-        async with self.lock:
-            await self.websocket.send_text(text)
+        if self.now(text):
+            return
+        self._waiting += 1
+        try:
+            async with self.lock:
+                await self.websocket.send_text(text)
+        finally:
+            self._waiting -= 1
+
+    def now(self, text: str) -> bool:
+        """Send `text` without awaiting if nothing stands in the way; False when it was not sent."""
+        return (
+            self._now is not None
+            and not self._waiting
+            and self.websocket.application_state is WebSocketState.CONNECTED
+            and self._now(text)
+        )
+
+    def deliver(self, text: str) -> bool:
+        """A published message sent now, or kept until the action under way is answered; False when
+        neither could be done (the caller's task sends it later)."""
+        if self.held is not None:
+            self.held.append(text)
+            return True
+        return self.now(text)
+
+    def hold(self) -> None:
+        """Keep what is delivered from now on, until `release`: the socket's own action runs."""
+        self.held = []
+
+    async def release(self) -> None:
+        """Send what was kept since `hold` (after the action's answer)."""
+        held, self.held = self.held, None
+        for text in held or ():
+            await self.text(text)
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -158,27 +202,48 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
         await send({"type": "state", "seq": state["seq"], "game": state, "resync": resync})
 
     first_state_sent = asyncio.Event()
+    forwarding = False  # the forwarding task is sending an event it took
+
+    def deliver(event: dict) -> bool:
+        """An event sent (or kept for after the action's answer: `Sender.deliver`) as it is published,
+        without a task's turn, when nothing before it waits (issue 11: a task's wake-up per socket and
+        move); False leaves it to the forwarding task, in order."""
+        nonlocal last_seq
+        if forwarding or not first_state_sent.is_set() or events.dropped:
+            return False
+        if event.get("type") != "state":
+            return send.deliver(text_of(event))
+        if event["seq"] <= last_seq:
+            return True  # already sent (the first state and a published one can cross)
+        if not send.deliver(outgoing(event, last_seq)):
+            return False
+        last_seq = event["seq"]
+        return True
 
     async def forward(events) -> None:
-        nonlocal last_seq
+        nonlocal last_seq, forwarding
         await first_state_sent.wait()  # the first message on a game socket is always its state
         async for event in events:
-            if event.get("type") == "state":
-                if event["seq"] <= last_seq:
-                    continue  # already sent (the first state and a published one can cross)
-                if events.dropped:
-                    events.dropped = 0
-                    try:
-                        await send_state(resync=True)
-                    except UNAVAILABLE:
-                        # The client sees the gap in seq and asks for a resync once the database is back.
-                        await send(unavailable_body() | {"type": "error"})
+            forwarding = True
+            try:
+                if event.get("type") == "state":
+                    if event["seq"] <= last_seq:
+                        continue  # already sent (the first state and a published one can cross)
+                    if events.dropped:
+                        events.dropped = 0
+                        try:
+                            await send_state(resync=True)
+                        except UNAVAILABLE:
+                            # The client sees the gap in seq and asks for a resync once the database is back.
+                            await send(unavailable_body() | {"type": "error"})
+                        continue
+                    text = outgoing(event, last_seq)
+                    last_seq = event["seq"]
+                    await send.text(text)
                     continue
-                text = outgoing(event, last_seq)
-                last_seq = event["seq"]
-                await send.text(text)
-                continue
-            await send(event)
+                await send(event)
+            finally:
+                forwarding = False
 
     chat_lines = chat.feed(game_id, actor.id if actor else None, send, first_state_sent)
     async with (
@@ -186,6 +251,7 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
         chat_lines,
         _ended_with_credential(websocket, send, actor, accounts),
     ):
+        events.deliver = deliver
         forwarder = asyncio.create_task(forward(events))
         joined = False
         try:
@@ -252,6 +318,9 @@ async def handle_game_message(message, act: Act) -> bool:
         return True
     kind = message.get("type")
     request_id = message.get("id")
+    acting = kind == "move" or kind in GAME_ACTIONS
+    if acting:
+        send.hold()  # what the action publishes to this socket follows its answer
     try:
         if kind == "ping":
             await send({"type": "pong", "id": request_id})
@@ -288,6 +357,9 @@ async def handle_game_message(message, act: Act) -> bool:
         # may send it again; the socket stays, and a resync once the service is back shows what holds.
         log.warning("a game action met an unavailable service: %s", error)
         await send(unavailable_body() | {"type": "error", "id": request_id})
+    finally:
+        if acting:
+            await send.release()
     return True
 
 
