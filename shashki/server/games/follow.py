@@ -24,14 +24,13 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table
-from sqlalchemy.orm.attributes import set_committed_value
 
 from shashki.server.events import EventBus, Subscription
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import ColorColumn, GameRecord, StatusColumn
 from shashki.server.games.replay import catch_up
 from shashki.server.games.view import move_named
-from shashki.server.storage.base import UtcDateTime
+from shashki.server.storage.base import UtcDateTime, set_committed_values
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +78,7 @@ def apply_heard(live: LiveGame, event: dict) -> bool:
         move = servers.get("move")
         if changes.get("version") != record.version + 1:
             return False
-        for name, value in changes.items():
-            set_committed_value(record, name, value)
+        set_committed_values(record, changes)
         # The exact notation of a legal move resolves from the position's cached moves (games/view.py).
         later = [move_named(live.rules.position, move) or move] if move else []
         catch_up(live.rules, record, later)

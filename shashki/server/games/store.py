@@ -25,7 +25,6 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
-from sqlalchemy.orm.attributes import set_committed_value
 
 from shashki.rules import Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
@@ -41,7 +40,7 @@ from shashki.server.games.queries import GameQueries
 from shashki.server.games.statements import Claims, change, game_row
 from shashki.server.games.view import GameView, build_view, state_patch
 from shashki.server.storage import Database
-from shashki.server.storage.base import utcnow
+from shashki.server.storage.base import set_committed_values, utcnow
 from shashki.server.storage.direct import Refused
 
 log = logging.getLogger(__name__)
@@ -267,9 +266,8 @@ class GameStore:
             raise Conflict(
                 "ply_already_played", "The game changed before this was applied; ask for its state."
             ) from None
-        for name, value in changes.items():
-            # The cached record mirrors what is committed: no change history for a session to flush.
-            set_committed_value(r, name, value)
+        # The cached record mirrors what is committed: no change history for a session to flush.
+        set_committed_values(r, changes)
         if outcome is not None and live.rules.outcome is None:
             live.rules.finish(outcome)  # an end decided off the board
         view = self.view(live)
