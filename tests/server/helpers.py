@@ -183,7 +183,10 @@ class GameSocket:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         # Entered as a context manager (closed in close()): websockets warns about bare connect() calls.
-        self.ws = connect(f"{server.ws_url}/ws/games/{game_id}", additional_headers=headers, open_timeout=5)
+        # No keepalive pings: a test never idles for 20 s, and the pinging thread of a socket a failed test
+        # left open would draw from the global `random` (the ping's payload) while hypothesis runs.
+        url = f"{server.ws_url}/ws/games/{game_id}"
+        self.ws = connect(url, additional_headers=headers, open_timeout=5, ping_interval=None)
         self.ws.__enter__()
         self.state: dict | None = None
         self.seq = 0

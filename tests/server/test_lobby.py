@@ -9,7 +9,8 @@ from websockets.sync.client import connect
 
 def lobby_socket(server, player=None):
     headers = {"Cookie": f"shashki_session={player.http.cookies.get('shashki_session')}"} if player else {}
-    ws = connect(f"{server.ws_url}/ws/lobby", additional_headers=headers, open_timeout=5)
+    # No keepalive pings (tests/server/helpers.py GameSocket says why).
+    ws = connect(f"{server.ws_url}/ws/lobby", additional_headers=headers, open_timeout=5, ping_interval=None)
     ws.__enter__()
     return ws
 
