@@ -12,7 +12,7 @@ from starlette.websockets import WebSocketState
 
 from shashki.server.events import Subscription
 from shashki.server.http.deflate import SEND_NOW
-from shashki.server.http.live import Sender
+from shashki.server.http.sender import Sender
 
 # -- the subscription -------------------------------------------------------------------------------
 

@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketState
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import ServiceError, Unauthorized
@@ -45,10 +44,10 @@ from shashki.server.events import text_of
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
-from shashki.server.http.deflate import SEND_NOW
 from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Social, Watching
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import answer_until_closed, receive_message
+from shashki.server.http.sender import Sender
 
 log = logging.getLogger(__name__)
 router = APIRouter()
@@ -77,63 +76,6 @@ async def _accept(websocket: WebSocket, accounts: AccountService) -> tuple[bool,
         return False, None
     await websocket.accept()
     return True, actor
-
-
-class Sender:
-    """Sends from several tasks without interleaving frames.
-
-    A message goes out at once, without awaiting, when the server offers it (`deflate.SEND_NOW`) and no
-    other send is under way (`now`); else through the ASGI `send`, one at a time. While the socket's own
-    action is answered (`hold`), what is delivered to it from a publication waits for the answer: a
-    move's `ack` comes before the state it made, as it always did."""
-
-    def __init__(self, websocket: WebSocket) -> None:
-        self.websocket = websocket
-        self.lock = asyncio.Lock()
-        offered = (websocket.scope.get("extensions") or {}).get(SEND_NOW) or {}
-        self._now: Callable[[str], bool] | None = offered.get("text")
-        self.held: list[str] | None = None  # messages kept until the action's answer is sent
-        self._waiting = 0  # sends under way or waiting through the ASGI `send`
-
-    async def __call__(self, message: dict) -> None:
-        await self.text(text_of(message))  # a published state's text is made once for all its sockets
-
-    async def text(self, text: str) -> None:
-        if self.now(text):
-            return
-        self._waiting += 1
-        try:
-            async with self.lock:
-                await self.websocket.send_text(text)
-        finally:
-            self._waiting -= 1
-
-    def now(self, text: str) -> bool:
-        """Send `text` without awaiting if nothing stands in the way; False when it was not sent."""
-        return (
-            self._now is not None
-            and not self._waiting
-            and self.websocket.application_state is WebSocketState.CONNECTED
-            and self._now(text)
-        )
-
-    def deliver(self, text: str) -> bool:
-        """A published message sent now, or kept until the action under way is answered; False when
-        neither could be done (the caller's task sends it later)."""
-        if self.held is not None:
-            self.held.append(text)
-            return True
-        return self.now(text)
-
-    def hold(self) -> None:
-        """Keep what is delivered from now on, until `release`: the socket's own action runs."""
-        self.held = []
-
-    async def release(self) -> None:
-        """Send what was kept since `hold` (after the action's answer)."""
-        held, self.held = self.held, None
-        for text in held or ():
-            await self.text(text)
 
 
 @router.websocket("/ws/games/{game_id}")

@@ -29,7 +29,8 @@ from shashki.server.http.deps import Accounts, Bus, Tournaments
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.exports import site
 from shashki.server.http.frames import answer_until_closed
-from shashki.server.http.live import TRY_AGAIN_LATER, Sender, _accept, _close_with, _ended_with_credential
+from shashki.server.http.live import TRY_AGAIN_LATER, _accept, _close_with, _ended_with_credential
+from shashki.server.http.sender import Sender
 from shashki.server.http.throttle import per_account
 from shashki.server.tournaments.terms import TournamentTerms
 
@@ -208,8 +209,7 @@ async def tournament_socket(
                 me = event.get("entries", {}).get(str(viewer)) if viewer is not None else None
                 if viewer is not None and me is None:
                     me = {"joined": False, "paused": False, "withdrawn": False, "game": None}
-                async with send.lock:  # the Sender's lock: frames never interleave
-                    await websocket.send_text(personal(event, me))
+                await send.text(personal(event, me))
 
     try:
         async with (
