@@ -97,8 +97,8 @@ class DeflateProtocol(WebSocketsSansIOProtocol):
         nothing stands in the way; False (nothing sent) when the socket is not open for the app's messages
         or its transport asked to stop writing: then the ASGI `send` must be used, which waits or raises.
 
-        A socket's messages of one move are sent from the event's publication (games/live sockets), not
-        each through a task and the ASGI call chain (issue 11)."""
+        A game socket's messages of a move are sent from the event's publication (`http/sender.Sender`),
+        not each through a task and the ASGI call chain (issue 11)."""
         if (
             not self.handshake_complete
             or self.close_sent

@@ -27,7 +27,7 @@ class Sender:
         self._lock = asyncio.Lock()
         offered = (websocket.scope.get("extensions") or {}).get(SEND_NOW) or {}
         self._now: Callable[[str], bool] | None = offered.get("text")
-        self.held: list[str] | None = None  # messages kept until the action's answer is sent
+        self._held: list[str] | None = None  # messages kept until the action's answer is sent
         self._waiting = 0  # sends under way or waiting through the ASGI `send`
 
     async def __call__(self, message: dict) -> None:
@@ -55,17 +55,17 @@ class Sender:
     def deliver(self, text: str) -> bool:
         """A published message sent now, or kept until the action under way is answered; False when
         neither could be done (the caller's task sends it later)."""
-        if self.held is not None:
-            self.held.append(text)
+        if self._held is not None:
+            self._held.append(text)
             return True
         return self.now(text)
 
     def hold(self) -> None:
         """Keep what is delivered from now on, until `release`: the socket's own action runs."""
-        self.held = []
+        self._held = []
 
     async def release(self) -> None:
         """Send what was kept since `hold` (after the action's answer)."""
-        held, self.held = self.held, None
+        held, self._held = self._held, None
         for text in held or ():
             await self.text(text)
