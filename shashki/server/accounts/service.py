@@ -17,7 +17,6 @@ from typing import Any, cast
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Table, select, update
-from sqlalchemy.orm import make_transient_to_detached
 
 from shashki.server.accounts.models import ApiToken, Session, User
 from shashki.server.accounts.revocation import Revocations
@@ -25,7 +24,7 @@ from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauth
 from shashki.server.events import EventBus
 from shashki.server.limits import RateLimiter  # noqa: F401  (the one limiter; imported from here before)
 from shashki.server.storage import Database, rows_changed
-from shashki.server.storage.base import utcnow
+from shashki.server.storage.base import detached, utcnow
 from shashki.server.storage.direct import Read, Row
 
 # What a personal API token may do. A browser session may do everything its owner may.
@@ -250,9 +249,7 @@ class AccountService:
         found = await self.db.direct.row(Row(USERS, USER_COLUMNS, where))
         if found is None:
             return None
-        user = User(**found)
-        make_transient_to_detached(user)
-        return user
+        return detached(User, found)
 
     async def still_valid(self, actor: Actor, *, fresh: bool = False) -> bool:
         """Whether the actor's session or token still holds (not logged out, revoked or expired): asked

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import cast
 
 from sqlalchemy import Table
-from sqlalchemy.orm import make_transient_to_detached
 
 from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.storage import Database
+from shashki.server.storage.base import detached
 from shashki.server.storage.direct import Refused, Row, Update
 
 CHALLENGES = cast(Table, Challenge.__table__)
@@ -26,9 +26,7 @@ async def challenge_row(db: Database, challenge_id: int) -> Challenge | None:
     found = await db.direct.row(Row(CHALLENGES, COLUMNS, {"id": challenge_id}))
     if found is None:
         return None
-    challenge = Challenge(**found)
-    make_transient_to_detached(challenge)
-    return challenge
+    return detached(Challenge, found)
 
 
 async def settle(db: Database, challenge_id: int, status: str, reason: str | None = None) -> bool:
