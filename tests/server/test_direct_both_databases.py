@@ -197,7 +197,8 @@ def test_an_upsert_adds_to_the_rows_stored_and_inserts_the_others(database, tmp_
 @pytest.mark.parametrize("database", ["sqlite", "postgresql"])
 def test_rows_and_counts_read_what_the_orm_reads_without_a_session(database, tmp_path):
     """`Direct.rows` (every matching row, values converted as the ORM converts them) and `Direct.count`
-    (a value compared to NULL counted as SQL's IS NULL), against the same reads through a session."""
+    (a value compared to NULL counted as SQL's IS NULL; with `at_most`, no further), against the same
+    reads through a session."""
     key = "t" + secrets.token_hex(4)
 
     async def scenario():
@@ -212,6 +213,10 @@ def test_rows_and_counts_read_what_the_orm_reads_without_a_session(database, tmp
         event.listen(db.engine.sync_engine, "before_cursor_execute", lambda *a: seen.append(a[2]))
         unread = await db.direct.count(Count(NOTIFICATIONS, {"user_id": user.id, "read_at": None}))
         nobody = await db.direct.count(Count(NOTIFICATIONS, {"user_id": -1, "read_at": None}))
+        capped = [
+            await db.direct.count(Count(NOTIFICATIONS, {"user_id": user.id, "read_at": None}, at_most=n))
+            for n in (2, 3, 10)
+        ]
         columns = ("id", "subject", "read_at", "created_at")
         rows = await db.direct.rows(Rows(NOTIFICATIONS, columns, {"user_id": user.id}))
         none = await db.direct.rows(Rows(NOTIFICATIONS, columns, {"user_id": -1}))
@@ -224,10 +229,11 @@ def test_rows_and_counts_read_what_the_orm_reads_without_a_session(database, tmp
             await s.execute(delete(User).where(User.id == user.id))
             await s.commit()
         await db.close()
-        return unread, nobody, rows, none, stored, counted, direct_reads
+        return unread, nobody, capped, rows, none, stored, counted, direct_reads
 
-    unread, nobody, rows, none, stored, counted, direct_reads = asyncio.run(scenario())
+    unread, nobody, capped, rows, none, stored, counted, direct_reads = asyncio.run(scenario())
     assert unread == counted == 3 and nobody == 0
+    assert capped == [2, 3, 3]  # counted up to `at_most`
     expected = [
         {"id": n.id, "subject": n.subject, "read_at": n.read_at, "created_at": n.created_at} for n in stored
     ]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, union_all
 
 from shashki.rules import Color
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
@@ -84,41 +84,86 @@ def _plays(user_id: int) -> ColumnElement[bool]:
     return or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
 
 
-def _selected(g: PlayerGames) -> Select[GameRecord]:
-    if g.color is None:
-        mine = _plays(g.user_id)
-    else:
-        mine = (GameRecord.white_id if g.color is Color.WHITE else GameRecord.black_id) == g.user_id
-    query = select(GameRecord).where(mine)
+def _seats(g: PlayerGames) -> list[ColumnElement[bool]]:
+    """The player's seats selected, a condition each (a game counted in one of them only)."""
+    white = GameRecord.white_id == g.user_id
+    black = GameRecord.black_id == g.user_id
+    if g.color is not None:
+        return [white if g.color is Color.WHITE else black]
+    return [white, and_(black, or_(GameRecord.white_id.is_(None), GameRecord.white_id != g.user_id))]
+
+
+def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
+    """The selection's conditions besides the player's seat."""
+    where: list[ColumnElement[bool]] = []
     if g.finished_only:
-        query = query.where(GameRecord.status == GameStatus.FINISHED)
+        where.append(GameRecord.status == GameStatus.FINISHED)
     if not g.with_aborted:
-        query = query.where(GameRecord.status != GameStatus.ABORTED)
+        where.append(GameRecord.status != GameStatus.ABORTED)
     if g.variant:
-        query = query.where(GameRecord.variant == g.variant)
+        where.append(GameRecord.variant == g.variant)
     if g.rated is not None:
-        query = query.where(GameRecord.rated == g.rated)
+        where.append(GameRecord.rated == g.rated)
     if g.estimated_ms is not None:
         low, high = g.estimated_ms
         estimate = GameRecord.clock_initial_ms + 40 * GameRecord.clock_increment_ms
-        query = query.where(GameRecord.clock_initial_ms.is_not(None), estimate >= low)
+        where += [GameRecord.clock_initial_ms.is_not(None), estimate >= low]
         if high is not None:
-            query = query.where(estimate < high)
+            where.append(estimate < high)
     if g.opponent_id is not None:
-        query = query.where(_plays(g.opponent_id))
+        where.append(_plays(g.opponent_id))
     if g.result:
-        query = query.where(GameRecord.status == GameStatus.FINISHED)
+        where.append(GameRecord.status == GameStatus.FINISHED)
         if g.result == "win":
-            query = query.where(_won(g.user_id))
+            where.append(_won(g.user_id))
         elif g.result == "loss":
-            query = query.where(_lost(g.user_id))
+            where.append(_lost(g.user_id))
         else:
-            query = query.where(GameRecord.winner.is_(None))
-    return query
+            where.append(GameRecord.winner.is_(None))
+    return where
 
 
-def _newest_first(query: Select[GameRecord]) -> Select[GameRecord]:
-    return query.order_by(GameRecord.created_at.desc(), GameRecord.id.desc())
+def _selected(g: PlayerGames) -> Select[GameRecord]:
+    return select(GameRecord).where(or_(*_seats(g)), *_filters(g))
+
+
+NEWEST_FIRST = (GameRecord.created_at.desc(), GameRecord.id.desc())
+
+
+def _newest(
+    g: PlayerGames, *, limit: int, offset: int = 0, after: Cursor | None = None
+) -> Select[GameRecord]:
+    """`limit` of the selected games newest first, from `offset` or after the game `after`. Each seat's
+    games are read in that order from its index (`ix_games_white_newest`, `ix_games_black_newest`), as
+    many as the page can need, and the two runs merged: a page costs what it shows and skips, not a sort
+    of every game the player ever played (issue 11: a bot's games grow by thousands a day)."""
+    where = _filters(g)
+    if after is not None:
+        created, game_id = after
+        where.append(
+            or_(
+                GameRecord.created_at < created,
+                and_(GameRecord.created_at == created, GameRecord.id < game_id),
+            )
+        )
+    runs = [
+        select(GameRecord.id, GameRecord.created_at)
+        .where(seat, *where)
+        .order_by(*NEWEST_FIRST)
+        .limit(offset + limit)
+        .subquery()
+        for seat in _seats(g)
+    ]
+    merged = runs[0]
+    if len(runs) > 1:
+        merged = union_all(*(select(r.c.id, r.c.created_at) for r in runs)).subquery()
+    page = (
+        select(merged.c.id)
+        .order_by(merged.c.created_at.desc(), merged.c.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    return select(GameRecord).where(GameRecord.id.in_(page)).order_by(*NEWEST_FIRST)
 
 
 class GameQueries:
@@ -186,7 +231,7 @@ class GameQueries:
         query = _selected(games)
         async with self.db.session() as s:
             total = await s.scalar(select(func.count()).select_from(query.subquery()))
-            records = await s.scalars(_newest_first(query).offset((page - 1) * per_page).limit(per_page))
+            records = await s.scalars(_newest(games, offset=(page - 1) * per_page, limit=per_page))
             return GamePage(list(records), int(total or 0))
 
     async def newest_of_player(
@@ -194,17 +239,8 @@ class GameQueries:
     ) -> list[GameRecord]:
         """Up to `limit` of the selected games, newest first, from the one after `after` (the last read):
         a batch of a long export, read without an offset that would slow down page after page."""
-        query = _newest_first(_selected(games))
-        if after is not None:
-            created, game_id = after
-            query = query.where(
-                or_(
-                    GameRecord.created_at < created,
-                    and_(GameRecord.created_at == created, GameRecord.id < game_id),
-                )
-            )
         async with self.db.session() as s:
-            return list(await s.scalars(query.limit(limit)))
+            return list(await s.scalars(_newest(games, limit=limit, after=after)))
 
     async def casual_games_of_player(self, user_id: int) -> list[str]:
         """The ids of the account's casual games, any status, oldest first (an anonymous visitor's games,

@@ -31,3 +31,5 @@ class Notification(Base):
 
 
 Index("ix_notifications_user_unread", Notification.user_id, Notification.read_at)
+# A player's newest first (the list), without sorting every notification the player ever had.
+Index("ix_notifications_user_newest", Notification.user_id, Notification.id)

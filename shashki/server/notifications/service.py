@@ -38,6 +38,10 @@ CHALLENGE = "challenge"
 KINDS = (YOUR_TURN, GAME_END, CHALLENGE)
 # The newest notifications a list shows.
 LIST_LIMIT = 50
+# The unread notifications counted at most: `unread` is exact below it and means "this many or more" at
+# it (the bell shows 99+). A player who never reads them (a bot is challenged for every game it plays)
+# would otherwise make every notification's count, and so every challenge to them, cost more (issue 11).
+UNREAD_COUNTED = 100
 
 
 def notification_json(row: Notification) -> dict[str, Any]:
@@ -186,12 +190,14 @@ class NotificationService:
     # -- what a player reads ------------------------------------------------------------------------
 
     async def unread(self, user_id: int) -> int:
-        """How many of the player's notifications are unread (an indexed count on the direct path: one
-        is pushed with every notification)."""
-        return await self.db.direct.count(Count(NOTIFICATIONS, {"user_id": user_id, "read_at": None}))
+        """How many of the player's notifications are unread, up to `UNREAD_COUNTED` (an indexed count on
+        the direct path that stops there: one is pushed with every notification)."""
+        unread = Count(NOTIFICATIONS, {"user_id": user_id, "read_at": None}, at_most=UNREAD_COUNTED)
+        return await self.db.direct.count(unread)
 
     async def list(self, user_id: int, *, limit: int = LIST_LIMIT) -> dict[str, Any]:
-        """The player's newest notifications, and how many are unread."""
+        """The player's newest notifications (read by the index on the player and the id: the newest
+        first without sorting them all), and how many are unread (`unread`)."""
         query = (
             select(Notification)
             .where(Notification.user_id == user_id)

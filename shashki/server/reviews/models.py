@@ -15,7 +15,9 @@ class GameReview(Base):
     __tablename__ = "game_reviews"
 
     game_id: Mapped[str] = mapped_column(String(12), primary_key=True)
-    status: Mapped[str] = mapped_column(String(12))  # queued, running, done, failed
+    # queued, running, done, failed; indexed: the unfinished ones are read at every start and sweep, not
+    # every review ever made (service.py).
+    status: Mapped[str] = mapped_column(String(12), index=True)
     done_plies: Mapped[int] = mapped_column(Integer, default=0)
     total_plies: Mapped[int] = mapped_column(Integer, default=0)
     requested_by: Mapped[int | None] = mapped_column(Integer, nullable=True)

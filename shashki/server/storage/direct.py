@@ -36,7 +36,7 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, and_, bindparam, func, insert, select, update
+from sqlalchemy import Select, Table, and_, bindparam, func, insert, literal_column, select, update
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -160,7 +160,7 @@ class Direct:
         elif isinstance(op, Update):
             shape = ("u", op.table.name, where_shape(op.where))
         elif isinstance(op, Count):
-            shape = ("c", op.table.name, where_shape(op.where))
+            shape = ("c", op.table.name, op.at_most, where_shape(op.where))
         else:
             shape = ("r" if isinstance(op, Row) else "rs", op.table.name, op.columns, where_shape(op.where))
         found = self._core.get(shape)
@@ -173,7 +173,11 @@ class Direct:
                     # SET takes the columns given at execution (SQLAlchemy derives it from the parameters).
                     found = update(op.table).where(test)
                 elif isinstance(op, Count):
-                    found = select(func.count()).select_from(op.table).where(test)
+                    if op.at_most is None:
+                        found = select(func.count()).select_from(op.table).where(test)
+                    else:
+                        rows: Select[Any] = select(literal_column("1")).select_from(op.table).where(test)
+                        found = select(func.count()).select_from(rows.limit(op.at_most).subquery())
                 else:
                     found = select(*(op.table.c[k] for k in op.columns)).where(test)
                     found = found.limit(1) if isinstance(op, Row) else found

@@ -82,10 +82,12 @@ class Rows:
 @dataclass(frozen=True, slots=True)
 class Count:
     """SELECT count(*) FROM `table` WHERE each column of `where` equals its value (an indexed count: an
-    account's unread notifications)."""
+    account's unread notifications); with `at_most`, no more rows than that are counted (the index walk
+    stops there: a count that does not grow with the table)."""
 
     table: Table
     where: dict[str, Any]
+    at_most: int | None = None
 
 
 def new_row(record: Any) -> dict[str, Any]:

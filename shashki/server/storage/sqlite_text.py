@@ -72,7 +72,7 @@ class SqliteStatements:
             if isinstance(op, Update):
                 shape = ("u", table.name, tuple(op.values), where)
             elif isinstance(op, Count):
-                shape = ("c", table.name, where)
+                shape = ("c", table.name, op.at_most, where)
             else:
                 shape = ("r" if isinstance(op, Row) else "rs", table.name, op.columns, where)
         found = self._made.get(shape)
@@ -89,7 +89,11 @@ class SqliteStatements:
                     text = f'UPDATE "{table.name}" SET {sets} WHERE {test}'
                     found = Sql(text, table, shape[2] + compared)
                 elif isinstance(op, Count):
-                    found = Sql(f'SELECT count(*) FROM "{table.name}" WHERE {test}', table, compared)
+                    text = f'SELECT count(*) FROM "{table.name}" WHERE {test}'
+                    if op.at_most is not None:
+                        rows = f'SELECT 1 FROM "{table.name}" WHERE {test} LIMIT {int(op.at_most)}'
+                        text = f"SELECT count(*) FROM ({rows})"
+                    found = Sql(text, table, compared)
                 else:
                     names = ", ".join(f'"{k}"' for k in op.columns)
                     text = f'SELECT {names} FROM "{table.name}" WHERE {test}'

@@ -55,6 +55,7 @@ from shashki.server.tournaments.state import (
     PLAYING,
     ROUNDROBIN,
     STARTED,
+    UNFINISHED,
     Snapshot,
 )
 from shashki.server.tournaments.swiss import pair_round
@@ -115,7 +116,7 @@ class Director:
         if self.schedule is not None:
             await self.schedule.create_due(self.service, self.clock())
         async with self.service.db.session() as s:
-            ids = list(await s.scalars(select(Tournament.id).where(Tournament.status != FINISHED)))
+            ids = list(await s.scalars(select(Tournament.id).where(Tournament.status.in_(UNFINISHED))))
         for tournament_id in ids:
             if await self.lease.hold(tournament_id):
                 await self.direct(tournament_id)

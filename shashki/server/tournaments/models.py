@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from shashki.server.storage.base import Base, UtcDateTime
@@ -49,6 +49,11 @@ class Tournament(Base):
     max_players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     schedule_key: Mapped[str | None] = mapped_column(String(80), unique=True, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
+# The last finished ones (the list shows 20), read in that order rather than by sorting every tournament
+# ever held.
+Index("ix_tournaments_finished", Tournament.status, Tournament.finished_at)
 
 
 class TournamentPlayer(Base):

@@ -39,6 +39,7 @@ from shashki.server.tournaments.state import (
     PLAYING,
     STARTED,
     SWISS,
+    UNFINISHED,
     Snapshot,
     load,
 )
@@ -151,7 +152,7 @@ class TournamentService:
         async with self.db.session() as s:
             ids = list(
                 await s.scalars(
-                    select(Tournament.id).where(Tournament.status != FINISHED).order_by(Tournament.starts_at)
+                    select(Tournament.id).where(Tournament.status.in_(UNFINISHED)).order_by(Tournament.starts_at)
                 )
             )
             ids += list(

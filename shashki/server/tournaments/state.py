@@ -31,6 +31,9 @@ from shashki.server.tournaments.swiss import Bye, ByeKind, SwissGame, SwissPlaye
 ARENA, SWISS, ROUNDROBIN = "arena", "swiss", "roundrobin"
 SYSTEMS = (ARENA, SWISS, ROUNDROBIN)
 CREATED, STARTED, FINISHED = "created", "started", "finished"
+# The tournaments not over, read by the index on the status (`status IN`): `status != finished` reads
+# every tournament ever held, which grows with the history (the director asks at every tick).
+UNFINISHED = (CREATED, STARTED)
 # Pairing statuses: stored but its game not yet created (a Swiss round is stored whole first), in play,
 # over; an aborted arena game counts for nobody.
 PENDING, PLAYING, DONE, ABORTED = "pending", "started", "finished", "aborted"

@@ -37,9 +37,11 @@ function target(n) {
 function drawBell() {
   if (!bell) return;
   const count = bell.querySelector(".count");
-  count.textContent = state.unread ? String(state.unread) : "";
+  // The server counts unread notifications up to 100 (notifications/service.py: UNREAD_COUNTED).
+  const shown = state.unread > 99 ? "99+" : String(state.unread);
+  count.textContent = state.unread ? shown : "";
   count.hidden = !state.unread;
-  bell.setAttribute("aria-label", t("notify.bell", { count: state.unread }));
+  bell.setAttribute("aria-label", t("notify.bell", { count: shown }));
   bell.title = bell.getAttribute("aria-label");
   bell.dataset.unread = String(state.unread);
 }
