@@ -3,20 +3,11 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from benchmark_scripts import BENCHMARKS
+from benchmark_scripts import run_script
 
 
 def test_the_count_and_the_list_are_timed_beside_their_references_at_each_size():
-    completed = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "notifications.py"), "--sizes", "10,150", "--repeat", "5"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )
+    completed = run_script("notifications", "--sizes", "10,150", "--repeat", "5", timeout=120)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     out = completed.stdout
     for size in ("10", "150"):

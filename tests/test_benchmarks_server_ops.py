@@ -4,22 +4,14 @@ and close sockets, and the table of each operation's CPU comes out (the instrume
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
-from benchmark_scripts import BENCHMARKS
+from benchmark_scripts import run_script
 
 
 @pytest.mark.slow
 def test_both_apps_start_games_open_sockets_and_play_whole_games_one_move_at_a_time():
-    completed = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "server_ops.py"), "--games", "2", "--sockets", "5"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )
+    completed = run_script("server_ops", "--games", "2", "--sockets", "5", timeout=300)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     out = completed.stdout
     for row in ("a game's start (challenge + accept)", "a game socket (open, first state, close)", "a move"):
