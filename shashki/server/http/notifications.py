@@ -2,6 +2,7 @@
 player's notifications with the unread count, marking them read, and the games where it is their turn,
 the most urgent first. The counter on every page updates live through the lobby socket (a
 `{"type": "notification", "unread": n}` event on the player's channel; see `shashki.server.notifications`).
+`unread` counts up to 100: 100 means 100 or more.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ async def your_turn(games: Games, actor: Actor = Depends(reader)) -> dict:
 
 @router.get("/notifications", summary="Your newest notifications and how many are unread")
 async def list_notifications(notifications: Notifications, actor: Actor = Depends(reader)) -> dict:
+    """The newest 50, newest first; `unread` counts up to 100 (100 means 100 or more)."""
     return await notifications.list(actor.id)
 
 
