@@ -339,37 +339,3 @@ def test_a_player_who_never_reads_is_counted_up_to_the_cap_and_listed_newest_fir
     subjects = [n["subject"] for n in listed["notifications"]]
     assert subjects == [str(i) for i in range(cap + 24, cap + 24 - notifications_service.LIST_LIMIT, -1)]
     assert marked == cap + 25 and after == 0
-
-
-def test_the_count_and_the_list_read_an_index_without_sorting_all_of_a_players_notifications(tmp_path):
-    """SQLite's plans for the two reads of every notification's push and every list: each walks an index
-    of the player's rows (the count stops after UNREAD_COUNTED of them), and none sorts them."""
-    import sqlite3
-
-    from sqlalchemy import select
-    from sqlalchemy.dialects import sqlite as sqlite_dialect
-
-    from shashki.server.notifications.models import Notification
-    from shashki.server.storage.direct import Count
-    from shashki.server.storage.sqlite_text import SqliteStatements
-
-    async def nothing(w: World) -> None:
-        return None
-
-    run(tmp_path, nothing)  # the schema, as the server makes it
-    count = SqliteStatements()(
-        Count(notifications_service.NOTIFICATIONS, {"user_id": 1, "read_at": None}, at_most=100)
-    )
-    newest = (
-        select(Notification)
-        .where(Notification.user_id == 1)
-        .order_by(Notification.id.desc())
-        .limit(notifications_service.LIST_LIMIT)
-        .compile(dialect=sqlite_dialect.dialect(), compile_kwargs={"literal_binds": True})
-    )
-    assert "LIMIT 100" in count.text
-    with sqlite3.connect(tmp_path / "db.sqlite3") as raw:
-        for text, parameters in ((count.text, [1]), (str(newest), [])):
-            plan = " / ".join(row[3] for row in raw.execute("EXPLAIN QUERY PLAN " + text, parameters))
-            assert "INDEX ix_notifications_user_" in plan, plan
-            assert "TEMP B-TREE" not in plan and "SCAN notifications" not in plan, plan
