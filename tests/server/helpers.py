@@ -5,6 +5,8 @@ rules of play shortened through the environment. Clients: httpx (HTTP) and webso
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import json
 import os
@@ -13,6 +15,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -51,6 +54,34 @@ def database_url(database: str, tmp_path: Path) -> str:
     if not url:
         pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
     return url
+
+
+@contextlib.contextmanager
+def fresh_database_url(database: str, tmp_path: Path) -> Iterator[str]:
+    """A database of this test alone: a fresh SQLite file, or a new database on the PostgreSQL of
+    `scripts/test-services.sh` (skipped without it), dropped afterwards — for what must start empty or
+    at an older revision (the shared one is migrated and holds other tests' rows)."""
+    if database == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+        return
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = database_url(database, tmp_path)
+    fresh = f"shashki_test_{uuid.uuid4().hex[:8]}"
+
+    async def admin(statement: str) -> None:
+        engine = create_async_engine(url, isolation_level="AUTOCOMMIT")
+        async with engine.connect() as conn:
+            await conn.execute(text(statement))
+        await engine.dispose()
+
+    asyncio.run(admin(f"CREATE DATABASE {fresh}"))
+    try:
+        yield make_url(url).set(database=fresh).render_as_string(False)
+    finally:
+        asyncio.run(admin(f"DROP DATABASE IF EXISTS {fresh} WITH (FORCE)"))
 
 
 def free_port() -> int:

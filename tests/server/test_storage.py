@@ -18,6 +18,8 @@ from shashki.server.games.models import GameRecord, MoveRecord
 from shashki.server.schema import metadata
 from shashki.server.storage import Database
 
+from .helpers import fresh_database_url
+
 
 def run(coroutine):
     return asyncio.run(coroutine)
@@ -52,23 +54,13 @@ def test_migrating_twice_is_harmless(tmp_path):
     run(twice())
 
 
-def test_servers_starting_together_on_postgresql_migrate_once_and_all_start():
+def test_servers_starting_together_on_postgresql_migrate_once_and_all_start(tmp_path):
     """docker-compose starts four processes on one database at the same moment: each migrates at start
     (`Database.open`), one at a time behind an advisory lock, so none fails creating a table another has
     just created, and the schema is migrated once."""
-    import os
     import subprocess
     import sys
-    import uuid
 
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    url = os.environ.get("SHASHKI_TEST_DATABASE_URL")
-    if not url:
-        pytest.skip("needs SHASHKI_TEST_DATABASE_URL (scripts/test-services.sh)")
-    fresh = f"shashki_migrate_{uuid.uuid4().hex[:8]}"  # the shared test database is migrated already
-    fresh_url = make_url(url).set(database=fresh).render_as_string(False)
     # Processes, as in the cluster (Alembic's context is global to a process: one migration at a time).
     migrate = (
         "import asyncio, sys; from shashki.server.storage import Database\n"
@@ -77,32 +69,23 @@ def test_servers_starting_together_on_postgresql_migrate_once_and_all_start():
         "asyncio.run(main())"
     )
 
-    async def database(statement: str) -> None:
-        admin = create_async_engine(url, isolation_level="AUTOCOMMIT")
-        async with admin.connect() as conn:
-            await conn.execute(text(statement))
-        await admin.dispose()
-
-    async def schema() -> tuple[list, int]:
-        db = Database(fresh_url)
+    async def schema(url: str) -> tuple[list, int]:
+        db = Database(url)
         async with db.engine.connect() as conn:
             versions = list((await conn.execute(text("SELECT version_num FROM alembic_version"))).all())
             games = await conn.scalar(text("SELECT count(*) FROM games"))
         await db.close()
         return versions, games
 
-    run(database(f"CREATE DATABASE {fresh}"))
-    try:
+    with fresh_database_url("postgresql", tmp_path) as fresh_url:  # the shared one is migrated already
         starts = [
             subprocess.Popen([sys.executable, "-c", migrate, fresh_url], stderr=subprocess.PIPE, text=True)
             for _ in range(4)
         ]
         outcomes = [(start.communicate(timeout=120)[1], start.returncode) for start in starts]
         assert outcomes == [("", 0)] * 4
-        versions, games = run(schema())
+        versions, games = run(schema(fresh_url))
         assert len(versions) == 1 and games == 0
-    finally:
-        run(database(f"DROP DATABASE IF EXISTS {fresh} WITH (FORCE)"))
 
 
 def test_a_ply_of_a_game_can_be_stored_only_once(tmp_path):

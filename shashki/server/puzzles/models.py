@@ -1,5 +1,6 @@
-"""The puzzles' tables: the puzzles with their Glicko-2 ratings, the players' puzzle ratings per variant,
-every attempt of a member, and the daily puzzle of each variant."""
+"""The puzzles' tables: the puzzles with their Glicko-2 ratings, the index the next puzzle is drawn from
+and the counts the themes page shows (both kept as puzzles are added and rated: `draw.py`), the
+players' puzzle ratings per variant, every attempt of a member, and the daily puzzle of each variant."""
 
 from __future__ import annotations
 
@@ -33,6 +34,36 @@ class PuzzleRow(Base):
 
 
 Index("ix_puzzles_variant_rating", PuzzleRow.variant, PuzzleRow.rating)
+
+
+class PuzzleTheme(Base):
+    """Where the draw finds a puzzle: a row per puzzle and theme, and one more under `any`, with the
+    puzzle's rating band (moved with its rating), read in id order within a variant, theme and band
+    (`ix_puzzle_themes_draw`) as far as a draw needs, never counted or sorted (puzzles/draw.py)."""
+
+    __tablename__ = "puzzle_themes"
+
+    puzzle_id: Mapped[str] = mapped_column(ForeignKey("puzzles.id", ondelete="CASCADE"), primary_key=True)
+    theme: Mapped[str] = mapped_column(String(40), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(40))
+    band: Mapped[int] = mapped_column(Integer)
+
+
+Index(
+    "ix_puzzle_themes_draw", PuzzleTheme.variant, PuzzleTheme.theme, PuzzleTheme.band, PuzzleTheme.puzzle_id
+)
+
+
+class PuzzleCount(Base):
+    """How many puzzles of a variant and theme (`any`: all of them) stand in a rating band, kept with
+    the puzzles and their ratings."""
+
+    __tablename__ = "puzzle_counts"
+
+    variant: Mapped[str] = mapped_column(String(40), primary_key=True)
+    theme: Mapped[str] = mapped_column(String(40), primary_key=True)
+    band: Mapped[int] = mapped_column(Integer, primary_key=True)
+    count: Mapped[int] = mapped_column(Integer)
 
 
 class PuzzleRating(Base):

@@ -2,8 +2,9 @@
 ratings, the daily puzzle, a member's history.
 
 - **Next puzzle**: a puzzle of the variant (and theme) rated within `WINDOW` of the player's puzzle
-  rating (1500 for visitors), at random; when there is none, one of the `NEAR` nearest. Never one the
-  member has attempted.
+  rating (1500 for visitors), at random; when there is none, one of the nearest rating band holding
+  one. Never one the member has attempted. Drawn from an index as far as the draw needs, and the
+  themes page's counts kept, not counted (`draw.py`).
 - **Attempts**: a wrong move or the solution's last move ends an attempt. A member's attempts are
   stored; only the first attempt at a puzzle is rated (both the player's and the puzzle's Glicko-2
   ratings move: `rating.rate_attempt`); visitors without an account solve unrated and nothing of theirs
@@ -21,18 +22,18 @@ import contextlib
 import hashlib
 import json
 import random
-from collections import Counter
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
 
-from sqlalchemy import exists, func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Position, UnknownVariant, get_variant
 from shashki.server.accounts import Actor
 from shashki.server.analysis.board import position_json
 from shashki.server.errors import Invalid, NotFound
+from shashki.server.puzzles import draw
 from shashki.server.puzzles.models import PuzzleAttempt, PuzzleDaily, PuzzleRating, PuzzleRow
 from shashki.server.puzzles.rating import rate_attempt
 from shashki.server.puzzles.solution import SOLVED, step
@@ -42,8 +43,6 @@ from shashki.server.ratings.glicko2 import Rating
 from shashki.server.storage import Database, insert_unless_there
 from shashki.server.storage.base import utcnow
 
-NEAR = 12
-WINDOW = 150  # rating points either side of the player's
 PAGE = 20
 DAILY_MIN_PLAYS = 5
 DAILY_RATINGS = (1200.0, 2100.0)
@@ -81,8 +80,9 @@ def puzzle_json(row: PuzzleRow) -> dict[str, Any]:
 
 
 class PuzzleService:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, starter_sets: bool = True) -> None:
         self.db = db
+        self.starter_sets = starter_sets  # False: only the puzzles imported (tests of the draw)
         self.random = random.Random()
         self._loading: dict[str, asyncio.Task] = {}  # a variant's starter set, loading or loaded
 
@@ -100,6 +100,8 @@ class PuzzleService:
 
     async def ready(self, variant: str | None = None) -> None:
         """The starter set of `variant` (of every variant when None) loaded, or loading it now."""
+        if not self.starter_sets:
+            return
         keys = [variant] if variant is not None else starter_variants()
         await asyncio.gather(*(asyncio.shield(self._load(key)) for key in keys))
 
@@ -133,6 +135,7 @@ class PuzzleService:
                 fresh = [rows[k] for k in chunk if k not in known]
                 if fresh:
                     await s.execute(insert(PuzzleRow), fresh)  # one executemany: thousands at start
+                    await draw.add(s, fresh)
                 added += len(fresh)
             await s.commit()
         return added
@@ -161,36 +164,17 @@ class PuzzleService:
     async def next(self, variant: str | None, theme: str, actor: Actor | None) -> dict[str, Any]:
         """A puzzle near the player's rating, of the theme (`any`: every theme), not attempted before."""
         key = variant_key(variant)
-        if theme != "any" and theme not in ALL_THEMES:
+        if theme != draw.ANY and theme not in ALL_THEMES:
             raise Invalid("unknown_theme", f"Unknown theme {theme!r}: any, {', '.join(ALL_THEMES)}.")
         await self.ready(key)
         member = _member(actor)
         rating = (await self._player(member.id, key)).rating if member else 1500.0
-        query = select(PuzzleRow).where(PuzzleRow.variant == key)
-        if theme != "any":
-            query = query.where(PuzzleRow.themes.like(f"%,{theme},%"))
-        if member:
-            tried = select(PuzzleAttempt.id).where(PuzzleAttempt.user_id == member.id,
-                                                    PuzzleAttempt.puzzle_id == PuzzleRow.id)
-            query = query.where(~exists(tried))
-        near_by = query.where(PuzzleRow.rating.between(rating - WINDOW, rating + WINDOW))
         async with self.db.session() as s:
-            # Any puzzle within the window, at random (new puzzles all stand at 1500); else the nearest.
-            count = await s.scalar(select(func.count()).select_from(near_by.subquery()))
-            if count:
-                offset = self.random.randrange(count)
-                row = await s.scalar(near_by.order_by(PuzzleRow.id).offset(offset).limit(1))
-                if row is not None:
-                    return puzzle_json(row)
-            above = list(await s.scalars(query.where(PuzzleRow.rating >= rating)
-                                         .order_by(PuzzleRow.rating, PuzzleRow.id).limit(NEAR)))
-            below = list(await s.scalars(query.where(PuzzleRow.rating < rating)
-                                         .order_by(PuzzleRow.rating.desc(), PuzzleRow.id).limit(NEAR)))
-        near = sorted(above + below, key=lambda r: abs(r.rating - rating))[:NEAR]
-        if not near:
-            on = "" if theme == "any" else f" on {theme}"
+            row = await draw.draw(s, self.random, key, theme, member.id if member else None, rating)
+        if row is None:
+            on = "" if theme == draw.ANY else f" on {theme}"
             raise NotFound("no_puzzle", f"No {key} puzzle{on} left to play.")
-        return puzzle_json(self.random.choice(near))
+        return puzzle_json(row)
 
     # -- attempts ---------------------------------------------------------------------------------
 
@@ -258,12 +242,14 @@ class PuzzleService:
                 before = player.rating
                 rated = tried is None
                 if rated:
+                    before_puzzle = row.rating
                     mine, theirs = rate_attempt(Rating(player.rating, player.deviation, player.volatility),
                                                 Rating(row.rating, row.deviation, row.volatility), solved)
                     player.rating, player.deviation, player.volatility = (
                         mine.rating, mine.deviation, mine.volatility)
                     row.rating, row.deviation, row.volatility = (
                         theirs.rating, theirs.deviation, theirs.volatility)
+                    await draw.rerated(s, puzzle_id, before_puzzle, theirs.rating)
                     player.attempts += 1
                     player.solved += int(solved)
                     player.updated_at = utcnow()
@@ -305,12 +291,9 @@ class PuzzleService:
         key = variant_key(variant)
         await self.ready()  # the count of every variant's puzzles
         async with self.db.session() as s:
-            variants = (await s.execute(select(PuzzleRow.variant, func.count()).group_by(PuzzleRow.variant)
-                                        .order_by(PuzzleRow.variant))).all()
-            tags = await s.scalars(select(PuzzleRow.themes).where(PuzzleRow.variant == key))
-            counts = Counter(t for themes in tags for t in themes.split(",") if t)
+            variants, themes = await draw.counts(s, key)
         return {"variants": [{"key": v, "count": n} for v, n in variants],
-                "themes": [{"key": t, "count": counts[t]} for t in ALL_THEMES if counts[t]]}
+                "themes": [{"key": t, "count": themes[t]} for t in ALL_THEMES if themes.get(t)]}
 
     # -- the daily puzzle -------------------------------------------------------------------------
 
