@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from .helpers import Player, PrivateRedis, Server
+from .helpers import Player, PrivateRedis, Server, counts_kept
 
 
 @pytest.fixture(scope="session")
@@ -14,6 +14,10 @@ def server(tmp_path_factory) -> Server:
     server = Server(tmp_path_factory.mktemp("server")).start()
     yield server
     server.stop()
+    # Whatever every test did to the games on this server, each player's counts kept with them
+    # (games/tally.py) are still those the games themselves give.
+    stored, recounted = counts_kept(server.data / "shashki.sqlite3")
+    assert {user: n for user, n in stored.items() if any(n.values())} == recounted
 
 
 @pytest.fixture

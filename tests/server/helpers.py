@@ -84,6 +84,27 @@ def fresh_database_url(database: str, tmp_path: Path) -> Iterator[str]:
         asyncio.run(admin(f"DROP DATABASE IF EXISTS {fresh} WITH (FORCE)"))
 
 
+def counts_kept(path: Path) -> tuple[dict, dict]:
+    """The players' counts of games a SQLite database keeps (games/tally.py), and those its games give."""
+    from sqlalchemy import select
+
+    from shashki.server.games import tally
+    from shashki.server.games.models import PlayerTally
+    from shashki.server.storage import Database
+
+    async def read() -> tuple[dict, dict]:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        try:
+            async with db.session() as s:
+                rows = await s.scalars(select(PlayerTally))
+                stored = {row.user_id: {k: getattr(row, k) for k in tally.COUNTS} for row in rows}
+                return stored, await tally.recounted(s)
+        finally:
+            await db.close()
+
+    return asyncio.run(read())
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

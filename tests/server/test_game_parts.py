@@ -130,8 +130,8 @@ def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_aft
 
 # The games package's modules in their order: each may import only those before it (ARCHITECTURE.md).
 GAMES_ORDER = [
-    "models", "statements", "hooks", "terms", "replay", "clock", "presence", "live", "view", "loader",
-    "follow", "queries", "cache", "store",
+    "models", "statements", "tally", "hooks", "terms", "replay", "clock", "presence", "live", "view",
+    "loader", "follow", "queries", "cache", "store",
     "owners", "actions", "computer", "listeners", "service", "rematch",
 ]  # fmt: skip
 

@@ -20,6 +20,7 @@ import shashki.server.history.service as history_module
 from shashki.rules import Color
 from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
+from shashki.server.games import tally
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.service import GameService
@@ -79,6 +80,8 @@ async def _history(tmp_path) -> tuple[Database, GameService, HistoryService]:
                     finished_at=None if status == STARTED else at,
                 )
             )
+        await s.flush()
+        await tally.rebuild(s)  # the games written here, not by the store: their players' counts made
         await s.commit()
     games = GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
     return db, games, HistoryService(db, games, RatingService(db))

@@ -78,8 +78,8 @@ class GameRecord(Base):
     id: Mapped[str] = mapped_column(String(12), primary_key=True)
     variant: Mapped[str] = mapped_column(String(40))
     double_diagonal: Mapped[bool] = mapped_column(Boolean, default=False)
-    white_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
-    black_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    white_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    black_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     computer_level: Mapped[int | None] = mapped_column(Integer, nullable=True)
     initial_fen: Mapped[str | None] = mapped_column(Text, nullable=True)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -130,6 +130,27 @@ class GameRecord(Base):
 # many as a page needs, instead of sorting every game of the player (games/queries.py `_newest`).
 Index("ix_games_white_newest", GameRecord.white_id, GameRecord.created_at, GameRecord.id)
 Index("ix_games_black_newest", GameRecord.black_id, GameRecord.created_at, GameRecord.id)
+# Each seat's games by status: a player's games in play (the Bot API's list, "your turn", the profile)
+# found at once, not among every game they played (0008).
+Index("ix_games_white_status", GameRecord.white_id, GameRecord.status)
+Index("ix_games_black_status", GameRecord.black_id, GameRecord.status)
+
+
+class PlayerTally(Base):
+    """A player's games counted, as a profile shows them: all of them (any status), those in play, the
+    finished rated ones, and the finished ones won, lost and drawn. Kept in the transactions that start a
+    game, end it and give a seat to another account (games/tally.py), so that a profile reads one row
+    however many games the player has (0008)."""
+
+    __tablename__ = "player_game_counts"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    playing: Mapped[int] = mapped_column(Integer, default=0)
+    rated: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    lost: Mapped[int] = mapped_column(Integer, default=0)
+    drawn: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class MoveRecord(Base):

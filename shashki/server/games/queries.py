@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from sqlalchemy import ColumnElement, Select, and_, case, func, or_, select, union_all
+from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, func, or_, select, union_all
 
 from shashki.rules import Color
 from shashki.server.games.models import GameRecord, GameStatus, MoveRecord
+from shashki.server.games.tally import COUNTS, TALLY
 from shashki.server.storage import Database
+from shashki.server.storage.direct import Row
 
 Result = Literal["win", "loss", "draw"]
 
@@ -82,6 +84,15 @@ def _lost(user_id: int) -> ColumnElement[bool]:
 
 def _plays(user_id: int) -> ColumnElement[bool]:
     return or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
+
+
+def _in_play_of(user_id: int) -> CompoundSelect:
+    """The ids of the player's games in play: each seat's from its (player, status) index (one condition
+    on either seat reads every game in play, or every game of the player)."""
+    return union_all(
+        *(select(GameRecord.id).where(seat == user_id, GameRecord.status == GameStatus.STARTED)
+          for seat in (GameRecord.white_id, GameRecord.black_id))
+    )
 
 
 def _seats(g: PlayerGames) -> list[ColumnElement[bool]]:
@@ -178,33 +189,17 @@ class GameQueries:
             return await s.get(GameRecord, game_id)
 
     async def counts_of_player(self, user_id: int) -> PlayerCounts:
-        """The account's games counted: all, finished rated, won, lost, drawn, in play."""
-        finished = GameRecord.status == GameStatus.FINISHED
-
-        def count(condition: ColumnElement[bool]) -> ColumnElement[Any]:
-            return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
-
-        query = select(
-            func.count(),
-            count(and_(finished, GameRecord.rated)),
-            count(and_(finished, _won(user_id))),
-            count(and_(finished, _lost(user_id))),
-            count(and_(finished, GameRecord.winner.is_(None))),
-            count(GameRecord.status == GameStatus.STARTED),
-        ).where(_plays(user_id))
-        async with self.db.session() as s:
-            row = (await s.execute(query)).one()
-        return PlayerCounts(*map(int, row))
+        """The account's games counted: all, finished rated, won, lost, drawn, in play (as kept with the
+        games: games/tally.py; an account without a game has no row)."""
+        row = await self.db.direct.row(Row(TALLY, COUNTS, {"user_id": user_id}))
+        if row is None:
+            return PlayerCounts(0, 0, 0, 0, 0, 0)
+        return PlayerCounts(row["games"], row["rated"], row["won"], row["lost"], row["drawn"], row["playing"])
 
     async def in_play_of_player(self, user_id: int) -> list[str]:
         """The ids of the account's games in play, in the order of their ids."""
-        query = (
-            select(GameRecord.id)
-            .where(_plays(user_id), GameRecord.status == GameStatus.STARTED)
-            .order_by(GameRecord.id)
-        )
         async with self.db.session() as s:
-            return list(await s.scalars(query))
+            return sorted(await s.scalars(_in_play_of(user_id)))
 
     async def in_play_of_players(self, user_ids: set[int]) -> dict[int, list[str]]:
         """The ids of the games each of these accounts plays now, newest first (none: not listed)."""
@@ -315,18 +310,13 @@ class GameQueries:
 
     async def count_of_player(self, user_id: int) -> int:
         """How many games an account has played or plays (any status)."""
-        mine = or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id)
-        query = select(func.count()).select_from(GameRecord).where(mine)
-        async with self.db.session() as s:
-            return int(await s.scalar(query) or 0)
+        return (await self.counts_of_player(user_id)).total
 
     async def started_ids(self, user_id: int | None = None) -> list[str]:
         """The games in play (of one player, if given)."""
-        query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
-        if user_id is not None:
-            query = query.where(or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id))
+        every = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
         async with self.db.session() as s:
-            return list(await s.scalars(query))
+            return list(await s.scalars(every if user_id is None else _in_play_of(user_id)))
 
     async def deadlines_before(self, until: datetime) -> list[tuple[str, datetime]]:
         """The correspondence games in play whose side to move's days run out before `until`, with

@@ -29,6 +29,7 @@ from sqlalchemy.orm import make_transient_to_detached
 from shashki.rules import Outcome
 from shashki.server.errors import Conflict, NotFound, log_failure
 from shashki.server.events import AfterCommit, Encoded, EventBus
+from shashki.server.games import tally
 from shashki.server.games.cache import GameCache, HeardListener
 from shashki.server.games.follow import change_for_servers
 from shashki.server.games.hooks import END_ATTEMPTS, EndHook
@@ -39,9 +40,9 @@ from shashki.server.games.presence import Presence
 from shashki.server.games.queries import GameQueries
 from shashki.server.games.statements import Claims, change, game_row
 from shashki.server.games.view import GameView, build_view, state_patch
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import set_committed_values, utcnow
-from shashki.server.storage.direct import Refused
+from shashki.server.storage.direct import Refused, Upsert
 
 log = logging.getLogger(__name__)
 
@@ -187,7 +188,9 @@ class GameStore:
         if within is None:
             taken = list(claims(record.id)) if claims is not None else []
             try:
-                await self.db.direct.write(game_row(record), *(claim.update for claim in taken))
+                await self.db.direct.write(
+                    game_row(record), *(claim.update for claim in taken), *tally.started(record)
+                )
             except Refused as refused:
                 lost = next((c.refused for c in taken if c.update is refused.op and c.refused), None)
                 if lost is None:
@@ -199,6 +202,7 @@ class GameStore:
             async with self.db.session() as s:
                 s.add(record)
                 await s.flush()
+                await tally.run_in(s, tally.started(record))
                 await within(s, record.id)
                 tournament = await self.loader.tournament_of(s, record.id)
                 await s.commit()
@@ -219,11 +223,16 @@ class GameStore:
         not cached and changes no more, so this is one guarded update (`GameService.adopt_games`)."""
         seat = getattr(GameRecord, column)
         async with self.db.session() as s:
-            await s.execute(
+            record = await s.get(GameRecord, game_id)
+            # The players' counts go with the game (made before the update, which changes `record`).
+            counted = [] if record is None else tally.changed(record, {column: to_id})
+            done = await s.execute(
                 update(GameRecord)
                 .where(GameRecord.id == game_id, seat == from_id, GameRecord.status != GameStatus.STARTED)
                 .values({column: to_id})
             )
+            if rows_changed(done) == 1:
+                await tally.run_in(s, counted)
             await s.commit()
 
     async def commit(
@@ -253,13 +262,15 @@ class GameStore:
             if clock is not None and "turn_started_at" not in changes:
                 # Freeze the clocks where they stood when the game ended.
                 changes["white_ms"], changes["black_ms"] = clock.at(at)
+        # A game's end, or a seat given to another account, changes its players' counts (games/tally.py).
+        counted = tally.changed(r, changes) if tally.needed(changes) else []
         try:
             hooks = [h for h in self.end_hooks if h.applies(r, outcome)] if ending and outcome else []
             if hooks and outcome is not None:
-                await self._commit_end(r, changes, move, outcome, hooks)
+                await self._commit_end(r, changes, move, outcome, hooks, counted)
             else:
                 # The per-move path: two Core statements in one transaction (storage/direct.py).
-                await self.db.direct.write(*change(r.id, r.version, changes, move))
+                await self.db.direct.write(*change(r.id, r.version, changes, move), *counted)
         except (IntegrityError, Refused):
             # Another writer (another process) got there first: our copy is stale.
             self.cache.forget(r.id)
@@ -294,6 +305,7 @@ class GameStore:
         move: dict[str, Any] | None,
         outcome: Outcome,
         hooks: list[EndHook],
+        counted: list[Upsert],
     ) -> None:
         """The end of a game with its end hooks' statements (the ratings move with it), in one transaction
         on the direct path; each hook reads before the write, and plans again when what it read changed
@@ -304,7 +316,9 @@ class GameStore:
             extra = {name: value for plan in plans for name, value in plan.columns.items()}
             theirs = [op for plan in plans for op in plan.ops]
             try:
-                await self.db.direct.write(*change(r.id, r.version, {**changes, **extra}, move), *theirs)
+                await self.db.direct.write(
+                    *change(r.id, r.version, {**changes, **extra}, move), *counted, *theirs
+                )
             except Refused as refused:
                 if attempt == END_ATTEMPTS or not any(refused.op is op for op in theirs):
                     raise

@@ -26,13 +26,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import exists, func, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Table, exists, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.server.puzzles.models import PuzzleAttempt, PuzzleCount, PuzzleRow, PuzzleTheme
+from shashki.server.storage.ops import Upsert, upsert_in
 
 ANY = "any"  # the theme of every puzzle
 WINDOW = 150  # rating points either side of the player's
@@ -43,6 +43,7 @@ CANDIDATES = 32
 
 T = PuzzleTheme
 C = PuzzleCount
+COUNTS = cast(Table, PuzzleCount.__table__)
 
 
 def band_of(rating: float) -> int:
@@ -68,12 +69,7 @@ async def _count(s: AsyncSession, changes: Counter) -> None:
     same order: no deadlock on PostgreSQL)."""
     keys = sorted(key for key, n in changes.items() if n)
     rows = [{"variant": v, "theme": t, "band": b, "count": changes[v, t, b]} for v, t, b in keys]
-    if not rows:
-        return
-    upsert = postgresql.insert if s.get_bind().dialect.name == "postgresql" else sqlite.insert
-    statement = upsert(PuzzleCount).values(rows)
-    added = {"count": PuzzleCount.count + statement.excluded.count}
-    await s.execute(statement.on_conflict_do_update(index_elements=["variant", "theme", "band"], set_=added))
+    await upsert_in(s, Upsert(COUNTS, rows, ("variant", "theme", "band"), ("count",)))
 
 
 async def add(s: AsyncSession, puzzles: list[dict[str, Any]]) -> None:

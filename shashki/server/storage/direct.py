@@ -37,13 +37,22 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from sqlalchemy import Select, Table, and_, bindparam, func, insert, literal_column, select, update
-from sqlalchemy.dialects import postgresql
-from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from shashki.server.storage.group import GroupCommit, busy
-from shashki.server.storage.ops import Count, Insert, Read, Refused, Row, Rows, Update, Upsert, new_row
+from shashki.server.storage.ops import (
+    Count,
+    Insert,
+    Read,
+    Refused,
+    Row,
+    Rows,
+    Update,
+    Upsert,
+    new_row,
+    upsert_statement,
+)
 from shashki.server.storage.sqlite_text import SqliteStatements, where_shape
 
 __all__ = ["Count", "Direct", "Insert", "Read", "Refused", "Row", "Rows", "Update", "Upsert", "new_row"]
@@ -147,11 +156,7 @@ class Direct:
         shape = ("up", op.table.name, op.keys, op.added)
         found = self._core.get(shape)
         if found is None:
-            dialect = postgresql if self._db.engine.dialect.name == "postgresql" else sqlite_dialect
-            statement = dialect.insert(op.table)
-            added = {k: op.table.c[k] + getattr(statement.excluded, k) for k in op.added}
-            found = statement.on_conflict_do_update(index_elements=list(op.keys), set_=added)
-            self._core[shape] = found
+            found = self._core[shape] = upsert_statement(op, self._db.engine.dialect.name)
         return found
 
     def _core_statement(self, op: Update | Insert | Row | Rows | Count) -> Any:
@@ -389,3 +394,4 @@ class Direct:
         if self._raw is not None:
             self._raw.close()
             self._raw = None
+

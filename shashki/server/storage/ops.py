@@ -10,6 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Table
+from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import sqlite as sqlite_dialect
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.schema import ScalarElementColumnDefault
 
 
@@ -109,3 +112,19 @@ def new_row(record: Any) -> dict[str, Any]:
         setattr(record, column.key, value)  # every column loaded, None included
         row[column.key] = value
     return row
+
+
+def upsert_statement(op: Upsert, dialect_name: str) -> Any:
+    """The Core statement of `op` in a dialect (run with `op.rows`): the direct path's on
+    the async engine (storage/direct.py), and `upsert_in`."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite_dialect
+    statement = dialect.insert(op.table)
+    added = {k: op.table.c[k] + getattr(statement.excluded, k) for k in op.added}
+    return statement.on_conflict_do_update(index_elements=list(op.keys), set_=added)
+
+
+async def upsert_in(s: AsyncSession, op: Upsert) -> None:
+    """`op` in a session's transaction: writes that go with the session's own (a game made with a
+    tournament's pairing: games/tally.py; puzzles added: puzzles/draw.py)."""
+    if op.rows:
+        await s.execute(upsert_statement(op, s.get_bind().dialect.name), op.rows)

@@ -1,0 +1,165 @@
+"""A player's games counted as they happen (games/tally.py), on SQLite and PostgreSQL: after games started
+(with a pairing's session too), played to their end, resigned, drawn, aborted, rated and casual,
+against the computer, and handed from an anonymous visitor to an account — in play and finished — the
+counts kept equal the counts made from the games themselves; the profile reads them; the migration
+fills them from the games stored."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import insert, select
+
+from shashki.rules import Color
+from shashki.server.accounts.models import User
+from shashki.server.games import tally
+from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.models import GameRecord, GameStatus, PlayerTally
+from shashki.server.games.service import GameService
+from shashki.server.ratings.service import RatingService
+from shashki.server.redisbus import make_bus
+from shashki.server.storage import Database
+
+from .helpers import fresh_database_url
+
+DATABASES = ["sqlite", "postgresql"]
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+BLITZ = 180_000
+
+
+async def stored_and_recounted(db: Database) -> tuple[dict, dict]:
+    async with db.session() as s:
+        stored = {
+            row.user_id: {k: getattr(row, k) for k in tally.COUNTS}
+            for row in await s.scalars(select(PlayerTally))
+        }
+        return stored, await tally.recounted(s)
+
+
+async def play_out(games: GameService, game_id: str, rng: random.Random) -> None:
+    """Random legal moves by whoever is to move, to the end."""
+    while True:
+        live = await games.live(game_id)
+        if live.rules.outcome is not None or not live.is_live:
+            return
+        color = live.to_move
+        user_id = live.record.player_id(color)
+        move = rng.choice(live.rules.legal_moves())
+        await games.move(user_id, game_id, move, ply=live.record.ply)
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_the_counts_kept_are_the_games_counted_whatever_happens_to_them(database, tmp_path):
+    rng = random.Random(4)
+
+    async def scenario(url: str) -> tuple[dict, dict, dict, int]:
+        db = await Database(url).open()
+        games = GameService(db, make_bus(None), engine=RandomOpponent(seed=2), computer_delay_seconds=0)
+        games.end_hooks.append(RatingService(db).end_hook)
+        try:
+            async with db.session() as s:
+                users = [
+                    User(username=f"p{i}", username_key=f"p{i}", password_hash="-", created_at=T0)
+                    for i in range(3)
+                ]
+                visitor = User(username="Anonymous", username_key="anon-1", password_hash="-",
+                               created_at=T0, anonymous=True)  # fmt: skip
+                s.add_all([*users, visitor])
+                await s.commit()
+            a, b, c = (u.id for u in users)
+            anon = visitor.id
+            made = []
+            pairs = ((a, b, True), (b, a, True), (a, c, False), (c, b, True), (b, c, False))
+            for white, black, rated in pairs:
+                made.append((await games.create(
+                    white_id=white, black_id=black, rated=rated, clock_initial_ms=BLITZ)).id)  # fmt: skip
+            played, resigned, drawn, aborted, left = made
+            await play_out(games, played, rng)
+            live = await games.live(resigned)
+            await games.move(b, resigned, rng.choice(live.rules.legal_moves()), ply=0)
+            await games.resign(a, resigned)
+            live = await games.live(drawn)
+            await games.move(a, drawn, rng.choice(live.rules.legal_moves()), ply=0)
+            await games.offer_draw(c, drawn)
+            await games.accept_draw(a, drawn)
+            await games.abort(c, aborted)  # `left` stays in play
+            computer = (await games.create(white_id=None, black_id=a, computer_level=1)).id
+            await play_out_against_the_computer(games, computer, a, rng)
+
+            async def pairing(s, game_id):  # a tournament's pairing writes with the game in a session
+                return None
+
+            await games.create(white_id=a, black_id=b, clock_initial_ms=BLITZ, within=pairing)
+            # A visitor's casual games, one finished and one in play, handed to the account `c`.
+            finished = (await games.create(white_id=anon, black_id=b, clock_initial_ms=BLITZ)).id
+            live = await games.live(finished)
+            await games.move(anon, finished, rng.choice(live.rules.legal_moves()), ply=0)
+            await games.resign(b, finished)
+            await games.create(white_id=b, black_id=anon, clock_initial_ms=BLITZ)
+            handed = await games.adopt_games(anon, c)
+            stored, recounted = await stored_and_recounted(db)
+            queries = games.queries
+            seen = {"c": await queries.counts_of_player(c), "playing": await queries.in_play_of_player(c)}
+            return stored, recounted, seen, handed
+        finally:
+            await games.close()
+            await db.close()
+
+    with fresh_database_url(database, tmp_path) as url:
+        stored, recounted, seen, handed = asyncio.run(scenario(url))
+    assert handed == 2
+    assert {u: n for u, n in stored.items() if any(n.values())} == recounted
+    counts = seen["c"]
+    assert counts.total == 5 and counts.playing == 2 and counts.win == 1  # the visitor's win is c's now
+    assert len(seen["playing"]) == 2
+
+
+async def play_out_against_the_computer(games: GameService, game_id: str, user_id: int, rng) -> None:
+    """The player's random moves; the computer answers on its own."""
+    for _ in range(400):
+        live = await games.live(game_id)
+        if live.rules.outcome is not None or not live.is_live:
+            return
+        if live.record.player_id(live.to_move) != user_id:
+            await asyncio.sleep(0.005)
+            continue
+        await games.move(user_id, game_id, rng.choice(live.rules.legal_moves()), ply=live.record.ply)
+    raise AssertionError("the game against the computer did not end")
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_the_migration_counts_the_games_stored(database, tmp_path):
+    rng = random.Random(9)
+
+    async def scenario(url: str) -> tuple[dict, dict]:
+        db = Database(url)
+        await db.migrate("0007_puzzle_draw")
+        async with db.session() as s:
+            await s.execute(insert(User), [
+                {"id": i, "username": f"u{i}", "username_key": f"u{i}", "password_hash": "-",
+                 "created_at": T0} for i in range(1, 6)])  # fmt: skip
+            rows = []
+            for i in range(80):
+                white, black = rng.sample([1, 2, 3, 4, 5, None], 2)
+                status = rng.choice(list(GameStatus))
+                ended = status == GameStatus.FINISHED
+                winner = rng.choice([Color.WHITE, Color.BLACK, None]) if ended else None
+                rows.append({
+                    "id": f"m{i:03d}", "variant": "russian", "double_diagonal": False, "white_id": white,
+                    "black_id": black, "rated": rng.random() < 0.5, "clock_increment_ms": 0,
+                    "turn_started_at": T0, "ply": 0, "version": 1, "status": status, "winner": winner,
+                    "created_at": T0})  # fmt: skip
+            await s.execute(insert(GameRecord), rows)
+            await s.commit()
+        await db.migrate()
+        try:
+            return await stored_and_recounted(db)
+        finally:
+            await db.close()
+
+    with fresh_database_url(database, tmp_path) as url:
+        stored, recounted = asyncio.run(scenario(url))
+    assert stored == recounted and len(stored) == 5
