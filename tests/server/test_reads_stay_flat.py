@@ -28,6 +28,11 @@ ALLOWED = {
     # A row per variant and theme: as many as the rules have, however many puzzles there are.
     "puzzle_counts",
 }
+# A count of the games a player's list shows, filtered as asked ("N games found" on the profile's games
+# page): a filter has no count kept (games/tally.py keeps the unfiltered ones). Grows with the player's
+# games, by index.
+FILTERED_TOTAL = re.compile(r"^SELECT count\(\*\) AS count_1 FROM \(SELECT games\.id AS id,")
+AGGREGATE = re.compile(r"\b(count|sum|avg|total|group_concat)\s*\(", re.IGNORECASE)
 # A migration's one-time fill of what it adds from what is stored (a new table, a count) reads it all,
 # once: such statements begin with this comment.
 MIGRATION_FILL = "/* migration fill */"
@@ -71,7 +76,9 @@ def _statements(trace: Path) -> dict[str, str]:
 def _walks(db: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
     """The statement's plan, and what in it reads rows it does not keep: a table scanned whole (by an
     index or not), or a
-    table's rows gathered and sorted to keep a page of them (a sort before a LIMIT). Not counted: a sort
+    table's rows gathered and sorted to keep a page of them (a sort before a LIMIT), or every row an
+    index finds counted or summed without a bound (a count kept with what it counts, or one that stops
+    early, costs the same at any size; `FILTERED_TOTAL` is known to grow). Not counted: a sort
     of everything a read returns, which costs what the answer does (every line of a chat, a player's
     whole rating history); and a sort of rows that a LIMIT already bounded (a subquery's) or that were
     fetched one by one by primary key; and a sort of the games in play (`IN_PLAY`), which grow with the
@@ -83,6 +90,13 @@ def _walks(db: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
         scanned = re.match(r"SCAN (\w+)(?: USING|$)", detail)  # by an index too: the whole of it
         if scanned and scanned.group(1) in tables - ALLOWED:
             found.append(detail)
+    if AGGREGATE.search(text) and not re.search(r"\bLIMIT\b", text) and not FILTERED_TOTAL.search(text):
+        for _id, _parent, _, detail in rows:
+            # Every row an index finds, counted or summed: as many as the player (or the key) has had.
+            searched = re.match(r"SEARCH (\w+)", detail)
+            one_row = re.search(r"INDEX sqlite_autoindex_\w+ \(id=\?\)|PRIMARY KEY \(rowid=\?\)", detail)
+            if searched and searched.group(1) in tables - ALLOWED and not one_row:
+                found.append(f"an aggregate of every row of {detail}")
     if re.search(r"\bLIMIT\b", text) and not IN_PLAY.search(text):
         for node, parent, _, detail in rows:
             # "FOR RIGHT PART OF ORDER BY": rows come in the index's order and only those sharing its
