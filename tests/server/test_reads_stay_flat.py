@@ -3,7 +3,8 @@
 A real server on SQLite, every statement it runs recorded (tests/server/sql_trace), plays what a player
 does — a challenge, a whole game over the sockets, a resignation, the game and player pages, the lists,
 the notifications, an analysis asked for, a tournament made and joined, the leaderboard, the puzzles (of
-a theme too, and an attempt at one), the explorer — and is then restarted (the start-up's reads). Each
+a theme too, and an attempt at one), the explorer, a bot through the Bot API (its event stream, a game's
+stream, its lists) — and is then restarted (the start-up's reads). Each
 statement is then asked of SQLite's planner (EXPLAIN QUERY PLAN) on the database the run left: none may
 read a table from end to end (`SCAN <table>`, through an index or not) or gather and sort rows to keep a
 page of them (`TEMP B-TREE` before a LIMIT) — what such a read costs grows with every game, move,
@@ -19,6 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from .helpers import Player, Server
+from .test_bot_api import BLITZ, ApiClient
 
 TRACE = Path(__file__).with_name("sql_trace")
 # Reads allowed to walk a whole table, each for its reason.
@@ -116,6 +118,30 @@ def _walks(db: sqlite3.Connection, text: str) -> tuple[str, list[str]]:
     return " / ".join(row[3] for row in rows), found
 
 
+def _drive_a_bot(server: Server, person: Player) -> None:
+    """What a bot program reads through the Bot API: its event stream opened with a challenge waiting (the
+    stream's start reads the pending challenges and the games in play), the game's stream, the lists."""
+    bot = ApiClient(Player(server, bot=True), "bot:play")
+    made = person.post("/api/challenges", {"username": bot.name, "color": "white", "time_control": BLITZ})
+    assert made.status_code == 201, made.text
+    events = bot.stream("/api/stream/event")
+    try:
+        challenge = events.until("challenge")["challenge"]
+        assert bot.post(f"/api/challenge/{challenge['id']}/accept").json() == {"ok": True}
+        game_id = events.until("gameStart")["game"]["id"]
+        game = bot.stream(f"/api/bot/game/stream/{game_id}")
+        try:
+            assert game.next()["type"] == "gameFull"
+        finally:
+            game.close()
+    finally:
+        events.close()
+    for page in ("/api/account", "/api/account/playing", "/api/challenge", f"/api/games/user/{bot.name}",
+                 f"/api/users/status?ids={person.name},{bot.name}", f"/api/users/{bot.name}"):  # fmt: skip
+        assert bot.http.get(page).status_code == 200, page
+    bot.http.close()
+
+
 def test_the_reads_of_play_pages_and_a_restart_walk_indexes_not_the_history(tmp_path):
     trace = tmp_path / "statements.sql"
     path = os.pathsep.join(p for p in (str(TRACE), os.environ.get("PYTHONPATH", "")) if p)
@@ -171,6 +197,7 @@ def test_the_reads_of_play_pages_and_a_restart_walk_indexes_not_the_history(tmp_
             answer = anna.http.get(page)
             assert answer.status_code == 200, (page, answer.text)
         assert anna.post("/api/notifications/read").status_code == 200
+        _drive_a_bot(server, anna)
         puzzle = anna.http.get("/api/puzzles/next?variant=russian-giveaway").json()["puzzle"]
         first = puzzle["position"]["legal_moves"][0]["move"]
         attempt = anna.post(f"/api/puzzles/{puzzle['id']}/move", {"line": [first]})
