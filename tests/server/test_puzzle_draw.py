@@ -9,7 +9,7 @@ import asyncio
 import random
 import secrets
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from sqlalchemy import insert, select, update
@@ -179,3 +179,20 @@ def test_the_migration_fills_the_draw_and_the_counts_from_the_puzzles_stored(dat
         stored, counted, index, expected = run(url, recount)
     assert stored == counted and index == expected
     assert sum(n for (_, theme, _), n in counted.items() if theme == draw.ANY) == 120
+
+
+def test_the_daily_puzzle_is_drawn_by_the_day_and_never_twice_until_none_is_left(tmp_path):
+    chosen = SHIPPED[:12]
+
+    async def scenario(puzzles):
+        await puzzles.import_puzzles(chosen)
+        days = [date(2026, 12, 1) + timedelta(days=n) for n in range(len(chosen))]
+        first = [(await puzzles.daily(VARIANT, day))["puzzle"]["id"] for day in days]
+        again = [(await puzzles.daily(VARIANT, day))["puzzle"]["id"] for day in days]
+        with pytest.raises(NotFound):
+            await puzzles.daily(VARIANT, days[-1] + timedelta(days=1))
+        return first, again
+
+    with fresh_database_url("sqlite", tmp_path) as url:
+        first, again = run(url, scenario)
+    assert first == again and sorted(first) == sorted(p["id"] for p in chosen)

@@ -18,7 +18,8 @@ change with the puzzles, in the transaction that adds a puzzle or moves its rati
 
 Each read walks an index from a point for as many rows as it keeps, plus the puzzles the member has
 attempted there: it grows with the member's own attempts, never with the collection. The themes page
-sums the counts: a row per variant, theme and band.
+sums the counts: a row per variant, theme and band. The daily puzzle is chosen among a `sample` of the
+variant's puzzles drawn the same way, by a generator seeded with the day.
 """
 
 from __future__ import annotations
@@ -107,37 +108,54 @@ async def counts(s: AsyncSession, variant: str) -> tuple[list[tuple[str, int]], 
     return [(v, int(n)) for v, n in variants if n], {t: int(n) for t, n in themes if n}
 
 
+async def _bands(s: AsyncSession, variant: str, theme: str) -> dict[int, int]:
+    """The bands of a variant and theme holding puzzles, with their counts."""
+    counted = select(C.band, C.count).where(C.variant == variant, C.theme == theme, C.count > 0)
+    return {band: n for band, n in (await s.execute(counted)).all()}
+
+
 async def draw(
     s: AsyncSession, rng: random.Random, variant: str, theme: str, member_id: int | None, rating: float
 ) -> PuzzleRow | None:
     """A puzzle of `variant` and `theme` near `rating` not attempted by the member, at random; None when
     the variant has none of the theme left for them."""
-    bands = dict(
-        (
-            await s.execute(
-                select(C.band, C.count).where(C.variant == variant, C.theme == theme, C.count > 0)
-            )
-        ).all()
-    )
+    bands = await _bands(s, variant, theme)
     lo, hi = band_of(rating - WINDOW), band_of(rating + WINDOW)
     window = {band: n for band, n in bands.items() if lo <= band <= hi}
     while window:
         band = rng.choices(list(window), weights=list(window.values()))[0]
         found = await _in_band(s, rng, variant, theme, band, member_id)
-        if found is not None:
-            return found
+        if found:
+            return await s.get(PuzzleRow, rng.choice(found))
         del window[band]
     home = band_of(rating)
     for band in sorted((b for b in bands if not lo <= b <= hi), key=lambda b: (abs(b - home), b)):
         found = await _in_band(s, rng, variant, theme, band, member_id)
-        if found is not None:
-            return found
+        if found:
+            return await s.get(PuzzleRow, rng.choice(found))
     return None
+
+
+async def sample(
+    s: AsyncSession, rng: random.Random, variant: str, ratings: tuple[float, float], draws: int
+) -> list[str]:
+    """Ids of puzzles of `variant` at random, as many as `draws` draws give: each from a random point of
+    a band picked by its count among those within `ratings` (among all when none is)."""
+    bands = await _bands(s, variant, ANY)
+    lo, hi = band_of(ratings[0]), band_of(ratings[1])
+    bands = {band: n for band, n in bands.items() if lo <= band <= hi} or bands
+    found: list[str] = []
+    for _ in range(draws if bands else 0):
+        band = rng.choices(list(bands), weights=list(bands.values()))[0]
+        found += await _in_band(s, rng, variant, ANY, band, None)
+    return found
 
 
 async def _in_band(
     s: AsyncSession, rng: random.Random, variant: str, theme: str, band: int, member_id: int | None
-) -> PuzzleRow | None:
+) -> list[str]:
+    """The ids of the first `CANDIDATES` puzzles of the band the member has not attempted, from a random
+    id on."""
     query = select(T.puzzle_id).where(T.variant == variant, T.theme == theme, T.band == band)
     if member_id is not None:
         tried = select(PuzzleAttempt.id).where(
@@ -149,4 +167,4 @@ async def _in_band(
     if len(found) < CANDIDATES:  # past the band's last id: on from its first
         more = query.where(T.puzzle_id < point).order_by(T.puzzle_id).limit(CANDIDATES - len(found))
         found += await s.scalars(more)
-    return await s.get(PuzzleRow, rng.choice(found)) if found else None
+    return found

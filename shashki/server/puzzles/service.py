@@ -10,9 +10,10 @@ ratings, the daily puzzle, a member's history.
   ratings move: `rating.rate_attempt`); visitors without an account solve unrated and nothing of theirs
   is stored but the puzzle's count of plays.
 - **Daily puzzle** (`daily`): one per variant per UTC day, chosen once and stored, never one that was
-  daily before: among the variant's puzzles with at least two solver moves, rated between
-  `DAILY_RATINGS`, preferring those played at least `DAILY_MIN_PLAYS` times; the choice among them is
-  the smallest SHA-256 of (day, id): deterministic, and different from day to day.
+  daily before: among a sample of the variant's puzzles rated between `DAILY_RATINGS` (`draw.sample`,
+  seeded by the day; all of them only when every one drawn was daily before), those with at least two
+  solver moves, preferring those played at least `DAILY_MIN_PLAYS` times; the choice among them is the
+  smallest SHA-256 of (day, id): deterministic, and different from day to day.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from shashki.server.storage.base import utcnow
 PAGE = 20
 DAILY_MIN_PLAYS = 5
 DAILY_RATINGS = (1200.0, 2100.0)
+DAILY_DRAWS = 4  # draws of `draw.CANDIDATES` puzzles the daily puzzle is chosen among
 
 
 def _member(actor: Actor | None) -> Actor | None:
@@ -318,8 +320,13 @@ class PuzzleService:
 
     async def _choose_daily(self, s, variant: str, day: str) -> str:
         used = select(PuzzleDaily.puzzle_id).where(PuzzleDaily.variant == variant)
-        rows = (await s.execute(select(PuzzleRow.id, PuzzleRow.solution, PuzzleRow.rating, PuzzleRow.plays)
-                                .where(PuzzleRow.variant == variant, PuzzleRow.id.not_in(used)))).all()
+        unused = (select(PuzzleRow.id, PuzzleRow.solution, PuzzleRow.rating, PuzzleRow.plays)
+                  .where(PuzzleRow.variant == variant, PuzzleRow.id.not_in(used)))
+        # A sample of the variant's puzzles drawn by the day (the same in every process), not all of them.
+        drawn = await draw.sample(s, random.Random(f"{variant} {day}"), variant, DAILY_RATINGS, DAILY_DRAWS)
+        rows = (await s.execute(unused.where(PuzzleRow.id.in_(drawn)))).all() if drawn else []
+        if not rows:  # every puzzle drawn was a daily puzzle before: all those left looked at
+            rows = (await s.execute(unused)).all()
         if not rows:
             raise NotFound("no_puzzle", f"No {variant} puzzle for the daily puzzle.")
         low, high = DAILY_RATINGS
