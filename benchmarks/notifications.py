@@ -23,16 +23,14 @@ import asyncio
 import sqlite3
 import sys
 import tempfile
-import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from growth import report, timed  # noqa: E402
 from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
 
 from shashki.server.accounts.models import User  # noqa: E402
 from shashki.server.notifications import NotificationService  # noqa: E402
@@ -42,17 +40,6 @@ from shashki.server.storage import Database  # noqa: E402
 from shashki.server.storage.direct import Count  # noqa: E402
 
 PLAYER = 1
-
-
-async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> float:
-    """Microseconds a call, the best of three rounds of `repeat`."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.perf_counter()
-        for _ in range(repeat):
-            await call()
-        best = min(best, (time.perf_counter() - began) / repeat)
-    return best * 1e6
 
 
 async def measure(path: Path, sizes: list[int], repeat: int) -> list[tuple[int, float, float, float, float]]:
@@ -99,27 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted(int(s) for s in options.sizes.split(","))
     with tempfile.TemporaryDirectory(prefix="shashki-notifications-") as work:
         rows = asyncio.run(measure(Path(work) / "db.sqlite3", sizes, options.repeat))
-    table = Table(title="One player's notifications (SQLite), microseconds a call")
-    for column in (
-        "unread",
-        f"unread count (to {UNREAD_COUNTED})",
-        "reference: count all",
-        "list of the newest",
-        "reference: list, sorting",
-    ):
-        table.add_column(column, justify="right")
-    for size, counted, counted_all, listed, listed_sorting in rows:
-        table.add_row(
-            f"{size:,}", f"{counted:,.0f}", f"{counted_all:,.0f}", f"{listed:,.0f}", f"{listed_sorting:,.0f}"
-        )
-    console = Console()
-    console.print(table)
-    first, last = rows[0], rows[-1]
-    console.print(
-        f"from {first[0]:,} to {last[0]:,} unread: the count {last[1] / first[1]:.1f}x "
-        f"(reference {last[2] / first[2]:.1f}x), the list {last[3] / first[3]:.1f}x "
-        f"(reference {last[4] / first[4]:.1f}x)"
-    )
+    columns = ("unread", f"unread count (to {UNREAD_COUNTED})", "reference: count all", "list of the newest",
+               "reference: list, sorting")  # fmt: skip
+    title = "One player's notifications (SQLite), microseconds a call"
+    report(Console(), title, columns, rows, "unread", [("the count", 1, 2), ("the list", 3, 4)])
     return 0
 
 

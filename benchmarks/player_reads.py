@@ -25,16 +25,14 @@ import random
 import sqlite3
 import sys
 import tempfile
-import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from growth import report, timed  # noqa: E402
 from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
 from sqlalchemy import and_, case, func, or_, select  # noqa: E402
 
 from shashki.rules import Color  # noqa: E402
@@ -45,17 +43,6 @@ from shashki.server.games.queries import GameQueries  # noqa: E402
 from shashki.server.storage import Database  # noqa: E402
 
 PLAYER, OTHERS = 1, (2, 3, 4, 5)
-
-
-async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> float:
-    """Microseconds a call, the best of three rounds of `repeat`."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.perf_counter()
-        for _ in range(repeat):
-            await call()
-        best = min(best, (time.perf_counter() - began) / repeat)
-    return best * 1e6
 
 
 class Reference:
@@ -93,7 +80,7 @@ def store_games(path: Path, start: int, size: int, rng: random.Random) -> None:
     """The player's games from `start` to `size` (all but two finished), and a twentieth as many others
     in play, written straight into the table."""
     stamp = datetime(2026, 1, 1, tzinfo=UTC).isoformat(" ")
-    rows = []
+    rows: list[tuple] = []
     for i in range(start, size):
         other = rng.choice(OTHERS)
         white, black = (PLAYER, other) if rng.random() < 0.5 else (other, PLAYER)
@@ -154,18 +141,9 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     with tempfile.TemporaryDirectory(prefix="shashki-player-") as work:
         rows = asyncio.run(measure(Path(work) / "db.sqlite3", sizes, options.repeat, console))
-    table = Table(title="A player's profile (SQLite), microseconds a call")
-    for column in ("games", "counts", "ref.: counted", "in play", "ref.: either seat"):
-        table.add_column(column, justify="right")
-    for size, *figures in rows:
-        table.add_row(f"{size:,}", *(f"{f:,.0f}" for f in figures))
-    console.print(table)
-    first, last = rows[0], rows[-1]
-    console.print(
-        f"from {first[0]:,} to {last[0]:,} games: the counts {last[1] / first[1]:.1f}x "
-        f"(reference {last[2] / first[2]:.1f}x), the games in play {last[3] / first[3]:.1f}x "
-        f"(reference {last[4] / first[4]:.1f}x)"
-    )
+    columns = ("games", "counts", "ref.: counted", "in play", "ref.: either seat")
+    growths = [("the counts", 1, 2), ("the games in play", 3, 4)]
+    report(console, "A player's profile (SQLite), microseconds a call", columns, rows, "games", growths)
     return 0
 
 

@@ -25,17 +25,15 @@ import asyncio
 import random
 import sys
 import tempfile
-import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from growth import report, timed  # noqa: E402
 from rich.console import Console  # noqa: E402
-from rich.table import Table  # noqa: E402
 from sqlalchemy import func, select  # noqa: E402
 
 from shashki.server.puzzles.draw import WINDOW  # noqa: E402
@@ -48,17 +46,6 @@ VARIANT = "russian"
 RATING = 1500.0
 
 
-async def timed(call: Callable[[], Awaitable[object]], repeat: int) -> float:
-    """Microseconds a call, the best of three rounds of `repeat`."""
-    best = float("inf")
-    for _ in range(3):
-        began = time.perf_counter()
-        for _ in range(repeat):
-            await call()
-        best = min(best, (time.perf_counter() - began) / repeat)
-    return best * 1e6
-
-
 def made(count: int, rng: random.Random, shipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`count` puzzles: the shipped positions under new ids, as `import_puzzles` takes them."""
     return [{**shipped[i % len(shipped)], "id": f"{rng.getrandbits(40):010x}"} for i in range(count)]
@@ -69,8 +56,8 @@ async def spread(db: Database, rng: random.Random) -> None:
     from shashki.server.puzzles import draw
 
     async with db.session() as s:
-        new = select(PuzzleRow.id, PuzzleRow.rating).where(PuzzleRow.rating == RATING)
-        rows = (await s.execute(new)).all()
+        unrated = select(PuzzleRow.id, PuzzleRow.rating).where(PuzzleRow.rating == RATING)
+        rows = (await s.execute(unrated)).all()
         for puzzle_id, rating in rows:
             if rng.random() < 1 / 3:
                 new = min(2600.0, max(600.0, rng.gauss(RATING, 250)))
@@ -94,10 +81,10 @@ class Reference:
         near_by = query.where(PuzzleRow.rating.between(RATING - WINDOW, RATING + WINDOW))
         async with self.db.session() as s:
             count = await s.scalar(select(func.count()).select_from(near_by.subquery()))
-            offset = self.rng.randrange(count)
+            offset = self.rng.randrange(count or 1)
             return await s.scalar(near_by.order_by(PuzzleRow.id).offset(offset).limit(1))
 
-    async def themes(self) -> tuple[list, Counter]:
+    async def themes(self) -> tuple[object, Counter]:
         async with self.db.session() as s:
             counted = select(PuzzleRow.variant, func.count()).group_by(PuzzleRow.variant)
             variants = (await s.execute(counted.order_by(PuzzleRow.variant))).all()
@@ -112,7 +99,7 @@ async def measure(path: Path, sizes: list[int], repeat: int, console: Console) -
     service.random = random.Random(2)
     reference = Reference(db, random.Random(3))
     shipped = list(read_puzzles(starter_file(VARIANT)))
-    rows = []
+    rows: list[tuple] = []
     try:
         have = 0
         for size in sizes:
@@ -124,11 +111,11 @@ async def measure(path: Path, sizes: list[int], repeat: int, console: Console) -
             page = await service.themes(VARIANT)
             assert page["variants"] == [{"key": VARIANT, "count": size}], page["variants"]
             rare = min(page["themes"], key=lambda t: t["count"])["key"]
-            row = [size, rare]
+            row: list = [size, rare]
             row.append(await timed(lambda: service.next(VARIANT, "any", None), repeat))
             row.append(await timed(lambda: reference.next("any"), max(1, repeat // 4)))
-            row.append(await timed(lambda r=rare: service.next(VARIANT, r, None), repeat))
-            row.append(await timed(lambda r=rare: reference.next(r), max(1, repeat // 4)))
+            row.append(await timed(lambda: service.next(VARIANT, rare, None), repeat))  # noqa: B023
+            row.append(await timed(lambda: reference.next(rare), max(1, repeat // 4)))  # noqa: B023
             row.append(await timed(lambda: service.themes(VARIANT), repeat))
             row.append(await timed(reference.themes, max(1, repeat // 4)))
             rows.append(tuple(row))
@@ -147,28 +134,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="shashki-puzzles-") as work:
         rows = asyncio.run(measure(Path(work) / "db.sqlite3", sizes, options.repeat, console))
     title = f"The puzzles of {VARIANT} (SQLite), microseconds a call, a visitor rated {RATING:.0f}"
-    table = Table(title=title)
-    for column in (
-        "puzzles",
-        "next",
-        "ref.: count, offset",
-        "next, rarest theme",
-        "ref.: count, offset",
-        "themes page",
-        "ref.: count all",
-    ):
-        table.add_column(column, justify="right")
-    for size, _rare, *figures in rows:
-        table.add_row(f"{size:,}", *(f"{f:,.0f}" for f in figures))
-    console.print(table)
-    first, last = rows[0], rows[-1]
-    console.print(f"the rarest theme: {last[1]}")
-    console.print(
-        f"from {first[0]:,} to {last[0]:,} puzzles: the next {last[2] / first[2]:.1f}x "
-        f"(reference {last[3] / first[3]:.1f}x), of a theme {last[4] / first[4]:.1f}x "
-        f"(reference {last[5] / first[5]:.1f}x), the themes page {last[6] / first[6]:.1f}x "
-        f"(reference {last[7] / first[7]:.1f}x)"
-    )
+    columns = ("puzzles", "next", "ref.: count, offset", "next, rarest theme", "ref.: count, offset",
+               "themes page", "ref.: count all")  # fmt: skip
+    growths = [("the next", 1, 2), ("of a theme", 3, 4), ("the themes page", 5, 6)]
+    report(console, title, columns, [(size, *figures) for size, _rare, *figures in rows], "puzzles", growths)
+    console.print(f"the rarest theme: {rows[-1][1]}")
     return 0
 
 
