@@ -163,3 +163,44 @@ def test_the_migration_counts_the_games_stored(database, tmp_path):
     with fresh_database_url(database, tmp_path) as url:
         stored, recounted = asyncio.run(scenario(url))
     assert stored == recounted and len(stored) == 5
+
+
+@pytest.mark.parametrize("rated", [False, True], ids=["casual", "rated"])
+@pytest.mark.parametrize("database", DATABASES)
+def test_games_of_the_same_two_players_ending_at_once_all_end_and_are_counted(database, rated, tmp_path):
+    """Each end changes both players' rows (their counts; their ratings when rated): the ends of 16 games
+    with the colours swapped, all at once, take the rows in one order (PostgreSQL found deadlocks and
+    failed them) and, rated, plan again as often as another end got there first (5 attempts failed some)."""
+
+    async def scenario(url: str) -> tuple[list, dict, dict, list]:
+        db = await Database(url).open()
+        games = GameService(db, make_bus(None), engine=RandomOpponent(seed=2), computer_delay_seconds=0)
+        games.end_hooks.append(RatingService(db).end_hook)
+        try:
+            async with db.session() as s:
+                users = [User(username=f"q{i}", username_key=f"q{i}", password_hash="-", created_at=T0)
+                         for i in range(2)]  # fmt: skip
+                s.add_all(users)
+                await s.commit()
+            a, b = (u.id for u in users)
+            made = [
+                (await games.create(white_id=w, black_id=k, rated=rated, clock_initial_ms=BLITZ)).id
+                for w, k in [(a, b), (b, a)] * 8
+            ]
+            ended = await asyncio.gather(
+                *(games.resign(a if i % 2 else b, game_id) for i, game_id in enumerate(made)),
+                return_exceptions=True,
+            )
+            stored, recounted = await stored_and_recounted(db)
+            rating = RatingService(db)
+            ratings = [r["games"] for user_id in (a, b) for r in await rating.of_user(user_id)]
+            return ended, stored, recounted, ratings
+        finally:
+            await games.close()
+            await db.close()
+
+    with fresh_database_url(database, tmp_path) as url:
+        ended, stored, recounted, ratings = asyncio.run(scenario(url))
+    assert not [e for e in ended if isinstance(e, BaseException)]
+    assert stored == recounted and all(n["games"] == 16 and n["playing"] == 0 for n in stored.values())
+    assert ratings == ([16, 16] if rated else [])  # each rating moved by every game

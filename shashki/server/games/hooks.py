@@ -30,11 +30,13 @@ class EndHook:
     returns its `EndWrite`; only for the ends it `applies` to (record, outcome). The end and the hooks'
     statements are one transaction on the direct path: a hook's compare-and-set that loses (`Refused`:
     what it read changed before the write) or its insert of a row someone else just added
-    (IntegrityError) has it planned again, a few times."""
+    (IntegrityError) has it planned again (each loss is another end committed: up to `END_ATTEMPTS`)."""
 
     applies: Callable[[GameRecord, Outcome], bool]
     plan: Callable[[GameRecord, Outcome, datetime], Awaitable[EndWrite]]
 
 
-# How often an end whose hooks lost their compare-and-set to a concurrent writer is planned again.
-END_ATTEMPTS = 5
+# How often an end whose hooks lost their compare-and-set to a concurrent writer is planned again. Each
+# loss is another end's write of the same row committed, so the ends of N games of one player at once
+# need up to N attempts for the last of them (a bot's games, a tournament round ending together).
+END_ATTEMPTS = 32

@@ -43,7 +43,11 @@ def _counted(status: GameStatus | str, rated: bool, winner: Color | None, color:
 
 
 def _upsert(rows: list[dict[str, Any]]) -> list[Upsert]:
-    return [Upsert(TALLY, rows, ("user_id",), COUNTS)] if rows else []
+    """One upsert of the rows, in the order of the players' ids: two transactions changing the same two
+    players' rows (two of their games ending at once) take them in the same order, so that neither waits
+    for the other on PostgreSQL."""
+    ordered = sorted(rows, key=lambda row: row["user_id"])
+    return [Upsert(TALLY, ordered, ("user_id",), COUNTS)] if rows else []
 
 
 def _minus(counts: dict[str, int]) -> dict[str, int]:

@@ -122,7 +122,10 @@ class RatingService:
             B: glicko2.rate(before[B], [(before[W], 1 - white_score)], tau=self.tau),
         }
         ops: list[Write] = []
-        for color, user_id in players.items():
+        # In the order of the players' ids: two ends of games between the same players (the colours
+        # swapped) lock the two ratings in the same order, so that neither waits for the other
+        # (PostgreSQL found a deadlock and failed one of them).
+        for color, user_id in sorted(players.items(), key=lambda seat: seat[1]):
             new, row = after[color], rows[color]
             rated = {"rating": new.rating, "deviation": new.deviation, "volatility": new.volatility}
             if row is None:  # the first rated game in this variant and speed (unique: two at once collide)
