@@ -14,6 +14,7 @@ import pytest
 
 from shashki.rules import Color
 from shashki.server.accounts.models import User
+from shashki.server.games import tally
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.queries import GameQueries, PlayerGames
 from shashki.server.storage import Database
@@ -54,6 +55,8 @@ def test_pages_and_export_batches_hold_the_games_of_one_sort_in_its_order(databa
                         )
                     )  # fmt: skip
                     made.append((game_id, white, black, at, status))
+                await s.flush()
+                await tally.rebuild(s, {a, b, c})  # written here, not by the store: their counts made
                 await s.commit()
             queries = GameQueries(db)
             seen = {}

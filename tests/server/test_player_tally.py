@@ -18,6 +18,7 @@ from shashki.server.accounts.models import User
 from shashki.server.games import tally
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.models import GameRecord, GameStatus, PlayerTally
+from shashki.server.games.queries import PlayerGames
 from shashki.server.games.service import GameService
 from shashki.server.ratings.service import RatingService
 from shashki.server.redisbus import make_bus
@@ -103,6 +104,11 @@ def test_the_counts_kept_are_the_games_counted_whatever_happens_to_them(database
             stored, recounted = await stored_and_recounted(db)
             queries = games.queries
             seen = {"c": await queries.counts_of_player(c), "playing": await queries.in_play_of_player(c)}
+            # A list's total: from the counts kept when they hold it, counted otherwise; the same figure.
+            seen["totals"] = [
+                (await queries.total_of_player(selection), await queries.counted_total_of_player(selection))
+                for user_id in (a, b, c) for selection in selections(user_id)
+            ]  # fmt: skip
             return stored, recounted, seen, handed
         finally:
             await games.close()
@@ -115,6 +121,20 @@ def test_the_counts_kept_are_the_games_counted_whatever_happens_to_them(database
     counts = seen["c"]
     assert counts.total == 5 and counts.playing == 2 and counts.win == 1  # the visitor's win is c's now
     assert len(seen["playing"]) == 2
+    assert all(kept == counted for kept, counted in seen["totals"]), seen["totals"]
+    assert len({counted for _, counted in seen["totals"]}) > 4  # selections of different sizes
+
+
+def selections(user_id: int) -> list[PlayerGames]:
+    """Every selection a games list offers without a filter the counts do not keep, and some with one."""
+    plain = [
+        PlayerGames(user_id, rated=rated, result=result, finished_only=finished, with_aborted=aborted)
+        for rated in (None, True, False)
+        for result in (None, "win", "loss", "draw")
+        for finished in (False, True)
+        for aborted in (True, False)
+    ]
+    return [*plain, PlayerGames(user_id, color=Color.WHITE), PlayerGames(user_id, variant="russian-giveaway")]
 
 
 async def play_out_against_the_computer(games: GameService, game_id: str, user_id: int, rng) -> None:

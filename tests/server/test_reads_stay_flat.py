@@ -30,9 +30,9 @@ ALLOWED = {
     # A row per variant and theme: as many as the rules have, however many puzzles there are.
     "puzzle_counts",
 }
-# A count of the games a player's list shows, filtered as asked ("N games found" on the profile's games
-# page): a filter has no count kept (games/tally.py keeps the unfiltered ones). Grows with the player's
-# games, by index.
+# A count of the games a player's list shows, filtered by colour, variant, speed or opponent ("N games
+# found" on the profile's games page): such a filter has no count kept (games/tally.py keeps all, won,
+# lost, drawn, rated...). Grows with the player's games, by index.
 FILTERED_TOTAL = re.compile(r"^SELECT count\(\*\) AS count_1 FROM \(SELECT games\.id AS id,")
 AGGREGATE = re.compile(r"\b(count|sum|avg|total|group_concat)\s*\(", re.IGNORECASE)
 # A migration's one-time fill of what it adds from what is stored (a new table, a count) reads it all,
@@ -169,6 +169,8 @@ def test_the_reads_of_play_pages_and_a_restart_walk_indexes_not_the_history(tmp_
             f"/api/games/user/{anna.name}",
             f"/api/users/{anna.name}",
             f"/api/users/{anna.name}/games",
+            f"/api/users/{anna.name}/games?result=win",
+            f"/api/users/{anna.name}/games?variant=russian-giveaway",
             f"/api/users/{anna.name}/rating-history",
             "/api/account/playing",
             "/api/account/your-turn",

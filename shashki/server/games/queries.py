@@ -134,6 +134,22 @@ def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
     return where
 
 
+def _kept_total(g: PlayerGames, c: PlayerCounts) -> int | None:
+    """The selection's size from the player's counts, when they hold it exactly; None when they do not."""
+    if g.color is not None or g.variant or g.estimated_ms is not None or g.opponent_id is not None:
+        return None
+    finished = c.win + c.loss + c.draw
+    if g.rated is None:
+        if g.result:
+            return {"win": c.win, "loss": c.loss, "draw": c.draw}[g.result]
+        if g.finished_only:
+            return finished
+        return c.total if g.with_aborted else c.playing + finished
+    if g.finished_only and not g.result:
+        return c.rated if g.rated else finished - c.rated
+    return None
+
+
 def _selected(g: PlayerGames) -> Select[GameRecord]:
     return select(GameRecord).where(or_(*_seats(g)), *_filters(g))
 
@@ -222,12 +238,24 @@ class GameQueries:
         return found
 
     async def page_of_player(self, games: PlayerGames, *, page: int, per_page: int) -> GamePage:
-        """Page `page` (from 1) of the selected games, `per_page` each, newest first."""
-        query = _selected(games)
+        """Page `page` (from 1) of the selected games, `per_page` each, newest first, with how many
+        games the selection holds: from the player's counts when they give it, else counted."""
+        total = await self.total_of_player(games)
         async with self.db.session() as s:
-            total = await s.scalar(select(func.count()).select_from(query.subquery()))
             records = await s.scalars(_newest(games, offset=(page - 1) * per_page, limit=per_page))
-            return GamePage(list(records), int(total or 0))
+            return GamePage(list(records), total)
+
+    async def total_of_player(self, games: PlayerGames) -> int:
+        """How many games the selection holds: read from the player's counts kept (games/tally.py) when
+        the selection is one of theirs (all, finished, won, lost, drawn, rated...), else counted over the
+        player's games (a filter by colour, variant, speed or opponent)."""
+        kept = _kept_total(games, await self.counts_of_player(games.user_id))
+        return kept if kept is not None else await self.counted_total_of_player(games)
+
+    async def counted_total_of_player(self, games: PlayerGames) -> int:
+        """How many games the selection holds, counted over the player's games."""
+        async with self.db.session() as s:
+            return int(await s.scalar(select(func.count()).select_from(_selected(games).subquery())) or 0)
 
     async def newest_of_player(
         self, games: PlayerGames, *, limit: int, after: Cursor | None = None

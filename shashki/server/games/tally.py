@@ -15,9 +15,10 @@ what the counts kept must equal, and what `rebuild` stores after games were writ
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Collection
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, insert, select
+from sqlalchemy import Table, delete, insert, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.rules import Color
@@ -96,21 +97,25 @@ async def run_in(s: AsyncSession, ops: list[Upsert]) -> None:
         await upsert_in(s, op)
 
 
-async def recounted(s: AsyncSession) -> dict[int, dict[str, int]]:
-    """Every player's counts made from the games stored (a read of every game)."""
+async def recounted(s: AsyncSession, user_ids: Collection[int] | None = None) -> dict[int, dict[str, int]]:
+    """Players' counts made from the games stored (a read of every game; of these players' when given)."""
     totals: defaultdict[int, Counter] = defaultdict(Counter)
     g = GameRecord
     seats = select(g.white_id, g.black_id, g.status, g.rated, g.winner)
+    if user_ids is not None:
+        seats = seats.where(or_(g.white_id.in_(user_ids), g.black_id.in_(user_ids)))
     for white, black, status, rated, winner in await s.execute(seats):
         for user_id, color in ((white, Color.WHITE), (black, Color.BLACK)):
-            if user_id is not None:
+            if user_id is not None and (user_ids is None or user_id in user_ids):
                 totals[user_id].update(_counted(status, rated, winner, color))
     return {user_id: {k: counts[k] for k in COUNTS} for user_id, counts in totals.items()}
 
 
-async def rebuild(s: AsyncSession) -> None:
-    """The counts stored again from the games (games written by other means: an import, a repair)."""
-    counts = await recounted(s)
-    await s.execute(delete(PlayerTally))
+async def rebuild(s: AsyncSession, user_ids: Collection[int] | None = None) -> None:
+    """The counts stored again from the games (of these players when given), for games written by other
+    means: an import, a repair."""
+    counts = await recounted(s, user_ids)
+    gone = delete(PlayerTally)
+    await s.execute(gone if user_ids is None else gone.where(PlayerTally.user_id.in_(user_ids)))
     if counts:
         await s.execute(insert(PlayerTally), [{"user_id": u, **c} for u, c in counts.items()])
