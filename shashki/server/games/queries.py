@@ -134,20 +134,24 @@ def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
     return where
 
 
-def _kept_total(g: PlayerGames, c: PlayerCounts) -> int | None:
-    """The selection's size from the player's counts, when they hold it exactly; None when they do not."""
+def _kept(g: PlayerGames) -> bool:
+    """Whether the player's counts kept hold the selection's size (no filter by colour, variant, speed
+    or opponent; rated or casual only among finished games, without a result)."""
     if g.color is not None or g.variant or g.estimated_ms is not None or g.opponent_id is not None:
-        return None
+        return False
+    return g.rated is None or (g.finished_only and not g.result)
+
+
+def _kept_total(g: PlayerGames, c: PlayerCounts) -> int:
+    """The size of a selection the counts hold (`_kept`), from them."""
     finished = c.win + c.loss + c.draw
-    if g.rated is None:
-        if g.result:
-            return {"win": c.win, "loss": c.loss, "draw": c.draw}[g.result]
-        if g.finished_only:
-            return finished
-        return c.total if g.with_aborted else c.playing + finished
-    if g.finished_only and not g.result:
+    if g.rated is not None:
         return c.rated if g.rated else finished - c.rated
-    return None
+    if g.result:
+        return {"win": c.win, "loss": c.loss, "draw": c.draw}[g.result]
+    if g.finished_only:
+        return finished
+    return c.total if g.with_aborted else c.playing + finished
 
 
 def _selected(g: PlayerGames) -> Select[GameRecord]:
@@ -249,8 +253,9 @@ class GameQueries:
         """How many games the selection holds: read from the player's counts kept (games/tally.py) when
         the selection is one of theirs (all, finished, won, lost, drawn, rated...), else counted over the
         player's games (a filter by colour, variant, speed or opponent)."""
-        kept = _kept_total(games, await self.counts_of_player(games.user_id))
-        return kept if kept is not None else await self.counted_total_of_player(games)
+        if _kept(games):
+            return _kept_total(games, await self.counts_of_player(games.user_id))
+        return await self.counted_total_of_player(games)
 
     async def counted_total_of_player(self, games: PlayerGames) -> int:
         """How many games the selection holds, counted over the player's games."""
