@@ -48,6 +48,26 @@ class Measured:
         self.process = psutil.Process(server.process.pid)
         self.seconds: dict[str, float] = {}
         self.counts: dict[str, int] = {}
+        self.run: list[tuple[float, float]] = []  # (user, system) seconds when the run began and ended
+
+    def reset(self) -> None:
+        """Forget what the warm-up spent: the measured run begins."""
+        self.seconds.clear()
+        self.counts.clear()
+        self.run = [self._times()]
+
+    def finish(self) -> None:
+        self.run.append(self._times())
+
+    def _times(self) -> tuple[float, float]:
+        times = self.process.cpu_times()
+        return times.user, times.system
+
+    def system_share(self) -> float:
+        """The kernel's part of the server's CPU over the measured run (its sockets' reads and writes)."""
+        (user0, system0), (user1, system1) = self.run
+        spent = (user1 - user0) + (system1 - system0)
+        return (system1 - system0) / spent if spent > 0 else 0.0
 
     def cpu(self) -> float:
         times = self.process.cpu_times()
@@ -204,14 +224,14 @@ async def run_app(kind: str, options) -> Client:
         rng = random.Random(options.seed)
         for game_id in client.starts(white, black, "ops_black", 3):  # warm-up: not counted
             await client.game(game_id, white, black, rng)
-        client.measured.seconds.clear()
-        client.measured.counts.clear()
+        client.measured.reset()
         client.plies.clear()
         rng = random.Random(options.seed)
         for game_id in client.starts(white, black, "ops_black", options.games):
             await client.game(game_id, white, black, rng)
         game_id = client.start(white, black, "ops_black")
         await client.open_and_close(game_id, white, black, options.sockets)
+        client.measured.finish()
         return client
     finally:
         server.stop()
@@ -262,6 +282,12 @@ def main() -> None:
         f"  {len(shashki.plies)} games each, {options.sockets} sockets each;"
         f" {time.monotonic() - began:.0f} s."
         " One operation at a time: no group commit, no shared turns of the event loop (load.py has those)."
+    )
+    console.print(
+        f"  system (kernel) time: {shashki.measured.system_share():.0%} of Shashki's CPU over the run,"
+        f" {bare.measured.system_share():.0%} of the bare app's. A profiler that samples threads (py-spy)"
+        " counts a thread preempted inside a write to loopback (the client woken) as running: its share of"
+        " samples in the sends can be far above this."
     )
 
 

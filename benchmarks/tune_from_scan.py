@@ -207,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, metavar="FILE", help="keep the positions and scores here")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
+    if args.depth < 12:
+        parser.error("Scan 2.0 prints its score only from depth 12 on: give --depth 12 or more")
     began = time.perf_counter()
     variant = get_variant(VARIANT)
     base = shipped_weights(variant)

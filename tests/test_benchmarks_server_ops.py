@@ -22,3 +22,5 @@ def test_both_apps_start_games_open_sockets_and_play_whole_games_one_move_at_a_t
     moves = re.search(r"\(([\d.]+) moves a game\)", out)
     assert moves and float(moves.group(1)) > 10, out  # whole games were played, not cut short
     assert "2 games each, 5 sockets each" in out
+    shares = re.search(r"system \(kernel\) time: (\d+)% of Shashki's CPU over the run, (\d+)%", out)
+    assert shares and all(0 <= int(x) <= 100 for x in shares.groups()), out
