@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import pickle
 import sys
 import time
@@ -52,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from engine_builds import LineEngine  # noqa: E402
 from engine_opponents import build  # noqa: E402
 from tune_evaluation import FAMILIES, family_openings, feature_row, match, play_game  # noqa: E402
-from tune_patterns import Row, error, fit  # noqa: E402
+from tune_patterns import Row, error, fit, sigmoid  # noqa: E402
 
 from shashki.engine.evaluation import Evaluator, Weights, family_file, shipped_weights  # noqa: E402
 from shashki.engine.hub_notation import hub_position  # noqa: E402
@@ -164,10 +163,6 @@ def data(args: argparse.Namespace, base: Weights) -> tuple[list[list[str]], list
     return games, found
 
 
-def _sigmoid(x: float) -> float:
-    return 1 / (1 + math.exp(-max(-500.0, min(500.0, x))))
-
-
 def rows(games: list[list[str]], found: list[int | None], base: Weights, with_patterns: bool,
          k: float) -> list[list[Row]]:
     """Each game's rows: a position's features and pattern weights read, its target Scan's score."""
@@ -184,7 +179,7 @@ def rows(games: list[list[str]], found: list[int | None], base: Weights, with_pa
                 continue
             pos = Game(variant, fen).position
             terms = reader.pattern_terms(pos) if with_patterns else []
-            target = _sigmoid(max(-CUT, min(CUT, score)) / k)
+            target = sigmoid(max(-CUT, min(CUT, score)) / k)
             made.append((feature_row(reader, pos, names), terms, 1 if pos.white_to_move else -1, target))
         result.append(made)
     return result

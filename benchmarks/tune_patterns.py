@@ -128,7 +128,7 @@ def cached(path: Path | None, key: tuple, make: Callable[[], list[list[Row]]]) -
     return games
 
 
-def _sigmoid(x: float) -> float:
+def sigmoid(x: float) -> float:
     return 1 / (1 + math.exp(-max(-500.0, min(500.0, x))))
 
 
@@ -139,7 +139,7 @@ def evaluation(dense: list[float], patterns: list[float], row: Row) -> float:
 
 
 def error(dense: list[float], patterns: list[float], rows: list[Row], k: float) -> float:
-    total = sum((row[3] - _sigmoid(evaluation(dense, patterns, row) / k)) ** 2 for row in rows)
+    total = sum((row[3] - sigmoid(evaluation(dense, patterns, row) / k)) ** 2 for row in rows)
     return total / max(1, len(rows))
 
 
@@ -168,7 +168,7 @@ def fit(rows: list[Row], dense: list[float], size: int, k: float, epochs: int, l
             for r in chosen:
                 row = rows[r]
                 features, terms, side, y = row
-                q = _sigmoid(evaluation(w, p, row) / k)
+                q = sigmoid(evaluation(w, p, row) / k)
                 g = -2 * (y - q) * q * (1 - q) / k
                 for j, x in enumerate(features):
                     gw[j] += g * x
