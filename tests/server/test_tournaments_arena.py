@@ -4,6 +4,9 @@ come back, and a game still running at the end counts."""
 
 from __future__ import annotations
 
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
+
 from . import tournament_support as ts
 from .helpers import eventually
 from .tournament_support import (
@@ -81,6 +84,26 @@ def test_a_streak_doubles_the_points_after_two_wins_and_berserk_adds_one(people)
     mover.post(f"/api/games/{gid}/move", {"move": state["legal_moves"][0]["move"], "ply": 0})
     if mover is winner:
         assert winner.post(f"/api/tournaments/{tid}/berserk", {"game": gid}).status_code == 409
+
+
+def test_berserk_sent_several_times_at_once_halves_the_clock_once(people, tserver):
+    a, b = people(2)
+    tid = create(a)["id"]
+    join(a, tid)
+    join(b, tid)
+    gid = my_game(a, tid)
+    mine = "white_ms" if game(a, gid)["white"]["username"] == a.name else "black_ms"
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: a.post(f"/api/tournaments/{tid}/berserk", {"game": gid}), range(6)))
+    assert all(r.status_code == 200 for r in answers), [r.text for r in answers]
+    assert game(a, gid)["clocks"][mine] == 30_000  # 60 s halved once, not 15 or 7.5
+    again = a.post(f"/api/tournaments/{tid}/berserk", {"game": gid})
+    assert again.status_code == 200 and game(a, gid)["clocks"][mine] == 30_000
+    with sqlite3.connect(tserver.data / "shashki.sqlite3", timeout=10) as db:
+        (count,) = db.execute(
+            "SELECT berserks FROM tournament_players WHERE tournament_id = ? AND user_id = ?", (tid, a.id)
+        ).fetchone()
+    assert count == 1
 
 
 def test_a_paused_player_is_not_paired_until_they_join_again(people):

@@ -208,9 +208,8 @@ class GameService:
         if first.is_over:
             raise Invalid("game_over", "That position has no game left to play.")
         # Rated games are between two accounts, with a real-time clock or days per move (a speed to rate),
-        # from the start position.
-        timed = terms.is_timed or terms.is_correspondence
-        rated = terms.rated and computer_level is None and timed and terms.initial_fen is None
+        # from the start position (`GameTerms.checked` keeps `rated` only then).
+        rated = terms.rated and computer_level is None
         now = utcnow()
         deadline = None if terms.days_per_move is None else now + timedelta(days=terms.days_per_move)
         record = GameRecord(
@@ -352,7 +351,8 @@ class GameService:
     async def halve_clock(self, game_id: str, color: Color) -> dict[str, Any]:
         """Halve `color`'s clock before that side's first move: an arena's berserk (lila `Berserk`;
         the tournaments decide who may). The clocks do not run before `CLOCK_STARTS_AT_PLY`, so the
-        stored time is the whole of it."""
+        stored time is the whole of it, and a clock below its initial time there has been halved
+        already: halving is done once however often it is asked, even by requests at the same time."""
         live = await self.store.live(game_id)
         async with self.store.locked(live):
             r = live.record
@@ -364,6 +364,8 @@ class GameService:
             current = getattr(r, column)
             if current is None:
                 raise Invalid("no_clock", "This game has no clock to halve.")
+            if r.clock_initial_ms is not None and current < r.clock_initial_ms:
+                return self.state(live)  # halved before
             view = await self.store.commit(live, {column: current // 2})
         return view.to_json()
 

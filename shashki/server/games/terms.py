@@ -80,7 +80,10 @@ class GameTerms:
         )
 
     def checked(self) -> GameTerms:
-        """These terms with the variant's own key, or Invalid saying what is wrong with them."""
+        """These terms with the variant's own key, or Invalid saying what is wrong with them. They are
+        rated only when the game can be: with a clock or days per move, from the start position; an
+        untimed game and one from a set-up position are casual (as on lichess), and the seek or challenge
+        made of these terms says so."""
         try:
             variant = get_variant(self.variant, double_diagonal=self.double_diagonal)
         except UnknownVariant as e:
@@ -104,10 +107,12 @@ class GameTerms:
                 raise Invalid(
                     "game_over", "The game is already over in that position: there is nothing to play."
                 )
+        timed = self.clock_initial_ms is not None or self.days_per_move is not None
         return replace(
             self,
             variant=variant.key,
             clock_increment_ms=self.clock_increment_ms if self.clock_initial_ms is not None else 0,
+            rated=self.rated and timed and self.initial_fen is None,
         )
 
     @property

@@ -48,6 +48,17 @@ def service_error_body(error: ServiceError) -> dict:
     return error_body(error.code, error.message, **error.details)
 
 
+def _problem(error: dict) -> str:
+    """One validation error for people: the field's path and what is wrong there, or what is wrong with
+    the body as a whole (missing, not a JSON object)."""
+    field = ".".join(str(p) for p in error.get("loc", ()) if p != "body")
+    if field:
+        return f"{field}: {error.get('msg')}"
+    if error.get("type") == "missing":
+        return "The request needs a body: send a JSON object."
+    return f"The request body: {error.get('msg')}; send a JSON object."
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(ServiceError)
     async def service_error(_request: Request, error: ServiceError) -> JSONResponse:
@@ -58,10 +69,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body')}: {e.get('msg')}"
-            for e in error.errors()
-        )
+        problems = "; ".join(_problem(e) for e in error.errors())
         return JSONResponse(
             error_body("bad_request", problems or "The request is malformed."), status_code=400
         )

@@ -12,7 +12,7 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
 - `{"type": "ack", "id": ..., "ply": n}` once a move it sent is committed, or
   `{"type": "error", "id": ..., "error": {"code": ..., "message": ...}}` when an action is refused;
 - `{"type": "presence", "white": bool, "black": bool, "spectators": n}` when a player or a spectator
-  connects or disconnects (counted in this process);
+  connects or disconnects (every process's connections, with Redis: games/presence.py);
 - `{"type": "chat", "room": ..., "username": ..., "text": ..., ...}` for each chat line this client may
   read (shashki/server/chat), and `{"type": "chatSettings", "spectatorsClosed": bool}`.
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,

@@ -4,8 +4,8 @@
   account and `board:play`. The event stream and the challenge routes take either.
 - Streams are NDJSON (`application/x-ndjson`): one JSON object per line, and an empty line every few
   seconds while nothing happens, so that clients and proxies see the connection alive.
-- Forms are read as lidraughts clients send them (`application/x-www-form-urlencoded`); JSON bodies and
-  query parameters work too.
+- Forms are read as lidraughts clients send them (`application/x-www-form-urlencoded`, or
+  `multipart/form-data`); JSON bodies and query parameters work too; a body of another type is refused.
 - Limits: `api_requests_per_minute` requests per account on these routes, `challenges_per_minute`
   challenges, `event_streams` open event streams and `game_streams` open game streams per account.
   Beyond them the answer is 429 with a JSON error and a Retry-After header.
@@ -22,6 +22,8 @@ from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
 from starlette.types import Receive, Scope, Send
 
 from shashki.server.accounts import AccountService, Actor
@@ -69,21 +71,42 @@ async def any_player(request: Request, limits: Limits) -> Actor:
 ACTORS = {"bot": bot_actor, "board": board_actor}
 
 
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
 async def fields(request: Request) -> dict[str, str]:
-    """The request's parameters: the query string, then a form or JSON body over it."""
+    """The request's parameters: the query string, then the body's fields over it: a form, urlencoded or
+    multipart (as lidraughts reads them), or a JSON object. A body of any other type, or one that does not
+    parse, is refused: never read as no fields (which would make a challenge of the defaults)."""
     out = dict(request.query_params)
     body = await request.body()
-    if body:
-        if "json" in request.headers.get("content-type", ""):
-            try:
-                data = json.loads(body)
-            except ValueError:
-                raise Invalid("bad_request", "The body is not JSON.") from None
-            if not isinstance(data, dict):
-                raise Invalid("bad_request", "Send a JSON object.")
-            out.update({k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in data.items()})
-        else:
-            out.update(parse_qsl(body.decode("utf-8", "replace")))
+    if not body:
+        return out
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media == "application/json" or media.endswith("+json"):
+        try:
+            data = json.loads(body)
+        except ValueError:
+            raise Invalid("bad_request", "The body is not JSON.") from None
+        if not isinstance(data, dict):
+            raise Invalid("bad_request", "Send a JSON object.")
+        out.update({k: json.dumps(v) if isinstance(v, bool) else str(v) for k, v in data.items()})
+    elif media == "multipart/form-data":
+        try:
+            form = await request.form(max_files=0, max_fields=100)
+        except (HTTPException, MultiPartException):
+            raise Invalid(
+                "bad_request", "The multipart form could not be read (files are not taken)."
+            ) from None
+        out.update((k, v) for k, v in form.multi_items() if isinstance(v, str))
+    elif media in ("", "application/x-www-form-urlencoded", "text/plain"):
+        out.update(parse_qsl(body.decode("utf-8", "replace")))
+    else:
+        raise Invalid(
+            "unsupported_body",
+            f"A body of type {media!r} is not read here: send the fields as a form"
+            f" ({' or '.join(FORM_TYPES)}) or as JSON (application/json).",
+        )
     return out
 
 
@@ -346,11 +369,12 @@ async def seek(
         increment = int(data.get("increment") or 0)
     except ValueError:
         raise Invalid("bad_time_control", "time is minutes and increment seconds.") from None
-    terms = {
+    terms: dict[str, Any] = {
         "variant": variant_key(data.get("variant") or "standard"),
         "time_control": TimeControl(minutes, increment),
         "days_per_move": days_of(data),
         "rated": flag(data.get("rated")),
         "color": data.get("color") or "random",
     }
+    api.lobby.new_seek(actor.user, **terms)  # refused now, with a 4xx, not in the stream after its 200
     return ndjson(while_authorized(api.seek(actor.user, terms), accounts, actor))

@@ -9,7 +9,8 @@ pending and seatless, so of two people taking it at once exactly one gets the ga
 waiting page to the game.
 
 A rated link challenge is made only by an account and taken only by one (rated games are between
-registered players); without a clock it is casual, as every untimed game.
+registered players); without a clock or days per move it is casual, as every untimed game
+(`GameTerms.checked`).
 """
 
 from __future__ import annotations
@@ -63,7 +64,6 @@ class ChallengeLinks:
     async def create(self, user: User, terms: GameTerms, *, color: str = "random") -> dict:
         """An open challenge on `terms` (from the start position) with its link to send."""
         terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
-        terms = replace(terms, rated=terms.rated and terms.is_timed)
         refuse_rated_anonymous(user, terms.rated)
         challenge = Challenge(
             challenger_id=user.id,

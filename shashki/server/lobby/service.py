@@ -1,9 +1,7 @@
-"""Seeks, quick pairing and challenges (to a named player, or by link: `lobby.links`). They end in a game
-started through the game service. Anonymous visitors (issue 16) play casual games only and challenge
-nobody by name; each refusal says why.
-
-A seek is an open offer to anyone: creating one first looks for a compatible open seek of someone else
-and, if there is one, starts the game at once (which is all quick pairing is: a seek with a preset clock).
+"""The lobby's service: seeks and quick pairing (`lobby.seeks`), challenges to a named player (here) or by
+link (`lobby.links`), and games against the computer. They end in a game started through the game
+service. Anonymous visitors (issue 16) play casual games only and challenge nobody by name; each refusal
+says why.
 """
 
 from __future__ import annotations
@@ -11,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select
 
 from shashki.engine.levels import LEVELS
 from shashki.rules import DEFAULT_VARIANT_KEY
@@ -22,31 +20,29 @@ from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
-from shashki.server.lobby.links import ChallengeLinks, refuse_rated_anonymous
-from shashki.server.lobby.models import Challenge, Seek
+from shashki.server.lobby.links import ChallengeLinks
+from shashki.server.lobby.models import Challenge
 from shashki.server.lobby.offers import (
     DECLINE_REASONS,
     MIN_CLOCK_SECONDS,
-    QUICK_PAIRING,
     Blocks,
     TimeControl,
     check_clock,
     check_color,
-    colors_fit,
-    hidden_seekers,
     refuse_blocked,
     seats,
 )
-from shashki.server.lobby.rows import CHALLENGES, SEEKS, challenge_row, settle
-from shashki.server.lobby.views import challenge_json, seek_json
-from shashki.server.storage import Database, rows_changed
+from shashki.server.lobby.rows import CHALLENGES, challenge_row, settle
+from shashki.server.lobby.seeks import Seeks
+from shashki.server.lobby.views import challenge_json
+from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Insert, Update, new_row
 
 ChallengeHook = Callable[[int, dict], Awaitable[None]]
 
 
-class LobbyService:
+class LobbyService(Seeks):
     def __init__(
         self,
         db: Database,
@@ -70,130 +66,6 @@ class LobbyService:
         # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
         self.blocks: Blocks | None = None
 
-    # -- seeks and quick pairing --------------------------------------------------------------------
-
-    async def create_seek(
-        self,
-        user: User,
-        terms: GameTerms | None = None,
-        *,
-        color: str = "random",
-        variant: str = DEFAULT_VARIANT_KEY,
-        double_diagonal: bool = False,
-        time_control: TimeControl | None = None,
-        rated: bool = False,
-        days_per_move: int | None = None,
-    ) -> dict:
-        """Post a seek on `terms` (or on the terms given one by one), or start a game at once with a
-        compatible seek already waiting. A seek starts from the variant's start position."""
-        if terms is None:
-            terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
-            terms = replace(terms, days_per_move=days_per_move)
-        terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
-        refuse_rated_anonymous(user, terms.rated)
-        seek = Seek(
-            user_id=user.id,
-            **terms.columns(with_fen=False),
-            color=check_color(color),
-            status="open",
-            created_at=utcnow(),
-        )
-        hidden = await hidden_seekers(self.blocks, user.id)
-        async with self.db.session() as s:
-            waiting = await s.scalars(
-                select(Seek).where(Seek.status == "open", Seek.user_id != user.id).order_by(Seek.id)
-            )
-            match = next(
-                (
-                    w
-                    for w in waiting
-                    if GameTerms.of(w) == terms
-                    and colors_fit(w.color, seek.color)
-                    and w.user_id not in hidden  # no pairing across a block (social)
-                ),
-                None,
-            )
-            if match is None:
-                await s.execute(
-                    update(Seek)
-                    .where(Seek.status == "open", Seek.user_id == user.id)
-                    .values(status="cancelled")
-                )  # one open seek per player
-                s.add(seek)
-                await s.commit()
-        if match is None:
-            await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
-            return {"seek": await self._seek_json(seek), "game": None}
-        return {"seek": None, "game": await self._accept(match, user)}
-
-    async def accept_seek(self, user: User, seek_id: int) -> dict:
-        async with self.db.session() as s:
-            seek = await s.get(Seek, seek_id)
-        if seek is None or seek.status != "open":
-            raise NotFound("no_such_seek", "That seek is no longer open.")
-        if seek.user_id == user.id:
-            raise Conflict("own_seek", "You cannot accept your own seek.")
-        refuse_rated_anonymous(user, seek.rated)
-        if seek.user_id in await hidden_seekers(self.blocks, user.id):
-            raise NotFound("no_such_seek", "That seek is no longer open.")  # as if unseen: blocks are private
-        return await self._accept(seek, user)
-
-    async def _accept(self, seek: Seek, user: User) -> dict:
-        """Take a seek: it is marked matched (with the game's id), and the taker's own open seek
-        withdrawn, in the transaction that creates the game: no seek is matched without a game."""
-        white_id, black_id = seats(seek.user_id, seek.color, user.id)
-
-        def take(game_id: str) -> list[Claim]:
-            matched = Update(
-                SEEKS, {"status": "matched", "game_id": game_id}, {"id": seek.id, "status": "open"}
-            )
-            # The taker's own open seek, if any, is withdrawn.
-            mine = Update(SEEKS, {"status": "cancelled"}, {"status": "open", "user_id": user.id}, expect=None)
-            taken = Conflict("seek_taken", "Someone else accepted that seek first.")
-            return [Claim(matched, taken), Claim(mine)]
-
-        live = await self.games.create(
-            white_id=white_id, black_id=black_id, terms=GameTerms.of(seek), claims=take
-        )
-        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
-        return self.games.state(live)
-
-    async def quick_pairing(
-        self, user: User, preset: str, *, variant: str = "russian-giveaway", rated: bool = False
-    ) -> dict:
-        if preset not in QUICK_PAIRING:
-            raise Invalid("bad_preset", f"Quick pairing presets are {', '.join(QUICK_PAIRING)}.")
-        return await self.create_seek(user, QUICK_PAIRING[preset].terms(variant, rated=rated))
-
-    async def cancel_seek(self, user: User, seek_id: int) -> None:
-        async with self.db.session() as s:
-            done = await s.execute(
-                update(Seek)
-                .where(Seek.id == seek_id, Seek.user_id == user.id, Seek.status == "open")
-                .values(status="cancelled")
-            )
-            await s.commit()
-        if rows_changed(done) != 1:
-            raise NotFound("no_such_seek", "You have no such open seek.")
-        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
-
-    async def list_seeks(self, viewer_id: int | None = None) -> list[dict]:
-        """The open seeks, oldest first; those of players blocked either way hidden from `viewer_id`."""
-        hidden = await hidden_seekers(self.blocks, viewer_id)
-        async with self.db.session() as s:
-            seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
-        users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
-        # A seek whose account is gone (deleted with it) is not listed.
-        return [
-            seek_json(seek, users[seek.user_id])
-            for seek in seeks
-            if seek.user_id in users and seek.user_id not in hidden
-        ]
-
-    async def _seek_json(self, seek: Seek) -> dict:
-        user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
-        return seek_json(seek, user)
-
     # -- challenges ---------------------------------------------------------------------------------
 
     async def challenge(
@@ -215,8 +87,7 @@ class LobbyService:
         if terms is None:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated, initial_fen)
             terms = replace(terms, days_per_move=days_per_move)
-        terms = check_clock(terms.checked(), self.min_clock_ms)
-        terms = replace(terms, rated=terms.rated and terms.initial_fen is None)
+        terms = check_clock(terms.checked(), self.min_clock_ms)  # rated only if it can be (checked)
         if user.anonymous:
             raise Forbidden(
                 "anonymous_challenge",
@@ -325,10 +196,6 @@ class LobbyService:
         query = select(Challenge).where(Challenge.status == "pending", named, mine).order_by(Challenge.id)
         async with self.db.session() as s:
             return list(await s.scalars(query))
-
-    async def seek_is_open(self, seek_id: int) -> bool:
-        async with self.db.session() as s:
-            return await s.scalar(select(Seek.status).where(Seek.id == seek_id)) == "open"
 
     async def _pending(
         self, challenge_id: int, *, dest: User | None = None, challenger: User | None = None

@@ -53,6 +53,8 @@ SQLITE_BUSY_TIMEOUT_MS = 5000
 # The key of PostgreSQL's advisory lock around the migrations: any fixed number, the same in every process
 # (the bytes of "shashki" and a 1).
 MIGRATION_LOCK = int.from_bytes(b"shashki1", "big")
+# The key of the advisory lock around a seek's matching (lobby/service.py): "shashki" and a 2.
+SEEKS_LOCK = int.from_bytes(b"shashki2", "big")
 # The pool of a PostgreSQL engine, per process (PostgreSQL's default max_connections is 100).
 POOL_SIZE = 20
 OVERFLOW = 10
@@ -107,6 +109,14 @@ class Database:
             conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
             async with AsyncSession(bind=conn, expire_on_commit=False) as s:
                 yield s
+
+    async def lock_for_transaction(self, s: AsyncSession, key: int) -> None:
+        """On PostgreSQL, take the advisory lock `key` until the session's transaction ends: the
+        transactions of every process that take it run one after the other (a read then a write that
+        must not interleave with another's). Nothing on SQLite, whose writers take turns anyway (and
+        whose rows are numbered in the order they are committed)."""
+        if not self.is_sqlite:
+            await s.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
 
     async def open(self) -> Database:
         if self.is_sqlite:

@@ -27,7 +27,7 @@ from shashki.server.games.service import GameService
 from shashki.server.history.export import pdn
 from shashki.server.ratings import RatingService
 from shashki.server.ratings.speed import speed_of
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.tournaments.conditions import check_conditions
 from shashki.server.tournaments.live import TournamentFeed
@@ -358,17 +358,25 @@ class TournamentService:
         color = Color.WHITE if user.id == pairing.white_id else Color.BLACK
         if pairing.white_berserk if color is Color.WHITE else pairing.black_berserk:
             return {"ok": True}
-        await self.games.halve_clock(game_id, color)  # refuses once the player has moved
-        column = "white_berserk" if color is Color.WHITE else "black_berserk"
+        # Halved once however often it is asked (refused once the player has moved); the pairing's flag
+        # and the player's count are set by the one request that finds the flag still unset, so
+        # requests sent at the same time (in any process) count one berserk.
+        await self.games.halve_clock(game_id, color)
+        flag = TournamentPairing.white_berserk if color is Color.WHITE else TournamentPairing.black_berserk
         async with self.db.session() as s:
-            await s.execute(
-                update(TournamentPairing).where(TournamentPairing.id == pairing.id).values({column: True})
+            claimed = await s.execute(
+                update(TournamentPairing)
+                .where(TournamentPairing.id == pairing.id, flag.is_(False))
+                .values({flag.key: True})
             )
-            await s.execute(
-                update(TournamentPlayer)
-                .where(TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.user_id == user.id)
-                .values(berserks=TournamentPlayer.berserks + 1)
-            )
+            if rows_changed(claimed) == 1:
+                await s.execute(
+                    update(TournamentPlayer)
+                    .where(
+                        TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.user_id == user.id
+                    )
+                    .values(berserks=TournamentPlayer.berserks + 1)
+                )
             await s.commit()
         self.feed.changed(tournament_id)
         return {"ok": True}

@@ -1,0 +1,256 @@
+"""Seeks and quick pairing: the lobby's open offers to anyone (`LobbyService` is one with its
+challenges).
+
+Creating a seek first looks for a compatible open seek of someone else and, if there is one, starts the
+game at once (which is all quick pairing is: a seek with a preset clock); else it posts the seek, one open
+seek a player. Two compatible seeks posted at the same moment make one game, in one process or several
+(`create_seek`). Taking a seek marks it matched in the transaction that creates the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from sqlalchemy import select, update
+
+from shashki.rules import DEFAULT_VARIANT_KEY
+from shashki.server.accounts import AccountService
+from shashki.server.accounts.models import User
+from shashki.server.errors import Conflict, Invalid, NotFound
+from shashki.server.events import EventBus
+from shashki.server.games.service import GameService
+from shashki.server.games.statements import Claim
+from shashki.server.games.terms import GameTerms
+from shashki.server.lobby.links import refuse_rated_anonymous
+from shashki.server.lobby.models import Seek
+from shashki.server.lobby.offers import (
+    QUICK_PAIRING,
+    Blocks,
+    TimeControl,
+    check_clock,
+    check_color,
+    colors_fit,
+    hidden_seekers,
+    seats,
+)
+from shashki.server.lobby.rows import SEEKS
+from shashki.server.lobby.views import seek_json
+from shashki.server.storage import SEEKS_LOCK, Database, rows_changed
+from shashki.server.storage.base import utcnow
+from shashki.server.storage.direct import Update
+
+
+class Seeks:
+    """The seeks' part of the lobby service, on the service's database, bus, games and accounts."""
+
+    db: Database
+    bus: EventBus
+    games: GameService
+    accounts: AccountService
+    min_clock_ms: int
+    blocks: Blocks | None
+
+    def new_seek(
+        self,
+        user: User,
+        terms: GameTerms | None = None,
+        *,
+        color: str = "random",
+        variant: str = DEFAULT_VARIANT_KEY,
+        double_diagonal: bool = False,
+        time_control: TimeControl | None = None,
+        rated: bool = False,
+        days_per_move: int | None = None,
+    ) -> Seek:
+        """The seek `create_seek` would post, not stored yet; Invalid or Forbidden saying what is wrong
+        with it (a stream that answers a seek checks it before it starts: the Bot API's)."""
+        if terms is None:
+            terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
+            terms = replace(terms, days_per_move=days_per_move)
+        terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
+        refuse_rated_anonymous(user, terms.rated)
+        return Seek(
+            user_id=user.id,
+            **terms.columns(with_fen=False),
+            color=check_color(color),
+            status="open",
+            created_at=utcnow(),
+        )
+
+    async def create_seek(
+        self,
+        user: User,
+        terms: GameTerms | None = None,
+        *,
+        color: str = "random",
+        variant: str = DEFAULT_VARIANT_KEY,
+        double_diagonal: bool = False,
+        time_control: TimeControl | None = None,
+        rated: bool = False,
+        days_per_move: int | None = None,
+    ) -> dict:
+        """Post a seek on `terms` (or on the terms given one by one), or start a game at once with a
+        compatible seek already waiting. A seek starts from the variant's start position."""
+        seek = self.new_seek(
+            user,
+            terms,
+            color=color,
+            variant=variant,
+            double_diagonal=double_diagonal,
+            time_control=time_control,
+            rated=rated,
+            days_per_move=days_per_move,
+        )
+        terms = GameTerms.of(seek)
+        hidden = await hidden_seekers(self.blocks, user.id)
+
+        def fits(w: Seek) -> bool:
+            return (
+                GameTerms.of(w) == terms
+                and colors_fit(w.color, seek.color)
+                and w.user_id not in hidden  # no pairing across a block (social)
+            )
+
+        for attempt in range(3):
+            match = await self._stored_unless_matched(seek, fits)
+            if match is None:
+                break
+            try:
+                return {"seek": None, "game": await self._accept(match, user)}
+            except Conflict as refused:  # taken by someone else first: look again
+                if refused.code != "seek_taken" or attempt == 2:
+                    raise
+        # Two compatible seeks made at the same moment each found none of the other before its own was
+        # stored. SQLite numbers its rows in the order they are committed, so the later of the two sees
+        # the earlier now, and it (only it: the earlier looks for none older than its own) takes it,
+        # provided its own seek is still open (else someone took it meanwhile, and that is its game).
+        # PostgreSQL matches seeks one at a time (`_stored_unless_matched`), so this finds none there.
+        async with self.db.session() as s:
+            older = await s.scalars(
+                select(Seek)
+                .where(Seek.status == "open", Seek.user_id != user.id, Seek.id < seek.id)
+                .order_by(Seek.id)
+            )
+            match = next((w for w in older if fits(w)), None)
+        if match is not None:
+            try:
+                return {"seek": None, "game": await self._accept(match, user, own_seek=seek.id)}
+            except Conflict as refused:
+                if refused.code == "own_seek_taken":
+                    return {"seek": None, "game": await self._game_of_seek(seek.id)}
+                if refused.code != "seek_taken":
+                    raise
+        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+        return {"seek": await self._seek_json(seek), "game": None}
+
+    async def _stored_unless_matched(self, seek: Seek, fits: Callable[[Seek], bool]) -> Seek | None:
+        """The oldest open seek of someone else that `fits`, or None once `seek` is stored (its player's
+        other open seek withdrawn: one open seek a player)."""
+        async with self.db.session() as s:
+            await self.db.lock_for_transaction(s, SEEKS_LOCK)  # PostgreSQL: seeks matched one at a time
+            waiting = await s.scalars(
+                select(Seek).where(Seek.status == "open", Seek.user_id != seek.user_id).order_by(Seek.id)
+            )
+            match = next((w for w in waiting if fits(w)), None)
+            if match is None:
+                await s.execute(
+                    update(Seek)
+                    .where(Seek.status == "open", Seek.user_id == seek.user_id)
+                    .values(status="cancelled")
+                )
+                s.add(seek)
+                await s.commit()
+        return match
+
+    async def _game_of_seek(self, seek_id: int) -> dict | None:
+        """The state of the game a matched seek started (None if it ended otherwise)."""
+        async with self.db.session() as s:
+            game_id = await s.scalar(select(Seek.game_id).where(Seek.id == seek_id))
+        return None if game_id is None else await self.games.get_state(game_id)
+
+    async def accept_seek(self, user: User, seek_id: int) -> dict:
+        async with self.db.session() as s:
+            seek = await s.get(Seek, seek_id)
+        if seek is None or seek.status != "open":
+            raise NotFound("no_such_seek", "That seek is no longer open.")
+        if seek.user_id == user.id:
+            raise Conflict("own_seek", "You cannot accept your own seek.")
+        refuse_rated_anonymous(user, seek.rated)
+        if seek.user_id in await hidden_seekers(self.blocks, user.id):
+            raise NotFound("no_such_seek", "That seek is no longer open.")  # as if unseen: blocks are private
+        try:
+            return await self._accept(seek, user)
+        except Conflict as refused:
+            # Taken by someone else, or withdrawn by its player meanwhile: say which.
+            async with self.db.session() as s:
+                status = await s.scalar(select(Seek.status).where(Seek.id == seek_id))
+            if refused.code == "seek_taken" and status == "cancelled":
+                withdrawn = "That seek is no longer open: its player withdrew it."
+                raise NotFound("no_such_seek", withdrawn) from None
+            raise
+
+    async def _accept(self, seek: Seek, user: User, *, own_seek: int | None = None) -> dict:
+        """Take a seek: it is marked matched (with the game's id), and the taker's own open seek
+        withdrawn, in the transaction that creates the game: no seek is matched without a game. With
+        `own_seek`, the taker's seek must still be open (Conflict `own_seek_taken` if it is not)."""
+        white_id, black_id = seats(seek.user_id, seek.color, user.id)
+
+        def take(game_id: str) -> list[Claim]:
+            matched = Update(
+                SEEKS, {"status": "matched", "game_id": game_id}, {"id": seek.id, "status": "open"}
+            )
+            taken = Conflict("seek_taken", "Someone else accepted that seek first.")
+            if own_seek is not None:
+                mine = Update(SEEKS, {"status": "cancelled"}, {"id": own_seek, "status": "open"})
+                yours = Conflict("own_seek_taken", "Your own seek was taken meanwhile.")
+                return [Claim(matched, taken), Claim(mine, yours)]
+            # The taker's own open seek, if any, is withdrawn.
+            mine = Update(SEEKS, {"status": "cancelled"}, {"status": "open", "user_id": user.id}, expect=None)
+            return [Claim(matched, taken), Claim(mine)]
+
+        live = await self.games.create(
+            white_id=white_id, black_id=black_id, terms=GameTerms.of(seek), claims=take
+        )
+        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+        return self.games.state(live)
+
+    async def quick_pairing(
+        self, user: User, preset: str, *, variant: str = "russian-giveaway", rated: bool = False
+    ) -> dict:
+        if preset not in QUICK_PAIRING:
+            raise Invalid("bad_preset", f"Quick pairing presets are {', '.join(QUICK_PAIRING)}.")
+        return await self.create_seek(user, QUICK_PAIRING[preset].terms(variant, rated=rated))
+
+    async def cancel_seek(self, user: User, seek_id: int) -> None:
+        async with self.db.session() as s:
+            done = await s.execute(
+                update(Seek)
+                .where(Seek.id == seek_id, Seek.user_id == user.id, Seek.status == "open")
+                .values(status="cancelled")
+            )
+            await s.commit()
+        if rows_changed(done) != 1:
+            raise NotFound("no_such_seek", "You have no such open seek.")
+        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+
+    async def list_seeks(self, viewer_id: int | None = None) -> list[dict]:
+        """The open seeks, oldest first; those of players blocked either way hidden from `viewer_id`."""
+        hidden = await hidden_seekers(self.blocks, viewer_id)
+        async with self.db.session() as s:
+            seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
+        users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
+        # A seek whose account is gone (deleted with it) is not listed.
+        return [
+            seek_json(seek, users[seek.user_id])
+            for seek in seeks
+            if seek.user_id in users and seek.user_id not in hidden
+        ]
+
+    async def _seek_json(self, seek: Seek) -> dict:
+        user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
+        return seek_json(seek, user)
+
+    async def seek_is_open(self, seek_id: int) -> bool:
+        async with self.db.session() as s:
+            return await s.scalar(select(Seek.status).where(Seek.id == seek_id)) == "open"
