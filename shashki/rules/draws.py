@@ -30,6 +30,7 @@ Which material endings those conditions are, one function each with its citation
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from functools import partial
 
@@ -67,6 +68,10 @@ class DrawCounter:
         """(count, limit in plies) while the rule counts towards a draw, else None (the engine's search
         goes on counting from here: shashki.engine.counts)."""
         return None
+
+    def copy(self) -> DrawCounter:
+        """A counter in the same state that counts on by itself (`Game.copy`)."""
+        return copy.copy(self)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.rule.value} {self.count}>"
@@ -107,6 +112,11 @@ class Repetition(DrawCounter):
     @property
     def drawn(self) -> bool:
         return self.count >= self.times
+
+    def copy(self) -> Repetition:
+        other = copy.copy(self)
+        other.seen = dict(self.seen)
+        return other
 
 
 class QuietKingMoves(DrawCounter):

@@ -135,6 +135,15 @@ class Game:
             game.play(move)
         return game
 
+    def copy(self) -> Game:
+        """The game as it stands, to play on without changing this one (a line explored from here):
+        its positions, moves, outcome and draw counts, each its own."""
+        other = Game.__new__(Game)
+        other.variant, other.start, other.outcome = self.variant, self.start, self.outcome
+        other.positions, other.moves = list(self.positions), list(self.moves)
+        other._draws = [counter.copy() for counter in self._draws]
+        return other
+
     # ----------------------------------------------------------------------------------------------
     # State
 

@@ -267,3 +267,16 @@ def test_random_games_end_as_a_plain_reading_of_the_rules_says(key):
                     if variant.giveaway:
                         assert game.outcome is None, f"{key}: ended at ply {game.ply}: {game.outcome}"
             assert game.positions == history
+
+
+def test_a_copy_plays_on_by_itself():
+    # Kings shuffling: the repetition count of the copy goes on from the game's, and neither changes
+    # the other.
+    game = Game.replay(["a1-b2", "h2-g1", "b2-a1", "g1-h2"], "russian", "W:WKa1:BKh2")
+    copy = game.copy()
+    for move in ("a1-b2", "h2-g1", "b2-a1", "g1-h2"):
+        copy.play(move)
+    assert copy.outcome is not None and copy.outcome.reason == "threefold-repetition"
+    assert game.outcome is None and game.ply == 4 and len(game.positions) == 5
+    game.play("a1-b2")
+    assert copy.ply == 8 and copy.moves[4].notation(copy.variant) == "a1-b2"

@@ -13,7 +13,7 @@ from shashki.engine.search import WIN, Line
 from shashki.rules import VARIANTS, Color, Game, get_variant
 from shashki.rules.pdn import write_game
 from shashki.server.analysis.board import setup
-from shashki.server.analysis.lines import score_json
+from shashki.server.analysis.lines import line_json, score_json
 from shashki.server.analysis.pdn_import import import_pdn
 from shashki.server.errors import Invalid
 
@@ -67,3 +67,17 @@ def test_positions_are_refused_with_a_code_and_the_rules_reason(variant, fen, co
     with pytest.raises(Invalid) as info:
         setup(variant, fen)
     assert info.value.code == code and info.value.message
+
+
+def test_a_line_stops_where_the_game_would_end():
+    # Two kings: FMJD-64 7.2.8 draws the game once the stronger side has not won in 5 moves (10 plies),
+    # and the search may look on past it. The line shown ends with the move that draws the game.
+    game = Game("russian", "W:WKg1:BKe5")
+    follow, pv = game.copy(), []
+    while not follow.is_over:
+        pv.append(follow.play(follow.legal_moves()[0]))
+    beyond = Game("russian", follow.position)  # one more move from there, as a search would
+    pv.append(beyond.legal_moves()[0])
+    shown = line_json(Line(depth=len(pv), score=0, pv=tuple(pv), nodes=1, seconds=0.1), game)
+    assert len(shown["pv"]) == len(pv) - 1 and game.ply == 0  # the game itself is left as it was
+    assert Game.replay(shown["pv"], "russian", "W:WKg1:BKe5").outcome.reason == "small-ending"

@@ -16,12 +16,13 @@ import pytest
 from game_lines import GIVEAWAY_WIN_FOR_WHITE
 
 from shashki.engine.search import Limit, Line
-from shashki.rules import Color
+from shashki.rules import Color, Game
 from shashki.rules.pdn import read_games
 from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.reviews import ReviewService
 from shashki.server.reviews.judge import CAP, chance, judge, move_accuracy, white_score
 from shashki.server.reviews.models import GameReview
+from shashki.server.reviews.service import evaluate_game
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 
@@ -44,6 +45,42 @@ def test_a_move_that_throws_the_game_away_is_a_blunder_and_costs_accuracy():
     assert [j.mark for j in judged] == [None, None, "blunder", None]
     assert judged[2].best == "x" and judged[0].best is None
     assert accuracy["black"] == pytest.approx(move_accuracy(0), abs=0.1) and accuracy["white"] < 80
+
+
+def test_a_forced_move_is_not_judged_whatever_the_two_searches_around_it_say():
+    moves = ["a", "b", "c", "d"]
+    # Black's two moves were the only legal ones: the searches before and after them differ by noise,
+    # which would make the first an inaccuracy and the second a mistake.
+    evals = [20, 20, 150, 150, 500]
+    best = ["a", None, "c", None]
+    judged, accuracy = judge(moves, evals, best, white_first=True, forced={1, 3})
+    assert [(j.loss, j.mark) for j in judged] == [(0.0, None)] * 4
+    assert [j.eval for j in judged] == evals[1:]  # the evaluations stay as searched
+    assert accuracy["black"] == pytest.approx(move_accuracy(0), abs=0.1)
+
+
+class SideToMoveEngine:
+    """Every search a man and a half too hopeful for the side to move: each move seems to lose it 27
+    points of winning chance, a mistake, whatever it was."""
+
+    async def analyse(self, game: Game, limit: Limit) -> list[Line]:
+        return [Line(depth=1, score=150, pv=(game.legal_moves()[0],), nodes=1, seconds=0.0)]
+
+    async def close(self) -> None:
+        pass
+
+
+def test_the_only_legal_move_of_a_played_game_is_forced_and_costs_neither_a_mark_nor_accuracy():
+    # Black's single captures in the game (plies 3, 5, 11, 13, 17, 21) were each the only legal move.
+    full = Game.replay(GIVEAWAY_WIN_FOR_WHITE, "russian-giveaway")
+    forced = {3, 5, 11, 13, 17, 21}
+    review = asyncio.run(evaluate_game(SideToMoveEngine(), full, 0.01))
+    moves = review["moves"]
+    assert [m["ply"] for m in moves if m["mark"] is None] == sorted(forced)
+    assert all(m["loss"] == 0 and m["best"] is None for m in moves if m["ply"] in forced)
+    assert [m["eval"] for m in moves] == review["evals"][1:]  # evaluated all the same
+    black = [move_accuracy(0 if m["ply"] in forced else m["loss"]) for m in moves if m["ply"] % 2]
+    assert review["accuracy"]["black"] == pytest.approx(sum(black) / len(black), abs=0.1)
 
 
 def play_through(white: Player, black: Player, moves: list[str]) -> str:

@@ -215,3 +215,31 @@ def test_a_scheduled_slot_is_created_once_whatever_the_processes_and_restarts(tm
         await b.close()
 
     asyncio.run(run())
+
+
+def test_a_player_who_joins_while_a_round_is_being_paired_is_in_that_round(tmp_path, monkeypatch):
+    """The director pairs round 1 from a snapshot; a player joins before the round is stored. The round
+    is not stored without them (the players are no longer the snapshot's): the next tick pairs them."""
+    import shashki.server.tournaments.director as director_module
+
+    async def run() -> None:
+        p = await process(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}")
+        tid, _ = await swiss_with_players(p, 4, rounds=3)
+        late = await p.service.accounts.register("latecomer", "correct horse battery")
+        real_store = director_module.store_round
+
+        async def join_first(*args, **kwargs):
+            if not (await p.service.snapshot(tid)).player(late.id):
+                await p.service.join(late, tid)  # between the director's snapshot and its write
+            return await real_store(*args, **kwargs)
+
+        monkeypatch.setattr(director_module, "store_round", join_first)
+        p.clock.advance(1)
+        for _ in range(3):
+            await p.director.run_once()
+        round_one = [x for x in await pairings(p.db, tid) if x.round == 1]
+        seated = {u for x in round_one for u in (x.white_id, x.black_id) if u is not None}
+        assert late.id in seated and len(seated) == 5  # four in games, one with the bye
+        await p.close()
+
+    asyncio.run(run())

@@ -4,6 +4,10 @@ address opening the same tree, and a PDN of two games imported and the second op
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+
 from .helpers import PHONE, click_square
 
 
@@ -134,6 +138,43 @@ def test_import_a_pdn_with_two_games_and_open_the_second(pages, artifacts):
     page.locator('#analysis-tree .tree-move[data-move="e5:c3"]').click()
     page.wait_for_selector("#analysis-info:has-text('Game over: 1-0')")
     page.screenshot(path=str(artifacts / "analysis-pdn.png"))
+
+
+MARKED = '[Variant "russian"]\n1. c3-d4 (1. c3-b4! {alt}) f6-e5?! *'
+
+
+def moves_and_notes(node: dict) -> dict:
+    """What a PDN says of a tree's moves: each move, its marks and comments, its continuations in order."""
+    return {
+        "move": node["move"],
+        "marks": node["marks"],
+        "comment": node["comment"],
+        "before": node["before"],
+        "children": [moves_and_notes(child) for child in node["children"]],
+    }
+
+
+def test_the_marks_of_a_variations_first_move_are_kept_in_the_shared_address(pages, server):
+    # The address's movetext once wrote a variation's first move without its "!": lost on the way back.
+    page = pages("/analysis")
+    page.wait_for_selector("#analysis svg.board [data-piece]")
+    page.fill("#pdn-text", MARKED)
+    page.click("#pdn-import-button")
+    page.locator('#pdn-games li.pdn-game[data-game="1"] button').click()
+    page.wait_for_selector('.tree-variation .tree-move[data-move="c3-b4"]')
+    movetext = parse_qs(urlsplit(page.url).query)["pdn"][0]
+    assert "c3-b4!" in movetext and "f6-e5?!" in movetext
+
+    # Import, the address's movetext, import again: the same tree.
+    def tree(pdn: str) -> dict:
+        answer = httpx.post(f"{server.url}/api/analysis/pdn", json={"pdn": pdn})
+        return moves_and_notes(answer.json()["games"][0]["tree"])
+
+    assert tree(f'[Variant "russian"]\n{movetext} *') == tree(MARKED)
+    # And the shared address draws the variation's move with its mark.
+    shared = pages(page.url[page.url.index("/analysis"):])
+    variation = shared.locator('.tree-variation .tree-move[data-move="c3-b4"]')
+    assert variation.inner_text().endswith("c3-b4!")
 
 
 def test_a_finished_game_opens_on_the_analysis_board(pages, server):

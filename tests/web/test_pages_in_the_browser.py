@@ -6,6 +6,7 @@ These run by default (a few seconds); the whole games are in test_play_in_the_br
 
 from __future__ import annotations
 
+import pytest
 from server.helpers import Player
 
 from shashki.server.lobby import QUICK_PAIRING
@@ -78,3 +79,44 @@ def test_the_lobby_offers_the_servers_presets_and_shows_games_starting_without_r
     assert white.name in page.locator(f'#watch li[data-game-id="{game["id"]}"]').inner_text()
     white.close()
     black.close()
+
+
+# Each form of the lobby that offers a clock, the address it posts to, and where the answer holds the clock.
+CUSTOM_CLOCK_FORMS = {
+    "seek": ("/api/seeks", lambda data: data["seek"]["time_control"]),
+    "challenge": ("/api/challenges", lambda data: data["challenge"]["time_control"]),
+    "friend": ("/api/challenges/open", lambda data: data["challenge"]["time_control"]),
+    "computer": ("/api/computer-games", lambda data: data["game"]["clocks"]),
+}
+
+
+@pytest.mark.parametrize("form", list(CUSTOM_CLOCK_FORMS))
+def test_a_custom_clock_chosen_in_a_lobby_form_is_the_clock_of_what_it_creates(pages, server, form):
+    # "Custom…" once fell through to the presets' "m+i" parsing and posted {"minutes": null}: a 400.
+    address, clock_of = CUSTOM_CLOCK_FORMS[form]
+    player, opponent = Player(server), Player(server)
+    page = pages("/", player=player)
+    page.click(f'[data-tab="{form}"]')
+    if form == "challenge":
+        page.fill("#challenge-username", opponent.name)
+    page.select_option(f"#{form}-time", "custom")
+    page.fill(f"#{form}-form input[name=minutes]", "0.5")
+    page.fill(f"#{form}-form input[name=increment]", "0")
+
+    def posted(response) -> bool:
+        return response.request.method == "POST" and response.url == server.url + address
+
+    with page.expect_response(posted) as answer:
+        page.click(f"#{form}-form button[type=submit]")
+    response = answer.value
+    assert response.ok, f"{response.status} {response.text()}"
+    assert response.request.post_data_json["time_control"] == {"minutes": 0.5, "increment": 0}
+    data = response.json()
+    if form == "computer":
+        assert clock_of(data)["initial_ms"] == 30_000 and clock_of(data)["increment_ms"] == 0
+    else:
+        assert clock_of(data) == {"minutes": 0.5, "increment": 0}
+    if form == "seek":  # not left in the lobby of the other tests
+        player.http.delete(f"/api/seeks/{data['seek']['id']}")
+    player.close()
+    opponent.close()

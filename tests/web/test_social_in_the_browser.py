@@ -5,6 +5,7 @@ are driven as a person would.
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from server.helpers import Player
 
@@ -144,3 +145,22 @@ def test_tv_shows_the_best_rated_game_live_and_the_next_one_when_it_ends(pages, 
     expect(page.locator("#tv-empty")).to_be_visible(timeout=20_000)
     for player in (strong, weak, x, y):
         player.close()
+
+
+def test_tv_names_an_anonymous_player_in_the_pages_language(pages, server):
+    # The title line once wrote its own names: "Anonymous" in English whatever the language.
+    variant = "italian-giveaway"  # no other browser test plays it: this game is the channel's
+    with httpx.Client(base_url=server.url, timeout=10) as visitor:
+        r = visitor.post("/api/auth/anonymous", json={})
+        assert r.status_code in (200, 201), r.text
+        visitor.headers["X-CSRF-Token"] = r.json()["csrf_token"]
+        terms = {"variant": variant, "color": "white", "level": 1, "time_control": BLITZ}
+        r = visitor.post("/api/computer-games", json=terms)
+        assert r.status_code in (200, 201), r.text
+        game = r.json()["game"]["id"]
+        page = pages(f"/tv/{variant}", language="ru")
+        expect(page.locator("#tv")).to_have_attribute("data-game-id", game)
+        info = page.locator("#tv-info")
+        expect(info).to_contain_text("Аноним – Компьютер, уровень 1")
+        assert "Anonymous" not in info.inner_text()
+        visitor.post(f"/api/games/{game}/resign")  # off the air for the other tests

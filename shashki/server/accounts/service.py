@@ -17,6 +17,7 @@ from typing import Any, cast
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Table, select, update
+from sqlalchemy.exc import IntegrityError
 
 from shashki.server.accounts.models import ApiToken, Session, User
 from shashki.server.accounts.revocation import Revocations
@@ -136,7 +137,10 @@ class AccountService:
                 created_at=utcnow(),
             )
             s.add(user)
-            await s.commit()
+            try:
+                await s.commit()
+            except IntegrityError:  # the same name registered at the same moment: its unique key
+                raise Conflict("username_taken", f"The name {username!r} is already taken.") from None
             return user
 
     async def login(self, username: str, password: str) -> tuple[User, str, str]:

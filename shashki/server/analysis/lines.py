@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from shashki.rules import Color, Game, Position
+from shashki.rules import Color, Game
 from shashki.rules.notation import square_label
 
 if TYPE_CHECKING:
@@ -45,15 +45,18 @@ def score_json(line: Line, mover: Color) -> dict[str, Any]:
     return {"kind": "pieces", "value": round(value / 100, 2)}
 
 
-def line_json(line: Line, position: Position) -> dict[str, Any]:
-    """One line: its first move with its squares (for the arrow), the principal variation in the game's
-    notation, depth, score and nodes."""
+def line_json(line: Line, game: Game) -> dict[str, Any]:
+    """One line from the game as it stands: its first move with its squares (for the arrow), the
+    principal variation in the game's notation, depth, score and nodes. The variation stops where the
+    game would end (a draw rule's count run out, say: the search may look on past it)."""
+    position = game.position
     variant = position.variant
     notations = []
-    pos = position
+    follow = game.copy()
     for move in line.pv:
-        notations.append(move.notation(variant))
-        pos = pos.play(move)
+        if follow.is_over:
+            break
+        notations.append(follow.play(move).notation(variant))
     return {
         "move": notations[0],
         "path": [square_label(variant, bit) for bit in line.pv[0].path],
@@ -102,7 +105,7 @@ async def stream_lines(
             continue  # the same depth again, helped by the table
         yield {
             "depth": min((line.depth for line in best), default=0),
-            "lines": [line_json(line, position) for line in best],
+            "lines": [line_json(line, game) for line in best],
             "seconds": round(elapsed, 3),
             "done": done,
         }

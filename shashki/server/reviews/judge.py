@@ -12,11 +12,17 @@ that position) minus the chance after it. The marks follow lichess's thresholds 
 **inaccuracy** from 10 points, a **mistake** from 20, a **blunder** from 30. A move's **accuracy** is
 lichess's `103.1668 * exp(-0.04354 * loss) - 3.1669`, kept within 0-100; a player's accuracy is the mean
 over their moves.
+
+A **forced** move, the only legal move in its position (a compulsory single capture, say), is not judged:
+with no other move it cannot lose anything, whatever the two searches before and after it say (they differ
+by the noise of two separate searches), so its loss is 0, it has no mark, and it counts in its player's
+accuracy as a perfect move. Its evaluation stays as searched.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from shashki.engine.search import WIN_BOUND
@@ -54,16 +60,24 @@ class Judged:
 
 
 def judge(
-    moves: list[str], evals: list[int], best: list[str | None], white_first: bool
+    moves: list[str],
+    evals: list[int],
+    best: list[str | None],
+    white_first: bool,
+    forced: Collection[int] = (),
 ) -> tuple[list[Judged], dict[str, float | None]]:
     """`evals[i]`: White's score of the position before move i (and `evals[-1]` after the last move);
-    `best[i]`: the engine's move there. Returns each move judged and each player's accuracy."""
+    `best[i]`: the engine's move there; `forced`: the plies whose move was the only legal one. Returns
+    each move judged and each player's accuracy."""
     judged: list[Judged] = []
     accuracy: dict[str, list[float]] = {"white": [], "black": []}
     for i, move in enumerate(moves):
         white_moved = (i % 2 == 0) == white_first
         before, after = chance(evals[i]), chance(evals[i + 1])
-        loss = max(0.0, (before - after) if white_moved else (after - before))
+        if i in forced:
+            loss = 0.0  # no other move: the two searches differ by noise only
+        else:
+            loss = max(0.0, (before - after) if white_moved else (after - before))
         mark = next((name for threshold, name in MARKS if loss >= threshold), None)
         accuracy["white" if white_moved else "black"].append(move_accuracy(loss))
         better = best[i] if best[i] != move else None

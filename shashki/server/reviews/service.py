@@ -321,15 +321,19 @@ async def evaluate_game(
     seconds_per_move: float,
     progress: Callable[[int], Awaitable[None]] | None = None,
 ) -> dict[str, Any]:
-    """The engine's look at every position of a played game, the moves judged (`judge.py`)."""
+    """The engine's look at every position of a played game, the moves judged (`judge.py`); a move that
+    was the only legal one in its position is forced, and not judged."""
     moves = full.notations()
     game = Game(full.variant, full.positions[0])
     white_first = game.position.white_to_move
     limit = Limit(time=seconds_per_move)
     evals: list[int] = []
     best: list[str | None] = []
+    forced: set[int] = set()
     for ply in range(len(moves) + 1):
         position = game.position
+        if ply < len(moves) and len(position.legal_moves()) == 1:
+            forced.add(ply)
         if ply == len(moves) and not position.legal_moves():
             outcome = full.outcome
             winner = outcome.winner if outcome is not None else None
@@ -343,7 +347,7 @@ async def evaluate_game(
             game.play(moves[ply])
             if progress is not None and ply % PROGRESS_EVERY == PROGRESS_EVERY - 1:
                 await progress(ply + 1)
-    judged, accuracy = judge(moves, evals, best, white_first)
+    judged, accuracy = judge(moves, evals, best, white_first, forced)
     return {
         "evals": evals,
         "moves": [

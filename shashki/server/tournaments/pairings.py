@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -97,7 +97,9 @@ async def store_round(
     """Round `number` stored whole, in one transaction with the round number (compare-and-set on the
     snapshot's): its pairings pending (a round robin's game against a player who withdrew done, won by
     forfeit), the bye, and every seat. False, and nothing written, when another writer stored a round
-    first."""
+    first, or when the players are no longer the snapshot's (one joined or withdrew since it was read:
+    an entry takes the tournament's row first, as this does, `TournamentService.join`); the director
+    pairs again from a fresh snapshot."""
     t = snap.tournament
     withdrawn = {p.user_id for p in snap.players if p.withdrawn}
     async with db.session() as s:
@@ -106,7 +108,14 @@ async def store_round(
             .where(Tournament.id == t.id, Tournament.round == t.round)
             .values(round=number)
         )
-        if rows_changed(done) != 1:
+        entered = set(
+            await s.scalars(
+                select(TournamentPlayer.user_id).where(
+                    TournamentPlayer.tournament_id == t.id, TournamentPlayer.withdrawn.is_(False)
+                )
+            )
+        )
+        if rows_changed(done) != 1 or entered != {p.user_id for p in snap.players if not p.withdrawn}:
             await s.rollback()
             return False
         rows = []

@@ -29,7 +29,7 @@ from shashki.server.ratings import RatingService
 from shashki.server.ratings.speed import speed_of
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
-from shashki.server.tournaments.conditions import check_conditions
+from shashki.server.tournaments.conditions import check_conditions, take_room
 from shashki.server.tournaments.live import TournamentFeed
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
 from shashki.server.tournaments.state import (
@@ -271,6 +271,8 @@ class TournamentService:
             if entry.withdrawn and not (t.system == ARENA or t.status == CREATED):
                 raise Conflict("withdrawn", "You withdrew from this tournament: you cannot come back.")
             async with self.db.session() as s:
+                if entry.withdrawn:  # counted again: there must be room
+                    await take_room(s, t)
                 await s.execute(
                     update(TournamentPlayer)
                     .where(TournamentPlayer.id == entry.id)
@@ -289,11 +291,12 @@ class TournamentService:
             tournament_id=t.id, user_id=user.id, rating=rating, joined_at=now, waiting_since=now
         )
         async with self.db.session() as s:
+            status, round_now = await take_room(s, t)
             s.add(entry)
             try:
                 await s.flush()
-                if t.system == SWISS and t.status == STARTED:
-                    bye = late_join_bye(user.id, t.round)
+                if t.system == SWISS and status == STARTED:
+                    bye = late_join_bye(user.id, round_now)
                     if bye is not None:
                         s.add(
                             TournamentPairing(

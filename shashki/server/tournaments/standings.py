@@ -74,7 +74,7 @@ def _records(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: I
             if me in records:
                 records[me].games.append((other, pts))
                 records[me].points += pts
-                records[me].wins += pts == 1.0
+                records[me].wins += pts == 1.0 and g.played  # over the board (WON 7.2), not by forfeit
                 seen[me].add(g.round)
     for b in byes:
         if (rounds is not None and b.round > rounds) or b.player not in records:

@@ -129,7 +129,10 @@ class Snapshot:
         return [SwissPlayer(p.user_id, p.rating, p.withdrawn) for p in self.players]
 
     def swiss_games(self) -> list[SwissGame]:
-        return [SwissGame(p.round, p.white_id, p.black_id or 0, winner_of(p)) for p in self.finished_games()]
+        return [
+            SwissGame(p.round, p.white_id, p.black_id or 0, winner_of(p), played=p.game_id is not None)
+            for p in self.finished_games()
+        ]
 
     def byes(self) -> list[Bye]:
         return [

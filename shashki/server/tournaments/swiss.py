@@ -55,12 +55,14 @@ class SwissPlayer:
 
 @dataclass(frozen=True)
 class SwissGame:
-    """A game of round `round`; `winner` None is a draw."""
+    """A game of round `round`; `winner` None is a draw; `played` False for a game won by forfeit (a
+    round robin's game against a player who withdrew), which no tie-break counts as won over the board."""
 
     round: int
     white: int
     black: int
     winner: Color | None
+    played: bool = True
 
 
 class ByeKind(Enum):

@@ -101,7 +101,9 @@ class TournamentTerms:
             minutes = None
         else:
             minutes, rounds = None, None  # the Berger tables decide, once the players are known
-            max_players = min(max_players or ROUND_ROBIN_PLAYERS, ROUND_ROBIN_PLAYERS)
+            # 0 is no size: refused below, as for the other systems, not taken as "the default".
+            size = ROUND_ROBIN_PLAYERS if max_players is None else max_players
+            max_players = min(size, ROUND_ROBIN_PLAYERS)
         if max_players is not None and not 2 <= max_players <= 10_000:
             raise Invalid("bad_max_players", "At most 2 to 10,000 players.")
         if self.password is not None and not 1 <= len(self.password) <= MAX_PASSWORD:

@@ -99,22 +99,27 @@ export function inVariation(node) {
 
 const cleanComment = (text) => text.replace(/[{}]/g, "").trim();
 
+/** A move as written, with its marks ("!", "?!"; not the "$n" ones): the same on the main line and in a
+ * variation, in the movetext and in the drawn tree. */
+const markedMove = (node) => node.move + node.marks.filter((m) => !m.startsWith("$")).join("");
+
 /** The tree as PDN movetext: moves, variations in parentheses, comments in braces (for the address). */
 export function movetext(root) {
   const out = [];
   const comment = (text) => text && out.push(`{${cleanComment(text)}}`);
+  const move = (node) => out.push(markedMove(node));
   const line = (node) => {
     // `node`: the position the line continues from.
     let current = node;
     while (current.children.length) {
       const [main, ...others] = current.children;
       comment(main.before);
-      out.push(main.move + main.marks.filter((m) => !m.startsWith("$")).join(""));
+      move(main);
       comment(main.comment);
       for (const other of others) {
         out.push("(");
         comment(other.before);
-        out.push(other.move);
+        move(other);
         comment(other.comment);
         line(other);
         out.push(")");
@@ -151,7 +156,7 @@ export function drawTree(root, current, first, onPick) {
         onKeydown: (e) => e.key === "Enter" && onPick(node),
       },
       h("small", { class: "number" }, number(node, force)),
-      node.move + node.marks.filter((m) => !m.startsWith("$")).join("")
+      markedMove(node)
     );
   const note = (text) => (text ? h("span", { class: "tree-comment" }, text) : null);
   const line = (node, container, startsLine) => {

@@ -8,14 +8,15 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
-import { variantName } from "./widgets.js";
+import { playerLabel, variantName } from "./widgets.js";
 
 const RESULT_MS = 3000;
 const EVERY_MS = 8000; // besides every change of the games in play the lobby socket reports
 
+// The players named as everywhere else (playerLabel): the computer with its level, an anonymous player
+// in the page's language.
 function gameTitle(game) {
-  const name = (p) => (p.level ? t("player.computer", { level: p.level }) : p.username);
-  return `${name(game.white)} – ${name(game.black)}`;
+  return `${playerLabel(game.white)} – ${playerLabel(game.black)}`;
 }
 
 export async function mount(container, { variant }) {

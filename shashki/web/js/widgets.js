@@ -115,9 +115,10 @@ export function termsFields(name, options = {}) {
 
   function value() {
     let time_control = null;
-    if (timeInput.value === "custom") time_control = { minutes: +minutes.value, increment: +increment.value };
     let days = null; // a correspondence game: days per move
-    if (timeInput.value.startsWith("days:")) days = +timeInput.value.slice(5);
+    // One branch per kind of choice: "custom" must not fall through to the "m+i" presets' parsing.
+    if (timeInput.value === "custom") time_control = { minutes: +minutes.value, increment: +increment.value };
+    else if (timeInput.value.startsWith("days:")) days = +timeInput.value.slice(5);
     else if (timeInput.value !== "unlimited") {
       const [m, i] = timeInput.value.split("+").map(Number);
       time_control = { minutes: m, increment: i };

@@ -86,3 +86,11 @@ def test_round_robin_standings_rank_by_points_then_sonneborn_berger():
     assert [s.player for s in standings] == [1, 2, 3, 4]
     assert all(s.buchholz is None for s in standings)
     assert [s.points for s in standings] == [2, 2, 2, 0]
+
+
+def test_wins_count_games_won_over_the_board_not_by_forfeit():
+    # 1 beats 2 over the board, and 3 by forfeit (3 withdrew: the game was never played).
+    games = [SwissGame(1, 1, 2, W), SwissGame(2, 1, 3, W, played=False), SwissGame(3, 2, 3, B)]
+    s = by_player(round_robin_standings([1, 2, 3], games))
+    assert s[1].points == 2 and s[1].wins == 1
+    assert s[3].wins == 1  # its win over 2 was played
