@@ -175,7 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # refuses lines, and the followers of a game's players are told it started.
         # Who is on the site: their lobby sockets, counted across the processes (connections.py).
         app.state.social = SocialService(db, bus, game_service, accounts_service, app.state.connections)
-        app.state.lobby.blocks = app.state.social
+        app.state.lobby.blocks = app.state.lobby.links.blocks = app.state.social
         app.state.chat.blocks = app.state.social.blocks
         app.state.rematch.blocks = app.state.social.blocks
         game_service.store.add_listener(app.state.social.on_game_change)

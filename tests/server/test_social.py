@@ -246,5 +246,28 @@ def test_a_blocked_player_cannot_offer_the_blocker_a_rematch(players):
     b.post(f"/api/rel/block/{a.name}")
     r = a.post(f"/api/games/{game}/rematch")
     assert r.status_code == 403 and r.json()["error"]["code"] == "challenge_refused"
-    # The blocker may still offer one (and be refused nothing): blocking is theirs to lift.
-    assert b.post(f"/api/games/{game}/rematch").status_code == 200
+    # Nor the blocker the blocked player, as with a challenge: unblocking comes first.
+    r = b.post(f"/api/games/{game}/rematch")
+    assert r.status_code == 403 and "unblock" in r.json()["error"]["message"]
+
+
+def test_an_offer_made_before_a_block_is_not_taken_across_it(players):
+    """A challenge, a rematch offer and a challenge's link made before the block, or to anyone: none
+    starts a game between the two once either blocks the other (found by an audit)."""
+    a, b = players(), players()
+    to_b = a.post("/api/challenges", {"username": b.name}).json()["challenge"]["id"]
+    to_a = b.post("/api/challenges", {"username": a.name}).json()["challenge"]["id"]
+    finished = a.challenge(b)["id"]
+    a.post(f"/api/games/{finished}/resign")
+    assert b.post(f"/api/games/{finished}/rematch").status_code == 200  # offered before the block
+    link = b.post("/api/challenges/open", {}).json()["challenge"]["link"]
+    b.post(f"/api/rel/block/{a.name}")
+    for refused in (
+        b.post(f"/api/challenges/{to_b}/accept"),
+        a.post(f"/api/challenges/{to_a}/accept"),
+        a.post(f"/api/games/{finished}/rematch"),  # accepting the standing offer
+        a.post(f"/api/challenges/open/{link}/accept"),
+    ):
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"]["code"] == "challenge_refused"
+    assert a.http.get("/api/account/playing").json()["nowPlaying"] == []

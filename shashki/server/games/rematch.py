@@ -59,11 +59,11 @@ class RematchService:
         async with self.store.locked(live):
             self._check(live)
             opponent = color.other
-            if live.is_computer(opponent) or live.record.rematch_offer is opponent:
+            if live.is_computer(opponent):
                 return {"game": await self._start(live, user_id)}
-            opponent_id = live.record.player_id(opponent)
-            if self.blocks and opponent_id is not None and await self.blocks(opponent_id, user_id):
-                raise Forbidden("challenge_refused", "Your opponent does not accept challenges from you.")
+            await self._refuse_across_a_block(live, user_id, color)
+            if live.record.rematch_offer is opponent:
+                return {"game": await self._start(live, user_id)}
             if live.record.rematch_offer is not color:
                 await self.store.commit(live, {"rematch_offer": color})
                 await self.bus.publish(
@@ -78,7 +78,19 @@ class RematchService:
             self._check(live)
             if live.record.rematch_offer is not color.other:
                 raise Conflict("no_rematch_offer", "Your opponent has not offered a rematch.")
+            await self._refuse_across_a_block(live, user_id, color)
             return {"game": await self._start(live, user_id)}
+
+    async def _refuse_across_a_block(self, live: LiveGame, user_id: int, color: Color) -> None:
+        """A rematch is a challenge: none between two players when either blocks the other (as in the
+        lobby), whoever offers and whoever accepts, and whenever the block was made."""
+        opponent_id = live.record.player_id(color.other)
+        if self.blocks is None or opponent_id is None:
+            return
+        if await self.blocks(user_id, opponent_id):
+            raise Forbidden("challenge_refused", "You block your opponent: unblock them to play them again.")
+        if await self.blocks(opponent_id, user_id):
+            raise Forbidden("challenge_refused", "Your opponent does not accept challenges from you.")
 
     async def decline(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Decline the opponent's offer, or withdraw one's own."""

@@ -27,7 +27,14 @@ from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
 from shashki.server.lobby.models import Challenge
-from shashki.server.lobby.offers import TimeControl, check_clock, check_color, seats
+from shashki.server.lobby.offers import (
+    Blocks,
+    TimeControl,
+    check_clock,
+    check_color,
+    refuse_across_a_block,
+    seats,
+)
 from shashki.server.lobby.rows import CHALLENGES
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
@@ -60,6 +67,8 @@ class ChallengeLinks:
         self.games = games
         self.accounts = accounts
         self.min_clock_ms = min_clock_ms
+        # The players' blocks (shashki.server.social), set with the lobby's: none on its own.
+        self.blocks: Blocks | None = None
 
     async def create(self, user: User, terms: GameTerms, *, color: str = "random") -> dict:
         """An open challenge on `terms` (from the start position) with its link to send."""
@@ -96,6 +105,7 @@ class ChallengeLinks:
             raise self._settled(challenge)
         if challenge.rated and user.anonymous:
             raise Forbidden("account_required", "This challenge is rated: register or log in to take it.")
+        await refuse_across_a_block(self.blocks, user, challenge.challenger_id)
         white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
 
         def seat(game_id: str) -> list[Claim]:

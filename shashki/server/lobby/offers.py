@@ -11,7 +11,7 @@ from typing import Protocol
 
 from shashki.rules import DEFAULT_VARIANT_KEY, Color
 from shashki.server.accounts.models import User
-from shashki.server.errors import Invalid
+from shashki.server.errors import Forbidden, Invalid
 from shashki.server.games.terms import GameTerms
 
 COLORS = ("white", "black", "random")
@@ -132,6 +132,14 @@ async def refuse_blocked(blocks: Blocks | None, challenger: User, dest: User) ->
     """A challenge to a player who blocks the challenger (or whom the challenger blocks) is refused."""
     if blocks is not None:
         await blocks.refuse_challenge(challenger, dest)
+
+
+async def refuse_across_a_block(blocks: Blocks | None, taker: User, offerer_id: int) -> None:
+    """An offer made to anyone or before a block (a challenge, a challenge's link) is not taken across a
+    block either way: Forbidden."""
+    if offerer_id in await hidden_seekers(blocks, taker.id):
+        blocked = "A block stands between you and this player: no game between you."
+        raise Forbidden("challenge_refused", blocked)
 
 
 async def hidden_seekers(blocks: Blocks | None, user_id: int | None) -> set[int]:

@@ -29,6 +29,7 @@ from shashki.server.lobby.offers import (
     TimeControl,
     check_clock,
     check_color,
+    refuse_across_a_block,
     refuse_blocked,
     seats,
 )
@@ -139,6 +140,7 @@ class LobbyService(Seeks):
         """Accept a challenge: the game is created and the challenge marked accepted (with the game's id)
         in one transaction, so that no challenge is accepted without its game, nor answered twice."""
         challenge = await self._pending(challenge_id, dest=user)
+        await refuse_across_a_block(self.blocks, user, challenge.challenger_id)  # made before the block
         white_id, black_id = seats(challenge.challenger_id, challenge.color, user.id)
 
         def settle(game_id: str) -> list[Claim]:
