@@ -99,6 +99,7 @@ class Message:
     code: int = 0  # GAMEACC, BACKACC; GAMEEND's reason
     stop: int = 0
     squares: tuple[int, ...] = ()  # MOVE: from, to, then the captured squares
+    count: int = 0  # MOVE: the number of captured squares it announces
     seconds: int = 0
     number: int = 0  # BACKREQ: the move number
     text: str = ""
@@ -125,12 +126,13 @@ def _parse(text: str) -> Message:
     if kind == "A":
         return Message("A", name=text[1:33].strip(), code=int(text[33]))
     if kind == "M":
-        count = int(text[9:11])
-        squares = [int(text[5:7]), int(text[7:9])]
-        squares += [int(text[11 + 2 * i : 13 + 2 * i]) for i in range(count)]
-        if len(text) < 11 + 2 * count:
+        # Every square listed, whatever the count says: a count that does not match them (or a square
+        # off the board) is the opponent's illegal move, refused by the player, not a malformed message.
+        squares = [int(text[i : i + 2]) for i in range(5, len(text), 2)]
+        if len(squares) < 3:
             raise ValueError(text)
-        return Message("M", seconds=int(text[1:5]), squares=tuple(squares))
+        count = squares.pop(2)
+        return Message("M", seconds=int(text[1:5]), squares=tuple(squares), count=count)
     if kind == "E":
         return Message("E", code=int(text[1]), stop=int(text[2]))
     if kind == "C":
@@ -161,16 +163,23 @@ def parse_dxp_board(board_text: str, variant: Variant) -> Position:
 
 
 class Connection:
-    """Messages over a connected socket; `receive()` returns None once the peer has closed it."""
+    """Messages over a connected socket; `receive()` returns None once the peer has closed it (or reset
+    it, or a `send()` found it gone)."""
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock = sock
         self._buffer = b""
+        self._gone = False
 
     def send(self, message: str) -> None:
-        self.sock.sendall(message.encode("ascii", "replace") + b"\0")
+        try:
+            self.sock.sendall(message.encode("ascii", "replace") + b"\0")
+        except OSError:  # reset by the peer or a broken pipe: the connection ends as a close ends it
+            self._gone = True
 
     def receive(self) -> str | None:
+        if self._gone:
+            return None
         while b"\0" not in self._buffer:
             try:
                 chunk = self.sock.recv(4096)
@@ -297,11 +306,19 @@ class DxpPlayer:
             self.conn.send(msg_chat("a move out of turn, ignored"))
             return
         board = self.variant.board
-        try:
+        listed = len(message.squares) - 2
+        reason = None
+        if message.count != listed:
+            reason = f"{message.count} captures announced, {listed} listed"
+        elif not all(1 <= n <= board.squares for n in message.squares):
+            reason = "squares off the board"  # checked here: 0 and below would count from the board's end
+        else:
             bits = [board.bit_of_number(n) for n in message.squares]
-            move = game.position.move_by_path(bits[:2], bits[2:])
-        except (IndexError, RulesError) as exc:
-            reason = exc.message if isinstance(exc, RulesError) else "squares off the board"
+            try:
+                move = game.position.move_by_path(bits[:2], bits[2:])
+            except RulesError as exc:
+                reason = exc.message
+        if reason is not None:
             self.conn.send(msg_chat(f"illegal move {message.squares}: {reason}"))
             self._end(0)
             return

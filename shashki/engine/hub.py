@@ -24,8 +24,10 @@ Positions, moves and scores are written as `shashki.engine.hub_notation` says (`
 `go ponder` searches the position after the opponent's expected move (the `ponder=` of our last `done`)
 on the opponent's time: the `level`'s time for the move is not spent until `ponder-hit` (the opponent
 played it), and counts from then, the search going on from where it is; `stop` ends it at once (the
-opponent played another move). A `level` limit of 0 or less is refused with an `error` line (the level
-before stands), never taken for "no limit".
+opponent played another move). A `level` `depth`, `nodes` or `move-time` of 0 or less is refused with an
+`error` line (the level before stands), never taken for "no limit"; a `time` of 0 or less is a clock that
+has run out, and the engine moves at once (pydraughts sends one: it takes the increment off the clock
+first).
 
 Lines are read as the protocol says: `name=value` arguments, a value in double quotes when it holds a
 space, bare words as flags. One leniency: a `set-param` whose unquoted value is followed by bare words
@@ -246,8 +248,8 @@ class HubSession:
         self.position, self.history = pos, history
 
     def cmd_level(self, args: str) -> None:
-        """A limit of 0 or less is refused (an error line; the level before stands), never taken for
-        "no limit"."""
+        """A depth, nodes or move-time of 0 or less is refused (an error line; the level before stands),
+        never taken for "no limit"; a time (the clock) of 0 or less has run out: the engine moves at once."""
         pairs = parse_arguments(args)
 
         def number(name: str) -> float | None:
@@ -294,8 +296,7 @@ class HubSession:
         self._thread.start()
 
     def cmd_stop(self, args: str) -> None:
-        self.engine.stop()
-        self.wait()
+        self._stop_search()
 
     def cmd_ponder_hit(self, args: str) -> None:
         """The opponent played the move expected: the pondering search goes on, its time for the move
@@ -304,8 +305,7 @@ class HubSession:
             self._ponder.hit()
 
     def cmd_quit(self, args: str) -> bool:
-        self.engine.stop()
-        self.wait()
+        self._stop_search()
         return False
 
     def _set_variant(self) -> None:
@@ -324,6 +324,15 @@ class HubSession:
         return "no variant is set: the last one asked for is not one we play"
 
     # Searching ----------------------------------------------------------------------------------
+
+    def _stop_search(self) -> None:
+        """End the running search now, its `done` sent. The stop is asked for until the search has ended:
+        a search that is only starting clears the engine's stop (`Searcher.iterate`), so one stop that
+        comes just after `go` would be lost and an `analyze` search would never end."""
+        while self._thread is not None and self._thread.is_alive():
+            self.engine.stop()
+            self._thread.join(0.01)
+        self.wait()
 
     def wait(self) -> None:
         if self._thread is not None:
@@ -372,7 +381,8 @@ def _quote(text: str) -> str:
 
 
 def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-    """Speak the Hub protocol on stdin/stdout until `quit` or the end of the input."""
+    """Speak the Hub protocol on stdin/stdout until `quit` or the end of the input (which stops a search
+    that is still running)."""
 
     def write(line: str) -> None:
         stdout.write(line + "\n")
@@ -381,8 +391,12 @@ def run(stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
     session = HubSession(write)
     for line in stdin:
         if not session.handle(line):
-            break
-    session.wait()
+            return
+    # The end of the input: "the engine should assume that the GUI has crashed and, therefore, quit as
+    # directly as possible" (Hub protocol 2), so a search still running (`go analyze`, `infinite`) is
+    # stopped, not waited for. It still ends with its `done`, as after `stop` or `quit`: a client that
+    # closed only our input (a script piping its commands in) reads the move of the search it started.
+    session.cmd_quit("")
 
 
 if __name__ == "__main__":

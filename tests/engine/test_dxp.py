@@ -5,9 +5,11 @@ against pydraughts' DXP client."""
 from __future__ import annotations
 
 import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from shashki.engine.dxp import (
     parse_dxp_board,
     parse_message,
 )
+from shashki.engine.engine import Engine
 from shashki.engine.search import Limit
 from shashki.rules import Color, Game, Position, get_variant
 
@@ -174,6 +177,27 @@ def test_follower_refuses_an_illegal_move_with_a_reason_and_ends_the_game(follow
     follower.send("E01")
 
 
+@pytest.mark.parametrize(
+    "move",
+    [
+        "M0001440000",  # square 0, which would be read as 50 (44-50 is a king's move here)
+        "M000139-700",  # square -7, which would be read as 43
+        "M00014450-1",  # a capture count below 0 on the quiet move 44-50
+        "M0001445001",  # one capture announced, none listed
+    ],
+)
+def test_follower_refuses_squares_off_the_board_and_a_wrong_capture_count_as_illegal_moves(follower, move):
+    start = Position.from_fen("W:WK44,K39:B1", INTERNATIONAL)  # 44-50 and 39-43 are legal
+    follower.send(msg_gamereq(Color.BLACK, 10, 0, start))  # the peer is White, to move
+    follower.expect("A")
+    follower.send(move)
+    chat = follower.receive()
+    assert chat.startswith("C") and "illegal move" in chat, chat
+    assert follower.expect("E") == "E00"
+    follower.send("E00")
+    follower.send("E01")
+
+
 def test_follower_takes_back_moves_on_backreq(follower):
     follower.send(msg_gamereq(Color.BLACK, 10, 0))
     follower.expect("A")
@@ -189,6 +213,49 @@ def test_follower_takes_back_moves_on_backreq(follower):
     follower.send("E00")
     follower.expect("E")
     follower.send("E01")
+
+
+def test_follower_serves_the_next_connection_after_a_peer_resets_one_while_the_engine_thinks():
+    # A reset is the end of that connection, as a close is: the MOVE the engine then sends fails, and
+    # the Follower goes on to wait for the next Initiator.
+    thinking, reset = threading.Event(), threading.Event()
+
+    class SlowEngine(Engine):
+        def play(self, *args, **kwargs):
+            thinking.set()
+            assert reset.wait(10)
+            return super().play(*args, **kwargs)
+
+    ports: list[int] = []
+    ready = threading.Event()
+    failures: list[BaseException] = []
+
+    def serve() -> None:
+        try:
+            follow(port=0, ready=lambda p: (ports.append(p), ready.set()), limit=FAST, engine=SlowEngine())
+        except BaseException as exc:
+            failures.append(exc)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    sock = socket.create_connection(("127.0.0.1", ports[0]), timeout=10)
+    peer = Peer(sock)
+    peer.send(msg_gamereq(Color.WHITE, 10, 0))  # the engine is White: it thinks at once
+    peer.expect("A")
+    assert thinking.wait(10)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()  # with no linger: a reset, not a close
+    time.sleep(0.1)  # the reset has reached the engine's socket before it sends its move
+    reset.set()
+    with socket.create_connection(("127.0.0.1", ports[0]), timeout=10) as sock:
+        peer = Peer(sock)
+        peer.send(msg_gamereq(Color.WHITE, 10, 0))
+        assert parse_message(peer.expect("A")).code == 0
+        engine_move(Game(INTERNATIONAL), peer.expect("M"))
+        peer.send("E01")
+        assert peer.expect("E") == "E01"
+    assert failures == [] and thread.is_alive()  # serving on (the daemon thread ends with the tests)
 
 
 def test_initiator_asks_for_a_game_and_plays_it():

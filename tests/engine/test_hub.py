@@ -9,14 +9,16 @@ from a1, English swaps colours), which `move-numbering=pydraughts` reads; lidrau
 
 from __future__ import annotations
 
+import io
 import stat
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from shashki.engine.hub import HubSession, hub_move, hub_variant, parse_arguments, parse_hub_move
+from shashki.engine.hub import HubSession, hub_move, hub_variant, parse_arguments, parse_hub_move, run
 from shashki.rules import VARIANTS, Position, UnknownVariant, get_variant
 
 
@@ -380,12 +382,43 @@ def test_the_clock_pydraughts_sends_with_its_increment_taken_off_first_is_accept
     assert out == [] and session.limit.remaining == pytest.approx(0.5)
 
 
+def test_a_stop_just_after_go_analyze_ends_the_search():
+    out: list[str] = []
+    session = HubSession(out.append)
+    for line in ("set-param name=variant value=international", "go analyze"):
+        session.handle(line)
+    stopping = threading.Thread(target=session.handle, args=("stop",), daemon=True)
+    stopping.start()  # before the search has started, as often as not
+    stopping.join(timeout=5)
+    assert not stopping.is_alive() and out[-1].startswith("done move=")
+
+
+@pytest.mark.parametrize(
+    "search", [["go analyze"], ["level infinite", "go think"], ["level move-time=20", "go think"]]
+)
+def test_the_end_of_the_input_stops_the_search_and_quits(search):
+    # Hub protocol 2: a closed standard input means the GUI has crashed; quit as directly as possible.
+    stdin = io.StringIO("\n".join(["set-param name=variant value=international", *search]) + "\n")
+    stdout = io.StringIO()
+    thread = threading.Thread(target=run, args=(stdin, stdout), daemon=True)
+    started = time.monotonic()
+    thread.start()
+    thread.join(timeout=10)
+    assert not thread.is_alive() and time.monotonic() - started < 3.0
+    assert stdout.getvalue().splitlines()[-1].startswith("done move=")
+
+
+@pytest.mark.parametrize("clock", ["0", "-5"])
+def test_a_clock_that_has_run_out_is_accepted_and_the_engine_moves_at_once(clock):
+    session, out = session_lines("set-param name=variant value=russian", f"level time={clock}", "go think")
+    assert session.limit.remaining == 0.0
+    assert not any(line.startswith("error") for line in out) and out[-1].startswith("done move=")
+
+
 def test_pydraughts_pondering_gets_its_move_after_ponder_hit_not_before(hub_command):
     """pydraughts' `HubEngine.play(..., ponder=True)` (what lidraughts-bot's pondering uses), then its
     `ponderhit()` once the opponent has played the move expected."""
     draughts = pytest.importorskip("draughts")
-    import threading
-
     from draughts.engine import HubEngine
     from draughts.engine import Limit as HubLimit
 
