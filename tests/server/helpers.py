@@ -13,9 +13,11 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -328,3 +330,16 @@ class PrivateRedis:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+
+def at_once(*calls):
+    """Run the calls in threads released together (a barrier): requests sent at the same moment, as
+    racing clients send them. Their results, in order."""
+    start = threading.Barrier(len(calls))
+
+    def run(call):
+        start.wait()
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))

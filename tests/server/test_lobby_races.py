@@ -4,30 +4,17 @@ lost to the seek's own withdrawal blamed someone else; a rated offer without a c
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
+from .helpers import at_once
 
 # A clock of these tests alone: no other test's open seek has it, so only these seeks can pair.
 ODD_CLOCK = {"minutes": 13, "increment": 7}
-
-
-def _at_once(*calls):
-    """Run the calls in threads released together; their results in order."""
-    start = threading.Barrier(len(calls))
-
-    def run(call):
-        start.wait()
-        return call()
-
-    with ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def test_two_compatible_seeks_posted_at_once_start_one_game(players):
     body = {"variant": "russian", "time_control": ODD_CLOCK}
     for _ in range(6):
         x, y = players(), players()
-        answers = _at_once(*[lambda p=p: p.post("/api/seeks", body) for p in (x, y)])
+        answers = at_once(*[lambda p=p: p.post("/api/seeks", body) for p in (x, y)])
         assert all(r.status_code == 200 for r in answers), [r.text for r in answers]
         games = [r.json()["game"] for r in answers if r.json()["game"] is not None]
         assert len(games) == 1, [r.json() for r in answers]  # one of them started it, the other waited
@@ -44,7 +31,7 @@ def test_an_accept_that_loses_to_the_seeks_withdrawal_says_it_was_withdrawn(play
         made = owner.post("/api/seeks", {"variant": "brazilian", "time_control": ODD_CLOCK}).json()
         assert made["game"] is None, made
         seek_id = made["seek"]["id"]
-        withdrawal, *accepts = _at_once(
+        withdrawal, *accepts = at_once(
             lambda n=seek_id: owner.http.delete(f"/api/seeks/{n}"),
             *[lambda t=t, n=seek_id: t.post(f"/api/seeks/{n}/accept") for t in takers],
         )

@@ -7,8 +7,7 @@ import uuid
 
 import httpx
 
-from .helpers import PASSWORD
-from .test_lobby_races import _at_once
+from .helpers import PASSWORD, at_once
 
 
 def test_a_name_registered_at_once_many_times_makes_one_account(server):
@@ -19,7 +18,7 @@ def test_a_name_registered_at_once_many_times_makes_one_account(server):
             server.url + "/api/auth/register", json={"username": spelling, "password": PASSWORD}, timeout=10
         )
 
-    answers = _at_once(*[register(name if i % 2 else name.upper()) for i in range(8)])
+    answers = at_once(*[register(name if i % 2 else name.upper()) for i in range(8)])
     codes = sorted(r.status_code for r in answers)
     assert codes == [201] + [409] * 7, [r.text for r in answers]
     assert all(r.json()["error"]["code"] == "username_taken" for r in answers if r.status_code == 409)

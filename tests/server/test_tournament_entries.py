@@ -6,30 +6,17 @@ round."""
 
 from __future__ import annotations
 
-import threading
-from concurrent.futures import ThreadPoolExecutor
-
 from . import tournament_support as ts
+from .helpers import at_once
 from .tournament_support import create, join, show
 
 people, tserver = ts.people, ts.tserver  # the fixtures
 
 
-def _at_once(calls):
-    start = threading.Barrier(len(calls))
-
-    def run(call):
-        start.wait()
-        return call()
-
-    with ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(run, calls))
-
-
 def test_joins_sent_at_once_never_fill_a_tournament_past_its_size(people):
     owner, *others = people(9)
     tid = create(owner, "swiss", starts_at=ts.now_iso(600), max_players=3)["id"]
-    answers = _at_once([lambda p=p: p.post(f"/api/tournaments/{tid}/join") for p in others])
+    answers = at_once(*[lambda p=p: p.post(f"/api/tournaments/{tid}/join") for p in others])
     codes = sorted(r.status_code for r in answers)
     assert codes == [200] * 3 + [409] * 5, [r.text for r in answers]
     assert all(r.json()["error"]["code"] == "tournament_full" for r in answers if r.status_code == 409)

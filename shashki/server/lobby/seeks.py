@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy import select, update
 
@@ -78,30 +79,11 @@ class Seeks:
             created_at=utcnow(),
         )
 
-    async def create_seek(
-        self,
-        user: User,
-        terms: GameTerms | None = None,
-        *,
-        color: str = "random",
-        variant: str = DEFAULT_VARIANT_KEY,
-        double_diagonal: bool = False,
-        time_control: TimeControl | None = None,
-        rated: bool = False,
-        days_per_move: int | None = None,
-    ) -> dict:
-        """Post a seek on `terms` (or on the terms given one by one), or start a game at once with a
-        compatible seek already waiting. A seek starts from the variant's start position."""
-        seek = self.new_seek(
-            user,
-            terms,
-            color=color,
-            variant=variant,
-            double_diagonal=double_diagonal,
-            time_control=time_control,
-            rated=rated,
-            days_per_move=days_per_move,
-        )
+    async def create_seek(self, user: User, terms: GameTerms | None = None, **options: Any) -> dict:
+        """Post a seek on `terms` (or on the terms given one by one: `new_seek`'s options), or start a
+        game at once with a compatible seek already waiting. A seek starts from the variant's start
+        position."""
+        seek = self.new_seek(user, terms, **options)
         terms = GameTerms.of(seek)
         hidden = await hidden_seekers(self.blocks, user.id)
 
