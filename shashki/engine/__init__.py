@@ -11,8 +11,9 @@
   `counts`: Russian's count rules along the search path, within which the Russian tables are believed.
 - `levels`: levels 1-8 for people; `engine`: `Engine`, `play`, `analyse`.
 - `pool`: `AsyncEngine`, the engine in a process pool for the server's event loop.
-- `hub`: the Hub protocol (`python -m shashki.engine.hub`); `cli`: the `play`, `analyse`, `hub`,
-  `tablebase build` and `tablebase compress` commands.
+- `hub`: the Hub protocol (`python -m shashki.engine.hub`; its search in `hub_search`); `dxp`: DamExchange
+  (its messages in `dxp_messages`); `cli`: the `play`, `analyse`, `hub`, `tablebase build` and
+  `tablebase compress` commands.
 
 >>> from shashki.rules import Position, get_variant
 >>> pos = Position.start(get_variant("russian"))

@@ -87,11 +87,14 @@ class Engine:
 
         `history`: hashes of earlier positions of the game, when a bare Position is given; `counts`: its
         draw counts (`Game.count_states`, read from a Game when one is given); `ponder`: searching on
-        the opponent's time, the limit's time counting from the clock's hit (`timeman.PonderClock`)."""
+        the opponent's time, the limit's time counting from the clock's hit (`timeman.PonderClock`).
+
+        The search is set up by the call (`Searcher.iterate`): a `stop()` from then on ends it, even
+        before the Lines are read."""
         position, earlier = split_game(position_or_game)
         history = earlier + list(history)
         counts = game_counts(position_or_game, counts)
-        yield from self.searcher.iterate(position, limit, history, counts=counts, ponder=ponder)
+        return self.searcher.iterate(position, limit, history, counts=counts, ponder=ponder)
 
     def lines(
         self, position_or_game: Position | Game, limit: Limit, count: int, history: Iterable[int] = (),
@@ -171,7 +174,8 @@ class Engine:
                           lvl.level if lvl else None)
 
     def stop(self) -> None:
-        """Ask a running search (in another thread) to return its best move now."""
+        """Ask the search set up last (running in another thread, or about to) to return its best move
+        now; the next search set up starts unstopped."""
         self.searcher.stop_event.set()
 
 

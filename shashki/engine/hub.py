@@ -19,7 +19,8 @@ word followed by `name=value` pairs (values with spaces in double quotes):
     stop                                  (the search ends at once with its `done`)
     ponder-hit, quit
 
-Positions, moves and scores are written as `shashki.engine.hub_notation` says (`32-28`, `28x19x23`).
+Positions, moves and scores are written as `shashki.engine.hub_notation` says (`32-28`, `28x19x23`); the
+search runs in a thread of its own (`shashki.engine.hub_search`).
 
 `go ponder` searches the position after the opponent's expected move (the `ponder=` of our last `done`)
 on the opponent's time: the `level`'s time for the move is not spent until `ponder-hit` (the opponent
@@ -75,9 +76,9 @@ from shashki.engine.hub_notation import (
     parse_hub_move,
     parse_hub_position,
 )
+from shashki.engine.hub_search import HubSearch
 from shashki.engine.search import Limit
-from shashki.engine.timeman import PonderClock
-from shashki.rules.position import Move, Position
+from shashki.rules.position import Position
 from shashki.rules.variant import VARIANTS, UnknownVariant, Variant, get_variant
 
 __all__ = [  # the notation is re-exported: GUIs and tests import it from here
@@ -162,8 +163,7 @@ class HubSession:
         self.history: list[int] = []
         self.limit = Limit(time=1.0)
         self.infinite = False
-        self._thread: threading.Thread | None = None
-        self._ponder: PonderClock | None = None  # the clock of a `go ponder` search
+        self.search = HubSearch(self.engine, self.send)
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -286,27 +286,23 @@ class HubSession:
             return
         mode = args.split()[0] if args else "think"
         limit = Limit() if (self.infinite or mode == "analyze") else self.limit
-        # Pondering: the search goes on through the opponent's time; its own starts at `ponder-hit`.
-        self._ponder = PonderClock() if mode == "ponder" else None
-        self.engine.searcher.stop_event.clear()
-        self._thread = threading.Thread(
-            target=self._think, args=(self.position, list(self.history), limit, self.numbering, self._ponder)
-        )
-        self._thread.daemon = True
-        self._thread.start()
+        self.search.start(self.position, list(self.history), limit, self.numbering, ponder=mode == "ponder")
 
     def cmd_stop(self, args: str) -> None:
-        self._stop_search()
+        self.search.stop()
 
     def cmd_ponder_hit(self, args: str) -> None:
         """The opponent played the move expected: the pondering search goes on, its time for the move
         counting from now (nothing when not pondering)."""
-        if self._ponder is not None:
-            self._ponder.hit()
+        self.search.ponder_hit()
 
     def cmd_quit(self, args: str) -> bool:
-        self._stop_search()
+        self.search.stop()
         return False
+
+    def wait(self) -> None:
+        """Wait for the running search to end by itself (its limit), its `done` sent."""
+        self.search.wait()
 
     def _set_variant(self) -> None:
         assert self.named is not None
@@ -322,58 +318,6 @@ class HubSession:
 
     def _no_variant(self) -> str:
         return "no variant is set: the last one asked for is not one we play"
-
-    # Searching ----------------------------------------------------------------------------------
-
-    def _stop_search(self) -> None:
-        """End the running search now, its `done` sent. The stop is asked for until the search has ended:
-        a search that is only starting clears the engine's stop (`Searcher.iterate`), so one stop that
-        comes just after `go` would be lost and an `analyze` search would never end."""
-        while self._thread is not None and self._thread.is_alive():
-            self.engine.stop()
-            self._thread.join(0.01)
-        self.wait()
-
-    def wait(self) -> None:
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-
-    def _think(
-        self, position: Position, history: list[int], limit: Limit, numbering: str, ponder: PonderClock | None
-    ) -> None:
-        variant = position.variant
-        moves = position.legal_moves()
-        if not moves:
-            # lidraughts-bot ponders the position after its move and the reply it expects, which may
-            # be the end of the game. Scan answers a bare `done` there, which pydraughts' HubEngine
-            # (0.5 and 0.6) cannot read (IndexError in the client's ponder thread); `0-0` is
-            # pydraughts' null move, read without complaint.
-            self.send("done move=0-0")
-            return
-        last = None
-        for line in self.engine.analyse(position, limit, history, ponder=ponder):
-            last = line
-            pv = " ".join(hub_move(m, variant, numbering) for m in _legal_pv(position, line.pv))
-            self.send(
-                f"info depth={line.depth} mean-depth={line.seldepth:.2f} score={hub_score(line.score)} "
-                f'nodes={line.nodes} time={line.seconds:.2f} nps={line.nps} pv="{pv}"'
-            )
-        best = last.pv if last is not None else (moves[0],)
-        reply = f"done move={hub_move(best[0], variant, numbering)}"
-        if len(best) > 1:
-            reply += f" ponder={hub_move(best[1], variant, numbering)}"
-        self.send(reply)
-
-
-def _legal_pv(position: Position, pv: tuple[Move, ...]) -> list[Move]:
-    out = []
-    for move in pv:
-        if move not in position.legal_moves():
-            break
-        out.append(move)
-        position = position.play(move)
-    return out
 
 
 def _quote(text: str) -> str:

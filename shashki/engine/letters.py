@@ -1,6 +1,6 @@
 """Positions written one letter per square, by square number, as engine protocols write them: the Hub
 protocol (`w`/`b` men, `W`/`B` kings, `e` empty) and DXP (`w`/`z` men, `W`/`Z` kings, `e` empty). The two
-front ends (`hub.py`, `dxp.py`) differ only in the letter of Black's pieces.
+front ends (`hub_notation.py`, `dxp_messages.py`) differ only in the letter of Black's pieces.
 
 >>> from shashki.rules import Position, get_variant
 >>> start = Position.start(get_variant("international"))

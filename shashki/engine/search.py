@@ -21,7 +21,8 @@ compiled with mypyc.
   with a single legal move is searched one ply deeper for free.
 - Results come from the variant (RULES.md §3): no legal move loses, or wins in the giveaway forms.
   A position repeated along the search path (or from the game before it) scores as a draw.
-- Limits: depth, nodes, time, and a `stop` event another thread may set.
+- Limits: depth, nodes, time, and a `stop` event another thread may set (cleared as a search is set up,
+  `Searcher.iterate`, never once it is under way).
 
 Scores are in hundredths of a man, from the side to move's point of view; a win in n plies scores
 `WIN - n` (`mate_distance` turns it back into plies).
@@ -183,7 +184,21 @@ class Searcher:
         `moves`: restrict the root to these moves (they must be legal moves of `position`).
         `counts`: the game's draw counts (`Game.count_states`); None = every count starts here.
         `ponder`: pondering; the limit's time counts from the clock's hit (depth and nodes as usual).
+
+        The search is set up by this call and runs as its Lines are read. The stop (`stop_event`) is
+        cleared here, by the caller's thread, not when the iterations start: a stop asked for from
+        another thread once the search is set up ends it, even one that comes before the search has
+        started to run (its first iteration still completes), and a stop left over from an earlier
+        search never reaches this one.
         """
+        self.stop_event.clear()
+        return self._search(position, limit, history, moves, counts, ponder)
+
+    def _search(
+        self, position: Position, limit: Limit, history: Iterable[int], moves: Iterable[Move] | None,
+        counts: CountStates | None, ponder: PonderClock | None,
+    ) -> Iterator[Line]:
+        """`iterate`'s search, run as its Lines are read: its limits set, then its iterations."""
         core = self._prepare(position, history, counts)
         start = time.perf_counter()
         core.nodes = 0
@@ -215,7 +230,6 @@ class Searcher:
     ) -> Iterator[Line]:
         """`iterate`'s iterations, its limits set."""
         core.next_check = min(CHECK_EVERY, core.node_limit)
-        self.stop_event.clear()
         root_moves = list(moves) if moves is not None else position.legal_moves()
         if not root_moves:
             return
@@ -247,7 +261,9 @@ class Searcher:
         counts: CountStates | None = None,
     ) -> list[tuple[int, Move]]:
         """Every legal move with its score (full window; for the levels' randomness), searched 1, 2, ...
-        `depth` plies deep as time allows: the scores of the deepest depth completed in `seconds`."""
+        `depth` plies deep as time allows: the scores of the deepest depth completed in `seconds`.
+        Like `iterate`, it starts without a stop left over from an earlier search."""
+        self.stop_event.clear()
         core = self._prepare(position, history, counts)
         start = time.perf_counter()
         core.deadline = start + seconds if seconds is not None else float("inf")

@@ -15,9 +15,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from shashki.engine import hub_search
 from shashki.engine.hub import HubSession, hub_move, hub_variant, parse_arguments, parse_hub_move, run
 from shashki.rules import VARIANTS, Position, UnknownVariant, get_variant
 
@@ -391,6 +393,35 @@ def test_a_stop_just_after_go_analyze_ends_the_search():
     stopping.start()  # before the search has started, as often as not
     stopping.join(timeout=5)
     assert not stopping.is_alive() and out[-1].startswith("done move=")
+
+
+class SearchThreadHeldUntilJoined(threading.Thread):
+    """The search's thread, kept from running until the session waits for it: whatever the session
+    handles before then comes between the `go` and the search's start, however the threads are scheduled."""
+
+    held = False
+
+    def start(self) -> None:
+        self.held = True
+
+    def join(self, timeout: float | None = None) -> None:
+        if self.held:
+            self.held = False
+            super().start()
+        super().join(timeout)
+
+
+def test_a_stop_between_go_and_the_search_starting_ends_the_search(monkeypatch):
+    monkeypatch.setattr(hub_search, "threading", SimpleNamespace(Thread=SearchThreadHeldUntilJoined))
+    out: list[str] = []
+    session = HubSession(out.append)
+    for line in ("set-param name=variant value=russian", "level depth=12", "go think", "stop"):
+        session.handle(line)
+    # The search ran only once `stop` had been asked for: its first iteration (a move to play), and no
+    # deeper than it went before it next looked at the stop; never to the level's depth.
+    depths = [int(line.split()[1].removeprefix("depth=")) for line in out if line.startswith("info")]
+    assert depths[0] == 1 and depths[-1] < 12
+    assert out[-1].startswith("done move=")
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from shashki.engine import WIN, Engine, Limit, analyse, play
+from shashki.engine.alphabeta import CHECK_EVERY
 from shashki.engine.search import WIN_BOUND, Searcher
 from shashki.rules import Game, Position, get_variant
 
@@ -130,9 +131,29 @@ def test_repetition_along_the_game_scores_as_a_draw():
 
 def test_stop_event_ends_a_search_early():
     engine = Engine()
-    engine.stop()  # set before: iterate() clears it, so the search runs
+    engine.stop()  # set before: setting the search up clears it, so the search runs
     pos = Position.start(get_variant("russian"))
     assert engine.play(pos, Limit(depth=2)).depth == 2
+
+
+def test_a_stop_asked_for_after_the_search_is_set_up_ends_it_even_before_it_runs():
+    # The Hub sets its search up at `go` and runs it in a thread of its own: a `stop` that comes before
+    # that thread has begun to search must still end it, after the first iteration (a move to play).
+    searcher = Searcher()
+    search = searcher.iterate(Position.start(get_variant("russian")), Limit(depth=12))
+    searcher.stop_event.set()
+    lines = list(search)
+    assert lines[0].depth == 1 and lines[-1].depth < 12
+    # Ended at its first look at the stop (every CHECK_EVERY nodes) once the first iteration was done.
+    assert searcher.nodes <= lines[-1].nodes + CHECK_EVERY
+
+
+def test_a_stop_left_over_from_an_earlier_search_does_not_cut_the_scoring_of_every_move():
+    pos = Position.start(get_variant("russian"))
+    fresh, stopped = Searcher(), Searcher()
+    stopped.stop_event.set()  # as Engine.stop() leaves it once the search it stopped has ended
+    assert stopped.score_moves(pos, 5) == fresh.score_moves(pos, 5)
+    assert stopped.nodes == fresh.nodes
 
 
 def test_the_first_iteration_completes_even_with_a_tiny_node_limit():

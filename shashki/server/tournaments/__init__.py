@@ -10,7 +10,7 @@ server creates), `live` (what is published), `views` (the JSON shapes). The rule
 - `arena`: `arena_sheet`, `arena_standings` (scores with streaks, berserk and the lichess draw rules);
 - `arena_pairing`: `pair_wave` (who plays whom among the players waiting), `rejoin_delay` (after a pause);
 - `swiss`: `pair_round` (the FIDE Dutch priorities as a maximum-weight matching), `can_late_join`,
-  `late_join_bye`;
+  `late_join_bye`; `swiss_colors`: what the rounds before say about each player, and the colour rules;
 - `roundrobin`: `berger_table`, `round_robin_rounds` (FIDE's Berger tables, single or double);
 - `standings`: `swiss_standings` (Buchholz, Buchholz cut 1, Sonneborn-Berger, wins, direct encounter) and
   `round_robin_standings`.

@@ -29,6 +29,9 @@ score group by score group in slices (see `_pair_large`), which keeps the priori
 
 Scores here count half points as integers (a win 2, a draw 1); `standings.Standing` shows them as points.
 
+What the rounds before say about each player and the colour rules (preferences, the absolute rule, the
+allocation of a pair's colours) are `swiss_colors`; this module reads the history and makes the matching.
+
 >>> players = [SwissPlayer(i, 2000 - 10 * i) for i in range(1, 5)]
 >>> pair_round(players, [], [], 1).pairings   # round 1: 1 v 3 (1 white), 4 v 2 (2 black)
 ((1, 3), (4, 2))
@@ -37,11 +40,11 @@ Scores here count half points as integers (a win 2, a draw 1); `standings.Standi
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
 
 from shashki.rules import Color
+from shashki.server.tournaments.swiss_colors import PlayerRecord, allocate_colors, pair_costs
 
 
 @dataclass(frozen=True)
@@ -110,61 +113,13 @@ class SwissRound:
 
 
 # ------------------------------------------------------------------------------------------------
-# What the history says about each player
-
-
-@dataclass
-class _State:
-    id: int
-    rating: int
-    number: int  # pairing number: 1 for the highest rating (FIDE C.04.2 B: initial order)
-    score: int = 0  # half points
-    colors: list[Color] = field(default_factory=list)  # of the games played, in round order
-    color_in: dict[int, Color] = field(default_factory=dict)  # round -> colour played
-    opponents: set[int] = field(default_factory=set)
-    had_pairing_bye: bool = False
-    rank: int = 0  # position in the pairing order (score, then pairing number), 0 first
-
-    # The cached properties are read once the history is complete (`_states`): a pairing reads them thousands
-    # of times.
-    @cached_property
-    def color_difference(self) -> int:
-        return sum(1 if c is Color.WHITE else -1 for c in self.colors)
-
-    @cached_property
-    def preference(self) -> tuple[Color | None, int]:
-        """FIDE C.04.3 A.6: (colour, strength) with strength 3 absolute, 2 strong, 1 mild, 0 none."""
-        diff = self.color_difference
-        if not self.colors:
-            return None, 0
-        last = self.colors[-1]
-        if diff > 1 or diff < -1 or (len(self.colors) >= 2 and self.colors[-2] is last):
-            if diff > 1 or diff < -1:
-                return (Color.BLACK if diff > 0 else Color.WHITE), 3
-            return last.other, 3
-        if diff != 0:
-            return (Color.BLACK if diff > 0 else Color.WHITE), 2
-        return last.other, 1
-
-    def violates(self, color: Color) -> bool:
-        """C.04.1 f: the colour difference would pass 2, or the same colour would come three times in a
-        row."""
-        return self._violations[color]
-
-    @cached_property
-    def _violations(self) -> dict[Color, bool]:
-        result = {}
-        for color in Color:
-            diff = self.color_difference + (1 if color is Color.WHITE else -1)
-            three = len(self.colors) >= 2 and self.colors[-1] is color and self.colors[-2] is color
-            result[color] = abs(diff) > 2 or three
-        return result
+# What the history says about each player (`swiss_colors.PlayerRecord`)
 
 
 def _states(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: Iterable[Bye],
-            round_number: int) -> list[_State]:
+            round_number: int) -> list[PlayerRecord]:
     everyone = sorted(players, key=lambda p: (-p.rating, p.id))
-    states = {p.id: _State(p.id, p.rating, n + 1) for n, p in enumerate(everyone)}
+    states = {p.id: PlayerRecord(p.id, p.rating, n + 1) for n, p in enumerate(everyone)}
     for g in sorted(games, key=lambda g: g.round):
         if g.round >= round_number:
             continue
@@ -189,69 +144,16 @@ def _states(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: It
 
 
 # ------------------------------------------------------------------------------------------------
-# Colours of a pair (FIDE C.04.3 E)
-
-
-def allocate_colors(a: _State, b: _State) -> tuple[_State, _State]:
-    """(white, black) for a pair, FIDE C.04.3 E: E.1 grant both preferences; E.2 grant the stronger one
-    (between two absolute ones, the larger colour difference); E.3 alternate the colours of the most recent
-    round in which they had different colours; E.4 grant the higher-ranked player's preference; E.5 with no
-    preference at all, the higher-ranked player takes white if their pairing number is odd (so that round 1
-    alternates down the boards). The absolute rule comes first: an allocation that breaks it is used only if
-    the other does too."""
-    high, low = (a, b) if a.rank < b.rank else (b, a)
-    chosen = _preferred(high, low)
-    other = (chosen[1], chosen[0])
-    if _violations(*chosen) > _violations(*other):
-        return other
-    return chosen
-
-
-def _violations(white: _State, black: _State) -> int:
-    return int(white.violates(Color.WHITE)) + int(black.violates(Color.BLACK))
-
-
-def _preferred(high: _State, low: _State) -> tuple[_State, _State]:
-    (hc, hs), (lc, ls) = high.preference, low.preference
-    if hc is None and lc is None:
-        return (high, low) if high.number % 2 else (low, high)
-    if hc is None or lc is None or hc is not lc:  # E.1 (or the only preference there is)
-        if hc is not None:
-            return (high, low) if hc is Color.WHITE else (low, high)
-        return (low, high) if lc is Color.WHITE else (high, low)
-    if hs != ls or (hs == 3 and abs(high.color_difference) != abs(low.color_difference)):  # E.2
-        stronger = high if (hs, abs(high.color_difference)) > (ls, abs(low.color_difference)) else low
-        weaker = low if stronger is high else high
-        return (stronger, weaker) if hc is Color.WHITE else (weaker, stronger)
-    for r in sorted(high.color_in.keys() & low.color_in.keys(), reverse=True):  # E.3
-        if high.color_in[r] is not low.color_in[r]:
-            return (low, high) if high.color_in[r] is Color.WHITE else (high, low)
-    return (high, low) if hc is Color.WHITE else (low, high)  # E.4
-
-
-def _pair_costs(a: _State, b: _State) -> tuple[int, int, int]:
-    """(absolute colour violations, players denied their colour preference, of whom with a strong or
-    absolute one) of the better of the two colour allocations."""
-    best = None
-    for white, black in ((a, b), (b, a)):
-        given = ((white, Color.WHITE), (black, Color.BLACK))
-        denied = [p for p, c in given if p.preference[0] not in (None, c)]
-        strong = sum(1 for p in denied if p.preference[1] >= 2)
-        cost = (_violations(white, black), len(denied), strong)
-        best = cost if best is None or cost < best else best
-    assert best is not None
-    return best
-
-
-# ------------------------------------------------------------------------------------------------
 # The matching
 
 
 BYE = -1  # the bye's node in the graph
+# What a matching makes: the pairs, the player given the bye, the players left unpaired.
+Matching = tuple[list[tuple[PlayerRecord, PlayerRecord]], PlayerRecord | None, list[PlayerRecord]]
 SMALL_EVENT = 64  # up to this many players, one matching over everyone (about 0.1 s at 64)
 
 
-def _order_cost(a: _State, b: _State, size: dict[int, int], place: dict[int, int]) -> int:
+def _order_cost(a: PlayerRecord, b: PlayerRecord, size: dict[int, int], place: dict[int, int]) -> int:
     """Distance from the Dutch ideal (C.04.3 B.2): S1[i] v S2[i] within a group (a transposition of S2 costs
     its distance, an exchange between the halves more); across groups, the lowest of the higher group against
     the highest of the lower one. `size` is each score group's size, `place` each player's place in it."""
@@ -267,7 +169,7 @@ def _order_cost(a: _State, b: _State, size: dict[int, int], place: dict[int, int
     return (size[a.score] - 1 - place[a.id]) + place[b.id]
 
 
-def _ideal(states: list[_State]) -> list[tuple[_State, _State]] | None:
+def _ideal(states: list[PlayerRecord]) -> list[tuple[PlayerRecord, PlayerRecord]] | None:
     """The Dutch ideal S1[i] v S2[i] of one even score group, if it has no repeat and every player gets their
     colour preference: then it is what the matching would return (every cost level at 0)."""
     if len(states) % 2 or len({s.score for s in states}) != 1:
@@ -275,13 +177,12 @@ def _ideal(states: list[_State]) -> list[tuple[_State, _State]] | None:
     half = len(states) // 2
     pairs = list(zip(states[:half], states[half:], strict=True))
     for a, b in pairs:
-        if b.id in a.opponents or _pair_costs(a, b) != (0, 0, 0):
+        if b.id in a.opponents or pair_costs(a, b) != (0, 0, 0):
             return None
     return pairs
 
 
-def _match(states: list[_State], with_bye: bool, strict: bool) -> tuple[list[tuple[_State, _State]],
-                                                                        _State | None, list[_State]]:
+def _match(states: list[PlayerRecord], with_bye: bool, strict: bool) -> Matching:
     """One matching over `states` with the weights of the module docstring. `strict` leaves out the pairs that
     break the absolute colour rule (used for the slices of a large event, whose leftovers float down)."""
     import networkx as nx
@@ -300,7 +201,7 @@ def _match(states: list[_State], with_bye: bool, strict: bool) -> tuple[list[tup
         for b in by_rank[i + 1:]:
             if b.id in a.opponents:
                 continue
-            violations, denied, strong = _pair_costs(a, b)
+            violations, denied, strong = pair_costs(a, b)
             if strict and violations:
                 continue
             order = _order_cost(a, b, size, place)
@@ -355,7 +256,7 @@ REPAIR_WIDTH = 64  # how many of the lowest paired players the repair may reopen
 SLICE = 16  # players per matching in a large event: 8 of the top half and the 8 they face in the bottom half
 
 
-def _pair_large(states: list[_State]) -> tuple[list[tuple[_State, _State]], _State | None, list[_State]]:
+def _pair_large(states: list[PlayerRecord]) -> Matching:
     """Large events, score group by score group from the top (the Dutch brackets, C.04.3 A.3). A bracket (the
     group and the players floating down into it) is cut into slices that each hold the S1 players i..i+7 and
     the S2 players i..i+7 they face in the Dutch order, so every ideal pair lies inside one slice; each slice
@@ -363,11 +264,11 @@ def _pair_large(states: list[_State]) -> tuple[list[tuple[_State, _State]], _Sta
     slice, then the next group (they float down). Whoever is left at the bottom is paired, together with the
     lowest pairs made so far, by the full matching of `_match` (bye included), widened until it succeeds:
     this is where the last groups' repeats and colours are repaired."""
-    groups: dict[int, list[_State]] = {}
+    groups: dict[int, list[PlayerRecord]] = {}
     for s in states:
         groups.setdefault(s.score, []).append(s)
-    pairs: list[tuple[_State, _State]] = []
-    carry: list[_State] = []
+    pairs: list[tuple[PlayerRecord, PlayerRecord]] = []
+    carry: list[PlayerRecord] = []
     for score in sorted(groups, reverse=True):
         bracket = carry + groups[score]
         half = len(bracket) // 2
@@ -393,7 +294,7 @@ def _pair_large(states: list[_State]) -> tuple[list[tuple[_State, _State]], _Sta
         kept = pairs[:len(pairs) - len(reopened) // 2]
         pool = sorted(carry + reopened, key=lambda s: s.rank)
         made, bye, left = _match(pool, len(pool) % 2 == 1, strict=False)
-        clean = all(_pair_costs(a, b)[0] == 0 for a, b in made) and not (bye and bye.had_pairing_bye)
+        clean = all(pair_costs(a, b)[0] == 0 for a, b in made) and not (bye and bye.had_pairing_bye)
         # A colour break or a second bye that the bottom `REPAIR_WIDTH` players cannot avoid is accepted (the
         # matching's cost grows as the cube of its size); players left without any opponent are not.
         if (not left and (clean or width >= REPAIR_WIDTH)) or len(kept) == 0:
