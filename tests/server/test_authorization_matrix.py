@@ -20,7 +20,7 @@ import pytest
 from shashki.server.app import create_app
 from shashki.server.config import Settings
 
-from .helpers import Player
+from .helpers import PASSWORD, Player
 
 STATE_CHANGING = {"post", "put", "patch", "delete"}
 ROLES = ("other", "spectator", "anonymous", "visitor", "narrow")
@@ -87,6 +87,15 @@ MATRIX: dict[tuple[str, str], Row] = {
         ANYONE, narrow=403, owner_check=False, notes="the caller's own account (test_accounts.py)"
     ),
     ("POST", "/api/account/tokens"): Row(ANYONE, body={"scopes": ["read"]}),
+    # The account's security: the caller's own account, from its browser session only (a token, even
+    # white's own, is refused: 403 session_required). Closing is refused (409) while white plays.
+    ("POST", "/api/account/password"): Row(
+        ANYONE, body={"current_password": PASSWORD, "new_password": "another horse battery"}
+    ),
+    ("POST", "/api/account/sessions/end"): Row(ANYONE, notes="test_account_security.py"),
+    ("POST", "/api/account/close"): Row(
+        ANYONE, body={"password": PASSWORD}, notes="refused while white plays: test_account_security.py"
+    ),
     ("DELETE", "/api/account/tokens/{token_id}"): Row({"other": 404, "spectator": 404}),
     ("PUT", "/api/account/preferences"): Row(
         ANYONE, body={"theme": "dark"}, notes="the caller's own looks (test_preferences.py)"

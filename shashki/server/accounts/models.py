@@ -27,6 +27,13 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
     # An anonymous visitor (issue 16): plays casual games without registering (0003_anon).
     anonymous: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # When its owner closed the account (accounts/security.py, 0009_account_close): it logs in no more, its
+    # name stays taken, its profile and finished games stay, shown as closed.
+    closed_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True)
+
+    @property
+    def closed(self) -> bool:
+        return self.closed_at is not None
 
 
 class Session(Base):

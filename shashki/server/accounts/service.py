@@ -51,8 +51,15 @@ USERS = cast(Table, User.__table__)
 USER_COLUMNS = tuple(column.key for column in USERS.columns)
 
 
-def _digest(secret: str) -> str:
+def secret_digest(secret: str) -> str:
+    """What is stored of a session or API token: its SHA-256 (a stolen table opens nothing)."""
     return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def check_password_strength(password: str) -> None:
+    """The one rule of a new password, at registration and at a change (accounts/security.py)."""
+    if len(password or "") < MIN_PASSWORD:
+        raise Invalid("weak_password", f"A password has at least {MIN_PASSWORD} characters.")
 
 
 @dataclass(frozen=True)
@@ -122,8 +129,7 @@ class AccountService:
             )
         if username.lower() in RESERVED:
             raise Conflict("username_taken", f"The name {username!r} is reserved.")
-        if len(password or "") < MIN_PASSWORD:
-            raise Invalid("weak_password", f"A password has at least {MIN_PASSWORD} characters.")
+        check_password_strength(password)
         password_hash = await asyncio.to_thread(self.hasher.hash, password)
         async with self.db.session() as s:
             taken = await s.scalar(select(User.id).where(User.username_key == username.lower()))
@@ -146,16 +152,19 @@ class AccountService:
     async def login(self, username: str, password: str) -> tuple[User, str, str]:
         """Check the password and open a session: the user, the session token and its CSRF token."""
         user = await self.user_by_name(username or "")
-        ok = False
-        if user is not None:
-            try:
-                ok = await asyncio.to_thread(self.hasher.verify, user.password_hash, password or "")
-            except (VerificationError, InvalidHashError):
-                ok = False
-        if user is None or not ok:
+        if user is None or not await self.password_matches(user, password):
             raise Unauthorized("bad_credentials", "Wrong username or password.")
+        if user.closed:  # told only to whoever knows the password (the profile says so to everyone)
+            raise Forbidden("account_closed", "This account is closed: it can no longer log in.")
         token, csrf = await self._open_session(user.id)
         return user, token, csrf
+
+    async def password_matches(self, user: User, password: str) -> bool:
+        """Whether `password` is the account's (argon2, off the event loop)."""
+        try:
+            return await asyncio.to_thread(self.hasher.verify, user.password_hash, password or "")
+        except (VerificationError, InvalidHashError):
+            return False
 
     async def _open_session(self, user_id: int) -> tuple[str, str]:
         """A new browser session of the user: its token (for the cookie) and its CSRF token."""
@@ -164,7 +173,7 @@ class AccountService:
         async with self.db.session() as s:
             s.add(
                 Session(
-                    token_hash=_digest(token),
+                    token_hash=secret_digest(token),
                     user_id=user_id,
                     csrf_token=csrf,
                     created_at=now,
@@ -207,7 +216,7 @@ class AccountService:
 
     async def logout(self, session_token: str) -> None:
         """End the session, and with it every socket and stream it opened (in every process)."""
-        digest = _digest(session_token)
+        digest = secret_digest(session_token)
         async with self.db.session() as s:
             session = await s.scalar(select(Session).where(Session.token_hash == digest))
             if session is None:
@@ -223,24 +232,24 @@ class AccountService:
     # (issue 11: an ORM join per request was a twentieth of the server's time under load).
 
     async def actor_for_session(self, session_token: str) -> Actor | None:
-        digest = _digest(session_token)
+        digest = secret_digest(session_token)
         found = await self.db.direct.row(
             Row(SESSIONS, ("user_id", "csrf_token", "expires_at"), {"token_hash": digest})
         )
         if found is None or found["expires_at"] <= utcnow():
             return None
         user = await self._user_by_id(found["user_id"])
-        if user is None:
+        if user is None or user.closed:  # a session opened as its account closed (security.py ends them)
             return None
         return Actor(user=user, via="session", csrf_token=found["csrf_token"], credential=digest)
 
     async def actor_for_token(self, token: str) -> Actor | None:
-        digest = _digest(token)
+        digest = secret_digest(token)
         found = await self.db.direct.row(
             Row(API_TOKENS, ("user_id", "scopes"), {"token_hash": digest, "revoked_at": None})
         )
         user = None if found is None else await self._user_by_id(found["user_id"])
-        if found is None or user is None:
+        if found is None or user is None or user.closed:
             return None
         return Actor(user=user, via="token", scopes=frozenset(found["scopes"].split()), credential=digest)
 
@@ -327,7 +336,7 @@ class AccountService:
             raise Forbidden("bot_account", "Bot accounts play with the bot:play scope.")
         secret = "shk_" + secrets.token_urlsafe(32)
         token = ApiToken(
-            token_hash=_digest(secret),
+            token_hash=secret_digest(secret),
             user_id=actor.id,
             description=description[:100],
             scopes=" ".join(wanted),

@@ -1,5 +1,6 @@
-"""Accounts over HTTP: register, log in and out, the account, personal API tokens; and an anonymous
-visitor's session (issue 16), whose casual games go to the account it then logs in to."""
+"""Accounts over HTTP: register, log in and out, the account, personal API tokens, the account's security
+(its password, its sessions, closing it: accounts/security.py); and an anonymous visitor's session (issue
+16), whose casual games go to the account it then logs in to."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import SCOPES, Actor
 from shashki.server.http.auth import SESSION_COOKIE, Visitor, current_actor, optional_actor, reader
-from shashki.server.http.deps import Accounts, AppSettings, Bots, Games, Limits
+from shashki.server.http.deps import Accounts, AppSettings, Bots, Games, Limits, Security
 from shashki.server.http.throttle import client_address, per_address
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -26,6 +27,19 @@ class Registration(Credentials):
 class TokenRequest(BaseModel):
     scopes: list[str] = Field(max_length=10, description=f"Some of: {', '.join(SCOPES)}")
     description: str = Field("", max_length=100)
+
+
+class PasswordChange(BaseModel):
+    current_password: str = Field(max_length=200)
+    new_password: str = Field(max_length=200, description="At least 8 characters, as at registration.")
+
+
+class SessionsEnd(BaseModel):
+    keep_current: bool = Field(True, description="Keep the session making the request (the default).")
+
+
+class Closing(BaseModel):
+    password: str = Field(max_length=200)
 
 
 def user_json(user) -> dict:
@@ -168,3 +182,73 @@ async def create_token(body: TokenRequest, accounts: Accounts, actor: Actor = De
 async def revoke_token(token_id: int, accounts: Accounts, actor: Actor = Depends(current_actor)) -> dict:
     await accounts.revoke_token(actor, token_id)
     return {"ok": True}
+
+
+# -- the account's security (accounts/security.py): from a browser session only, never with a token ------
+
+
+@router.post(
+    "/account/password",
+    summary="Change the password (the current one is needed): the account's other sessions end, this "
+    "session and the API tokens stay",
+)
+async def change_password(
+    body: PasswordChange, security: Security, limits: Limits, actor: Actor = Depends(current_actor)
+) -> dict:
+    # Guessing the password through a stolen session counts with the logins' guesses at the account.
+    await limits.hit("logins_per_account", actor.user.username_key, "password attempts")
+    ended = await security.change_password(actor, body.current_password, body.new_password)
+    return {"ok": True, "sessions_ended": ended}
+
+
+@router.get("/account/sessions", summary="The account's open sessions (without their secrets)")
+async def list_sessions(security: Security, actor: Actor = Depends(current_actor)) -> dict:
+    sessions = await security.sessions(actor)
+    return {
+        "count": len(sessions),
+        "sessions": [
+            {
+                "created_at": session.created_at.isoformat(),
+                "expires_at": session.expires_at.isoformat(),
+                "current": session.current,
+            }
+            for session in sessions
+        ],
+    }
+
+
+@router.post(
+    "/account/sessions/end",
+    summary="Log out everywhere: end every session of the account but this one (`keep_current`, the "
+    "default) or all of them, this one too; the API tokens stay",
+)
+async def end_sessions(
+    security: Security,
+    response: Response,
+    body: SessionsEnd | None = None,
+    actor: Actor = Depends(current_actor),
+) -> dict:
+    keep_current = body is None or body.keep_current
+    ended = await security.end_sessions(actor, keep_current=keep_current)
+    if not keep_current:
+        response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"ended": ended, "kept_current": keep_current}
+
+
+@router.post(
+    "/account/close",
+    summary="Close the account (its password is needed; refused with 409 while it has games in play): every "
+    "session and API token ends, its seeks, challenges and tournament entries are withdrawn; the name stays "
+    "taken and the profile and finished games stay, shown as closed",
+)
+async def close_account(
+    body: Closing,
+    security: Security,
+    limits: Limits,
+    response: Response,
+    actor: Actor = Depends(current_actor),
+) -> dict:
+    await limits.hit("logins_per_account", actor.user.username_key, "password attempts")
+    await security.close(actor, body.password)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return {"ok": True, "closed": True}

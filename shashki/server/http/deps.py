@@ -19,6 +19,7 @@ from starlette.requests import HTTPConnection
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.preferences import PreferenceService
+from shashki.server.accounts.security import AccountSecurity
 from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings
@@ -48,6 +49,10 @@ def accounts_of(conn: HTTPConnection) -> AccountService:
 
 async def _accounts(conn: HTTPConnection) -> AccountService:
     return accounts_of(conn)
+
+
+async def _security(conn: HTTPConnection) -> AccountSecurity:
+    return conn.app.state.security
 
 
 async def _games(conn: HTTPConnection) -> GameService:
@@ -132,6 +137,7 @@ async def _preferences(conn: HTTPConnection) -> PreferenceService:
 
 
 Accounts = Annotated[AccountService, Depends(_accounts)]
+Security = Annotated[AccountSecurity, Depends(_security)]
 Games = Annotated[GameService, Depends(_games)]
 Lobby = Annotated[LobbyService, Depends(_lobby)]
 History = Annotated[HistoryService, Depends(_history)]

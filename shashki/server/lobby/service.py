@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from sqlalchemy import or_, select
+from sqlalchemy import or_, select, update
 
 from shashki.engine.levels import LEVELS
 from shashki.rules import DEFAULT_VARIANT_KEY
@@ -21,7 +21,7 @@ from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
 from shashki.server.lobby.links import ChallengeLinks
-from shashki.server.lobby.models import Challenge
+from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.lobby.offers import (
     DECLINE_REASONS,
     MIN_CLOCK_SECONDS,
@@ -36,7 +36,7 @@ from shashki.server.lobby.offers import (
 from shashki.server.lobby.rows import CHALLENGES, challenge_row, settle
 from shashki.server.lobby.seeks import Seeks
 from shashki.server.lobby.views import challenge_json
-from shashki.server.storage import Database
+from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Insert, Update, new_row
 
@@ -99,6 +99,8 @@ class LobbyService(Seeks):
             raise NotFound("no_such_user", f"There is no player {dest_username!r}.")
         if dest.id == user.id:
             raise Invalid("self_challenge", "You cannot challenge yourself.")
+        if dest.closed:
+            raise Conflict("account_closed", f"{dest.username} closed their account: they play no more.")
         await refuse_blocked(self.blocks, user, dest)
         challenge = Challenge(
             challenger_id=user.id,
@@ -167,6 +169,9 @@ class LobbyService(Seeks):
         challenge = await self._pending(challenge_id, dest=user)
         if not await self._settle(challenge, "declined", reason):
             raise Conflict("challenge_settled", "That challenge was cancelled or answered already.")
+        await self._tell_declined(challenge, reason)
+
+    async def _tell_declined(self, challenge: Challenge, reason: str) -> None:
         await self.bus.publish(
             f"user:{challenge.challenger_id}",
             {
@@ -184,6 +189,27 @@ class LobbyService(Seeks):
         await self.bus.publish(
             f"user:{challenge.dest_user_id}", {"type": "challengeCancelled", "id": challenge.id}
         )
+
+    async def withdraw_offers_of(self, user: User) -> None:
+        """As the account closes (accounts/security.py): its open seeks and its pending challenges (to a
+        player or by link) are cancelled, the challenges made to it declined, each side told as when it
+        is done by hand. A challenge answered meanwhile keeps its answer."""
+        async with self.db.session() as s:
+            seeks = await s.execute(
+                update(Seek).where(Seek.user_id == user.id, Seek.status == "open").values(status="cancelled")
+            )
+            mine = or_(Challenge.challenger_id == user.id, Challenge.dest_user_id == user.id)
+            pending = list(await s.scalars(select(Challenge).where(Challenge.status == "pending", mine)))
+            await s.commit()
+        if rows_changed(seeks):
+            await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+        for challenge in pending:
+            if challenge.challenger_id != user.id:
+                if await self._settle(challenge, "declined", "generic"):
+                    await self._tell_declined(challenge, "generic")
+            elif await self._settle(challenge, "cancelled") and challenge.dest_user_id is not None:
+                cancelled = {"type": "challengeCancelled", "id": challenge.id}
+                await self.bus.publish(f"user:{challenge.dest_user_id}", cancelled)
 
     async def challenge_by_id(self, challenge_id: int) -> Challenge | None:
         """One challenge, whatever its status."""

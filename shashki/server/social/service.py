@@ -30,7 +30,7 @@ from sqlalchemy import Table, delete, func, or_, select
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.connections import Connections
-from shashki.server.errors import Forbidden, Invalid, NotFound, log_failure
+from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
 from shashki.server.games.service import GameService
@@ -106,6 +106,8 @@ class SocialService:
 
     async def follow(self, user: User, username: str) -> None:
         other = await self._other(user, username)
+        if other.closed:
+            raise Conflict("account_closed", f"{other.username} closed their account.")
         if await self.blocked_between(user.id, other.id):
             raise Forbidden("cannot_follow", f"You cannot follow {other.username}.")
         if await self._count(Follow.follower_id, user.id) >= MAX_FOLLOWING:

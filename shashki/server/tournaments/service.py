@@ -10,6 +10,7 @@ from the ratings service. Every change is published on `tournament:<id>` (`live.
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import string
 from datetime import datetime
@@ -318,6 +319,16 @@ class TournamentService:
         """Leave: Swiss and round robin, not paired in later rounds (the results stay); arena, not paired
         again (the points stay; joining again comes back)."""
         return await self._leave(user, tournament_id, paused=False)
+
+    async def withdraw_everywhere(self, user: User) -> None:
+        """Withdraw from every tournament not over yet, as the account closes (accounts/security.py)."""
+        async with self.db.session() as s:
+            ids = list(await s.scalars(select(TournamentPlayer.tournament_id).join(Tournament).where(
+                TournamentPlayer.user_id == user.id, TournamentPlayer.withdrawn.is_(False),
+                Tournament.status != FINISHED)))  # fmt: skip
+        for tournament_id in ids:
+            with contextlib.suppress(Conflict):  # over, or left, meanwhile
+                await self._leave(user, tournament_id, paused=False)
 
     async def pause(self, user: User, tournament_id: str) -> dict[str, Any]:
         """Arena only: not paired again until the player joins again (lila `Pause`)."""

@@ -82,7 +82,14 @@ export async function mount(container, { username }) {
       h(
         "section",
         { class: "card" },
-        h("h1", {}, user.username, user.bot ? h("small", { class: "badge" }, ` ${t("profile.bot")}`) : null),
+        h(
+          "h1",
+          {},
+          user.username,
+          user.bot ? h("small", { class: "badge" }, ` ${t("profile.bot")}`) : null,
+          // Closed by its owner (the server's accounts/security.py): its games stay, nobody challenges it.
+          user.closed ? h("small", { class: "badge", id: "profile-closed" }, ` ${t("profile.closed")}`) : null
+        ),
         h("p", { class: "muted" }, t("profile.member", { date: since })),
         h(
           "p",
@@ -92,7 +99,7 @@ export async function mount(container, { username }) {
         profile.playing.length
           ? h("p", {}, t("profile.live"), ": ", profile.playing.map((id) => h("a", { href: `/game/${id}`, class: "live-game" }, ` ${id}`)))
           : null,
-        me && !mine
+        me && !mine && !user.closed
           ? h(
               "div",
               { class: "actions" },
