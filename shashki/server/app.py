@@ -19,6 +19,7 @@ from fastapi import Depends, FastAPI
 from shashki.server import gauges
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.preferences import PreferenceService
+from shashki.server.accounts.security import AccountSecurity
 from shashki.server.analysis import AnalysisService
 from shashki.server.chat import ChatService
 from shashki.server.config import Settings, SettingsError
@@ -128,6 +129,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # An account may become a bot only before it has played: the games say whether it has.
         accounts_service.games_played = game_service.games_played
         app.state.games = game_service
+        # The account's password, sessions and closing (accounts/security.py): an account closes only
+        # once its games are over; what it offered and entered is withdrawn with it (below).
+        app.state.security = AccountSecurity(accounts_service)
+        app.state.security.games_in_play = game_service.queries.in_play_of_player
+        app.state.security.abort_game = game_service.abort
         app.state.lobby = LobbyService(
             db, bus, game_service, accounts_service, min_clock_seconds=settings.min_clock_seconds
         )
@@ -178,6 +184,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.lobby.blocks = app.state.lobby.links.blocks = app.state.social
         app.state.chat.blocks = app.state.social.blocks
         app.state.rematch.blocks = app.state.social.blocks
+        app.state.rematch.closed = app.state.security.is_closed
         game_service.store.add_listener(app.state.social.on_game_change)
         app.state.bots = BotApi(
             bus,
@@ -210,6 +217,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             feed,
             min_clock_ms=round(settings.min_clock_seconds * 1000),
         )
+        app.state.security.closing_hooks += [
+            app.state.lobby.withdraw_offers_of,
+            app.state.tournaments.withdraw_everywhere,
+        ]
         tournament_results = Results(db, feed)
         game_service.store.add_listener(tournament_results)
         director = Director(

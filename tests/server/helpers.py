@@ -227,6 +227,36 @@ def apply_patch(state: dict | None, seq: int, patch: dict) -> dict:
     return {**state, **patch["set"], "moves": state["moves"] + patch["append"]}
 
 
+def first_moves(game_id: str, *players: Player) -> dict:
+    """Each side's first move (the first legal one listed), made by whichever of `players` is to move: from
+    then on a resignation or a draw is a result (before it the game is aborted instead). The game after."""
+    game = players[0].http.get(f"/api/games/{game_id}").json()["game"]
+    while game["ply"] < 2:
+        mover = next(p for p in players if p.id == (game[game["side_to_move"]] or {}).get("id"))
+        move = {"move": game["legal_moves"][0]["move"], "ply": game["ply"]}
+        r = mover.post(f"/api/games/{game_id}/move", move)
+        assert r.status_code == 200, r.text
+        game = r.json()["game"]
+    return game
+
+
+def tree_of(nodes: list[dict]) -> dict:
+    """An imported game's `nodes` (pre-order, each naming its parent's index) as a nested tree: each node
+    with its `children`, the main continuation first. The root."""
+    made = [dict(node, children=[]) for node in nodes]
+    for node in made:
+        if node["parent"] is not None:
+            made[node["parent"]]["children"].append(node)
+    return made[0]
+
+
+async def first_moves_in(games, game_id: str, white_id: int, black_id: int) -> None:
+    """`first_moves` through a game service in this process: c3-d4 and f6-g5, legal in every 8×8 variant
+    from its start."""
+    await games.move(white_id, game_id, "c3-d4", ply=0)
+    await games.move(black_id, game_id, "f6-g5", ply=1)
+
+
 class GameSocket:
     """A WebSocket on one game, keeping the latest state it was sent."""
 

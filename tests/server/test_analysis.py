@@ -11,7 +11,7 @@ from websockets.sync.client import connect
 
 from shashki.rules import Game, get_variant
 
-from .helpers import Player, Server
+from .helpers import Player, Server, tree_of
 
 VARIANTS = ["russian-giveaway", "russian", "international", "english"]
 
@@ -153,7 +153,7 @@ def test_pdn_import_of_two_games_keeps_variations_and_comments(http):
     first, second = r.json()["games"]
     assert (first["tags"]["Event"], first["variant"], first["result"], first["error"]) == (
         "First", "russian", "1-0", None)
-    root = first["tree"]
+    root = tree_of(first["nodes"])
     (c3d4,) = root["children"]
     assert c3d4["move"] == "c3-d4" and c3d4["comment"] == "the centre"
     assert [c["move"] for c in c3d4["children"]] == ["f6-e5", "f6-g5"]
@@ -163,11 +163,29 @@ def test_pdn_import_of_two_games_keeps_variations_and_comments(http):
     expected = [m.notation(played.variant) for m in played.legal_moves()]
     assert [m["move"] for m in flank["legal_moves"]] == expected
     assert second["variant"] == "russian-giveaway"
-    assert second["tree"]["fen"] == "W:WK32:BK15"
-    win, alternative = second["tree"]["children"]
+    assert second["nodes"][0]["fen"] == "W:WK32:BK15" and second["nodes"][0]["parent"] is None
+    win, alternative = tree_of(second["nodes"])["children"]
     assert win["before"] == "A won ending" and alternative["marks"] == ["?"]
     end = win["children"][0]
     assert end["outcome"] == {"result": "1-0", "winner": "white", "reason": "no-legal-move"}
+
+
+def test_a_long_game_imports_whole(http):
+    """A game of more than 150 plies (its tree sent flat: nested, it broke the JSON encoder's depth from
+    about 125 plies, found by an audit) imports with every position, in order."""
+    from shashki.rules.pdn import write_game
+
+    from .test_analysis_parts import _random_game
+
+    games = (_random_game("english", seed, 400) for seed in range(200))
+    game = next(g for g in games if len(g.notations()) > 150)
+    r = http.post("/api/analysis/pdn", json={"pdn": write_game(game, {"Event": "long"})})
+    assert r.status_code == 200, r.text
+    (imported,) = r.json()["games"]
+    nodes = imported["nodes"]
+    assert [n["fen"] for n in nodes] == [p.fen() for p in game.positions]
+    assert [n["parent"] for n in nodes] == [None, *range(len(nodes) - 1)]
+    assert [n["move"] for n in nodes[1:]] == game.notations()
 
 
 def test_pdn_import_names_the_game_line_and_move_of_an_illegal_game(http):

@@ -17,6 +17,8 @@ from shashki.server.analysis.lines import line_json, score_json
 from shashki.server.analysis.pdn_import import import_pdn
 from shashki.server.errors import Invalid
 
+from .helpers import tree_of
+
 
 def _random_game(key: str, seed: int, plies: int) -> Game:
     rng = random.Random(seed)
@@ -35,7 +37,7 @@ def test_an_exported_game_imports_as_the_same_positions_and_moves(key, seed, pli
     game = _random_game(key, seed, plies)
     (imported,) = import_pdn(write_game(game, {"Event": "round trip"}))["games"]
     assert imported["error"] is None and imported["variant"] == key
-    node, fens, moves = imported["tree"], [], []
+    node, fens, moves = tree_of(imported["nodes"]), [], []
     while True:
         fens.append(node["fen"])
         if not node["children"]:

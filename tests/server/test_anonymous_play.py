@@ -100,6 +100,7 @@ def test_a_visitor_plays_the_computer_to_the_end(visitors):
     assert not game["rated"]
     ws = visitor.socket(game["id"])
     assert ws.move(game["legal_moves"][0]["move"])["type"] == "ack"
+    ws.wait_state(lambda g: g["ply"] == 2)  # the computer's answer: a resignation is a result from now on
     assert ws.request({"type": "resign"})["type"] == "ack"
     assert ws.wait_state(lambda g: g["status"] == "finished")["winner"] == "black"
     ws.close()

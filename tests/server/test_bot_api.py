@@ -294,13 +294,16 @@ def test_draws_resignations_aborts_and_claims_through_the_board_and_bot_apis(pla
     assert board.post(f"/api/board/game/{gid}/resign").json() == {"ok": True}
     assert person.http.get(f"/api/games/{gid}").json()["game"]["winner"] == "black"
 
-    # The person's board stream counts as being there; the bot hears when they leave, then claims.
+    # The person's board stream counts as being there; the bot hears when they leave, then claims
+    # (once each side has moved: before that the game is aborted, not won).
     gid = new_game()
     bot_game = bot.stream(f"/api/bot/game/stream/{gid}")
     bot_game.next()
     person_game = board.stream(f"/api/board/game/stream/{gid}")
     assert person_game.next()["type"] == "gameFull"
     assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": False}
+    board.post(f"/api/board/game/{gid}/move/2218")
+    bot.post(f"/api/bot/game/{gid}/move/1115")
     r = bot.post(f"/api/bot/game/{gid}/claim-victory")
     assert r.status_code == 409 and r.json()["error"]["code"] == "cannot_claim"
     person_game.close()

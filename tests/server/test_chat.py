@@ -100,3 +100,28 @@ def test_a_player_can_hide_the_spectators_chat_or_close_it_for_the_game(players,
     # Reopened by the one who closed it.
     b.post(f"/api/games/{gid}/chat/spectators", {"mode": "show"})
     assert watcher.post(f"/api/games/{gid}/chat", {"text": "thanks"}).status_code == 201
+
+
+def test_a_blocked_authors_lines_reach_the_blocker_by_no_way_of_listening(players):
+    """A block hides the blocked player's lines from the blocker on the game socket, in the chat's read
+    and on the Board API's game stream alike (ChatService.shown); others still see them."""
+    from .test_bot_api import ApiClient
+
+    a, b, blocked = players(), players(), players()
+    assert a.post(f"/api/rel/block/{blocked.name}").status_code == 200
+    gid = a.challenge(b)["id"]
+    board = ApiClient(a, "board:play")
+    stream = board.stream(f"/api/board/game/stream/{gid}")
+    assert stream.next()["type"] == "gameFull"
+    socket, others = a.socket(gid), b.socket(gid)
+
+    assert blocked.post(f"/api/games/{gid}/chat", {"text": "from the blocked"}).status_code == 201
+    assert next_chat(others)["text"] == "from the blocked"
+    assert b.post(f"/api/games/{gid}/chat", {"text": "from b", "room": "spectator"}).status_code == 201
+
+    # The first line the blocker hears, each way, is b's, written after the blocked player's.
+    assert stream.until("chatLine")["text"] == "from b"
+    assert next_chat(socket)["text"] == "from b"
+    lines = a.http.get(f"/api/games/{gid}/chat").json()["lines"]
+    assert [line["text"] for line in lines] == ["from b"]
+    stream.close()

@@ -230,6 +230,8 @@ def test_notifications_tell_the_turn_the_end_and_the_challenge_and_are_read_only
         await w.notifications.settled()
         boris_after_move = await w.notifications.list(BORIS)
         anna_after_move = await w.notifications.list(ANNA)
+        await w.games.move(BORIS, live.id, "f6-g5")
+        await w.games.move(ANNA, live.id, "b2-c3")  # each side has moved: a resignation is a result
         await w.games.resign(BORIS, live.id)
         await w.notifications.settled()
         anna_user = await w.games.accounts.user_by_name("Anna")

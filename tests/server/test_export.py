@@ -124,6 +124,18 @@ def test_exported_games_replay_with_pdn_check_to_their_recorded_results(players,
     assert [row["variant"] for row in international] == ["standard"]
     with_ongoing = export(ongoing="true")
     assert going in with_ongoing and aborted not in with_ongoing
+    # lidraughts' other parameters: when the games began (ms, both ends included), moves and tags left out.
+    begun = [row["createdAt"] for row in rows]  # newest first
+    ids = [row["id"] for row in rows]
+    assert [json.loads(line)["id"] for line in export(since=begun[1]).splitlines()] == ids[:2]
+    assert [json.loads(line)["id"] for line in export(until=begun[-2]).splitlines()] == ids[-2:]
+    assert export(until=begun[-1] - 1) == "" and export(since=begun[0] + 1) == ""
+    assert all("moves" not in json.loads(line) for line in export(moves="false").splitlines())
+    bare = a.http.get(f"/api/games/user/{a.name}", params={"moves": "false", "tags": "false"}).text
+    assert bare.split() == [result for result, _ in reversed(games.values())]
+    tagged = a.http.get(f"/api/games/user/{a.name}", params={"moves": "false", "max": 1}).text
+    assert tagged.startswith('[Event "') and tagged.rstrip().endswith("\n\n0-1") and "1." not in tagged
+    assert a.http.get(f"/api/games/user/{a.name}", params={"since": 10**20}).status_code == 400
 
     # One game as JSON.
     one = a.http.get(f"/game/export/{list(games)[0]}", headers={"Accept": "application/json"}).json()

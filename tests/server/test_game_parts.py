@@ -125,7 +125,8 @@ def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_aft
     assert isinstance(live, LiveGame)
     assert state["moves"] == ["c3-d4"] and state["seq"] == 2
     assert heard == [(2, 1), (3, 1)]
-    assert stored.status is GameStatus.FINISHED and stored.winner is Color.WHITE and stored.result == "1-0"
+    # Resigned before each side had moved: aborted (GameActions.resign), heard as any other change.
+    assert stored.status is GameStatus.ABORTED and stored.winner is None and stored.result is None
 
 
 # The games package's modules in their order: each may import only those before it (ARCHITECTURE.md).
@@ -161,10 +162,12 @@ def test_a_standing_draw_offer_lapses_when_a_move_ends_the_game(tmp_path):
     async def scenario():
         db, games = await _service(tmp_path)
         live = await games.create(white_id=1, black_id=2, terms=GameTerms(initial_fen="W:WKg1:BKe5"))
-        await games.move(1, live.id, "g1-d4")
+        await games.move(1, live.id, "g1-h2")
+        await games.move(2, live.id, "e5-f6")
+        await games.move(1, live.id, "h2-e5")
         offered = await games.offer_draw(2, live.id)
         # Black's king takes White's last piece: White, without a move, wins at giveaway (RULES.md §3).
-        ended = await games.move(2, live.id, "e5:c3")
+        ended = await games.move(2, live.id, "f6:d4")
         await games.close()
         await db.close()
         return offered, ended

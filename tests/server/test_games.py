@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import httpx
 from game_lines import GIVEAWAY_WIN_FOR_WHITE  # tests/game_lines.py, shared with the browser tests
 
-from .helpers import GameSocket, eventually
+from .helpers import GameSocket, eventually, first_moves
 
 # Two kings that can shuffle without ever meeting on a diagonal: four plies bring the position back.
 KINGS_SHUFFLE_FEN = "W:WKc1:BKf8"
@@ -178,17 +179,22 @@ def test_draw_by_agreement_and_an_offer_lapses_with_the_next_move(players):
     gid = white.challenge(black)["id"]
     w, b = white.socket(gid), black.socket(gid)
     assert w.move("c3-d4")["type"] == "ack"
+    # Before each side has moved there is no draw to agree (nor rating to move): the game is aborted.
+    assert w.request({"type": "draw-offer"})["error"]["code"] == "too_early_for_a_draw"
+    assert b.move("f6-g5")["type"] == "ack"
+    assert w.move("b2-c3")["type"] == "ack"
     assert w.request({"type": "draw-offer"})["type"] == "ack"
     b.wait_state(lambda g: g["draw_offer"] == "white")
     # Black moves instead of answering: the offer lapses.
-    assert b.move("f6-g5")["type"] == "ack"
-    b.wait_state(lambda g: g["ply"] == 2)
+    assert b.move("g7-f6")["type"] == "ack"
+    b.wait_state(lambda g: g["ply"] == 4)
     assert b.state["draw_offer"] is None
     assert b.request({"type": "draw-accept"})["error"]["code"] == "no_draw_offer"
     # Offer, decline, offer again, accept.
     assert b.request({"type": "draw-offer"})["type"] == "ack"
+    offered = w.wait_state(lambda g: g["draw_offer"] == "black")["seq"]
     assert w.request({"type": "draw-decline"})["type"] == "ack"
-    w.wait_state(lambda g: g["draw_offer"] is None and g["seq"] >= 5)
+    w.wait_state(lambda g: g["draw_offer"] is None and g["seq"] > offered)
     assert b.request({"type": "draw-offer"})["type"] == "ack"
     assert w.request({"type": "draw-accept"})["type"] == "ack"
     final = b.wait_state(lambda g: g["status"] == "finished")
@@ -225,9 +231,28 @@ def test_resignation_gives_the_game_to_the_opponent(players):
     white, black = players(), players()
     gid = white.challenge(black)["id"]
     ws = white.socket(gid)
+    first_moves(gid, white, black)
     assert black.socket(gid).request({"type": "resign"})["type"] == "ack"
     final = ws.wait_state(lambda g: g["status"] == "finished")
     assert (final["result"], final["winner"], final["reason"]) == ("1-0", "white", "resignation")
+
+
+def test_a_resignation_before_each_side_has_moved_aborts_the_game_unrated(players):
+    """As on lichess and lidraughts, whichever way it is sent: a rated game resigned (or offered a draw)
+    before each side has moved moves no rating (found by an audit: the site rated it, the Bot API not)."""
+    white, black = players(), players()
+    for resign in ("http", "socket"):
+        gid = white.challenge(black, rated=True, time_control={"minutes": 5, "increment": 3})["id"]
+        assert white.post(f"/api/games/{gid}/move", {"move": "c3-d4"}).status_code == 200
+        r = black.post(f"/api/games/{gid}/draw/offer")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "too_early_for_a_draw"
+        if resign == "http":
+            assert black.post(f"/api/games/{gid}/resign").status_code == 200
+        else:
+            assert black.socket(gid).request({"type": "resign"})["type"] == "ack"
+        final = white.http.get(f"/api/games/{gid}").json()["game"]
+        assert (final["status"], final["result"], final["rating_diffs"]) == ("aborted", None, None)
+    assert white.http.get(f"/api/users/{white.name}").json()["ratings"] == []
 
 
 def test_victory_can_be_claimed_once_the_opponent_is_gone_on_their_turn(players):
@@ -235,6 +260,16 @@ def test_victory_can_be_claimed_once_the_opponent_is_gone_on_their_turn(players)
     gid = white.challenge(black)["id"]
     w, b = white.socket(gid), black.socket(gid)
     assert w.move("c3-d4")["type"] == "ack"
+    # Before Black's first move there is no victory to claim, however long Black is away: the game can
+    # still be aborted, unrated (and aborts by itself if Black never starts).
+    b.close()
+    w.wait(lambda m: m.get("type") == "presence" and not m["black"])
+    time.sleep(0.7)  # past the claim delay (0.5 s here)
+    refused = w.request({"type": "claim-victory"})
+    assert refused["error"]["code"] == "cannot_claim" and "abort" in refused["error"]["message"]
+    b = black.socket(gid)
+    assert b.move("f6-e5", ply=1)["type"] == "ack"
+    assert w.move("d4:f6", ply=2)["type"] == "ack"
     # Black is connected: no claim.
     assert w.request({"type": "claim-victory"})["error"]["code"] == "cannot_claim"
     b.close()

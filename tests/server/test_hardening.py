@@ -276,6 +276,7 @@ def limited(tmp_path_factory):
         "SHASHKI_SOCKETS_PER_ADDRESS": "3",
         "SHASHKI_LIMIT_SOCKET_MESSAGES": "5/1",
         "SHASHKI_ENGINE": "random",
+        "SHASHKI_LIMIT_ANONYMOUS_GAMES": "2/60",
     }
     server = Server(tmp_path_factory.mktemp("limited"), env).start()
     yield server
@@ -289,8 +290,27 @@ def test_seeks_are_limited_per_account(limited):
         codes = [alice.post("/api/seeks", terms).status_code for _ in range(2)]
         assert codes == [200, 200]
         assert_json_error(alice.post("/api/quick-pairing", {"preset": "3+2"}), 429, "rate_limited")
+        # The Board API's seeks count in the same window: no more seeks by another way.
+        r = httpx.post(f"{limited.url}/api/board/seek", data={"time": 5}, headers=bearer(alice, "board:play"))
+        assert_json_error(r, 429, "rate_limited")
     finally:
         alice.close()
+
+
+def test_board_api_seeks_count_against_the_sites_seeks(limited):
+    bob = Player(limited)
+    try:
+        headers = bearer(bob, "board:play")
+        for increment in (0, 1):  # two seeks, each withdrawn as its stream closes
+            with httpx.stream(
+                "POST", f"{limited.url}/api/board/seek", data={"time": 5, "increment": increment},
+                headers=headers, timeout=10,
+            ) as stream:
+                assert stream.status_code == 200
+        r = bob.post("/api/seeks", {"time_control": {"minutes": 5, "increment": 3}})
+        assert_json_error(r, 429, "rate_limited")
+    finally:
+        bob.close()
 
 
 def test_games_against_the_computer_are_capped_per_account(limited):
@@ -302,8 +322,35 @@ def test_games_against_the_computer_are_capped_per_account(limited):
         assert_json_error(r, 429, "too_many_computer_games")
         assert alice.post(f"/api/games/{games[0].json()['game']['id']}/abort").status_code == 200
         assert alice.post("/api/computer-games", {"level": 1, "color": "white"}).status_code == 201
+        # A rematch against the computer is a new game against it: no third game at once that way.
+        finished = games[0].json()["game"]["id"]
+        r = alice.post(f"/api/games/{finished}/rematch")
+        assert_json_error(r, 429, "too_many_computer_games")
+        assert alice.http.get(f"/api/games/{finished}").json()["game"]["rematch"]["game_id"] is None
+        assert len(alice.http.get("/api/account/playing").json()["nowPlaying"]) == 2
     finally:
         alice.close()
+
+
+def test_an_anonymous_visitors_rematches_count_as_the_games_they_start(limited):
+    """Two games an address a minute here: the second is a rematch, the third, by rematch too, refused."""
+    from .test_anonymous_play import Visitor
+
+    visitor = Visitor(limited)
+    try:
+        first = visitor.post("/api/computer-games", {"level": 1, "color": "white"})
+        assert first.status_code == 201, first.text
+        gid = first.json()["game"]["id"]
+        assert visitor.post(f"/api/games/{gid}/abort").status_code == 200
+        second = visitor.post(f"/api/games/{gid}/rematch")
+        assert second.status_code == 200, second.text
+        again = second.json()["game"]["id"]
+        assert visitor.post(f"/api/games/{again}/abort").status_code == 200
+        r = visitor.post(f"/api/games/{again}/rematch")
+        assert_json_error(r, 429, "rate_limited")
+        assert visitor.http.get(f"/api/games/{again}").json()["game"]["rematch"]["game_id"] is None
+    finally:
+        visitor.close()
 
 
 def lobby_socket(server: Server):

@@ -113,6 +113,7 @@ def test_a_profile_counts_the_players_games_by_kind_and_lists_those_in_play(tmp_
         (GameFilter(speed="blitz"), ["g6", "g5", "g1"]),
         (GameFilter(speed="rapid"), ["g4"]),
         (GameFilter(speed="classical"), []),
+        (GameFilter(speed="correspondence"), ["g3"]),  # without a clock (found by an audit: every timed one)
         (GameFilter(color="black"), ["g4", "g2"]),
         (GameFilter(vs="Boris"), ["g6", "g2", "g1"]),
         (GameFilter(result="win"), ["g1"]),

@@ -26,7 +26,7 @@ from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Insert, Update, new_row
 
-from .helpers import database_url
+from .helpers import database_url, first_moves_in
 from .test_game_parts import _service
 
 USERS = cast(Table, User.__table__)
@@ -112,6 +112,8 @@ def test_an_end_that_moves_no_rating_is_written_like_a_move_and_a_rated_end_runs
         casual = await games.create(white_id=1, black_id=2, terms=terms)
         rated_terms = GameTerms(clock_initial_ms=60_000, rated=True)
         rated = await games.create(white_id=1, black_id=2, terms=rated_terms)
+        for game in (casual, rated):
+            await first_moves_in(games, game.id, 1, 2)
         seen = _statements(db)
         casual_end = await games.resign(2, casual.id)
         rated_end = await games.resign(1, rated.id)
@@ -126,7 +128,7 @@ def test_an_end_that_moves_no_rating_is_written_like_a_move_and_a_rated_end_runs
     assert rated_end["status"] != "started" and rated_end["winner"] == "black"
     assert ran == [rated_id]  # the hook ran for the rated game's end only
     assert not [s for s in seen if s.startswith("UPDATE games")]  # both ends on the direct path
-    assert (stored.status, stored.result, stored.version) == (casual_end["status"], "1-0", 2)
+    assert (stored.status, stored.result, stored.version) == (casual_end["status"], "1-0", 4)
     assert (stored_rated.result, stored_rated.white_rating) == ("0-1", 1234)  # the hook's column with it
 
 
@@ -151,6 +153,8 @@ def test_a_rating_changed_between_the_read_and_the_write_has_the_end_planned_aga
         first = await games.create(white_id=anna_id, black_id=boris_id, terms=terms)
         second = await games.create(white_id=anna_id, black_id=boris_id, terms=terms)
         third = await games.create(white_id=anna_id, black_id=boris_id, terms=terms)
+        for game in (first, second, third):
+            await first_moves_in(games, game.id, anna_id, boris_id)
         await games.resign(boris_id, first.id)  # both players have a rating row now
         planned: list[str] = []
         plan = ratings.on_game_end

@@ -56,14 +56,19 @@ def test_a_move_with_a_draw_offer_arrives_as_one_game_state_line(players):
         r = client.post(f"/api/{kind}/game/{gid}/move/{text}", params={"offeringDraw": str(offering).lower()})
         assert r.json() == {"ok": True}, r.text
 
-    # The very next line has both the move and the offer (never the move alone, then the offer).
+    # Before each side has moved an offer is dropped and the move played, as lidraughts does.
     move(board, "board", "2217", True)
     line = game.until("gameState")
-    assert (line["moves"], line["wdraw"], line["bdraw"]) == ("2217", True, False)
-    move(bot, "bot", "1015", False)  # Black plays on: White's offer lapses
-    assert game.until("gameState")["moves"] == "2217 1015" and not line.get("bdraw")
-    move(board, "board", "2318", False)
-    assert game.until("gameState")["moves"] == "2217 1015 2318"
+    assert (line["moves"], line["wdraw"], line["bdraw"]) == ("2217", False, False)
+    move(bot, "bot", "1015", False)
+    assert game.until("gameState")["moves"] == "2217 1015"
+    # The very next line has both the move and the offer (never the move alone, then the offer).
+    move(board, "board", "2318", True)
+    line = game.until("gameState")
+    assert (line["moves"], line["wdraw"], line["bdraw"]) == ("2217 1015 2318", True, False)
+    r = bot.post(f"/api/bot/game/{gid}/draw/no")  # Black declines, then plays
+    assert r.json() == {"ok": True}, r.text
+    assert game.until("gameState")["wdraw"] is False
     # A capture sent jump by jump with the offer (as lidraughts-bot does): one line, with the whole move.
     move(bot, "bot", "1522", True)
     move(bot, "bot", "2213", True)

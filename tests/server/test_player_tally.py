@@ -24,7 +24,7 @@ from shashki.server.ratings.service import RatingService
 from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
 
-from .helpers import fresh_database_url
+from .helpers import first_moves_in, fresh_database_url
 
 DATABASES = ["sqlite", "postgresql"]
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
@@ -79,11 +79,9 @@ def test_the_counts_kept_are_the_games_counted_whatever_happens_to_them(database
                     white_id=white, black_id=black, rated=rated, clock_initial_ms=BLITZ)).id)  # fmt: skip
             played, resigned, drawn, aborted, left = made
             await play_out(games, played, rng)
-            live = await games.live(resigned)
-            await games.move(b, resigned, rng.choice(live.rules.legal_moves()), ply=0)
+            await first_moves_in(games, resigned, b, a)
             await games.resign(a, resigned)
-            live = await games.live(drawn)
-            await games.move(a, drawn, rng.choice(live.rules.legal_moves()), ply=0)
+            await first_moves_in(games, drawn, a, c)
             await games.offer_draw(c, drawn)
             await games.accept_draw(a, drawn)
             await games.abort(c, aborted)  # `left` stays in play
@@ -96,8 +94,7 @@ def test_the_counts_kept_are_the_games_counted_whatever_happens_to_them(database
             await games.create(white_id=a, black_id=b, clock_initial_ms=BLITZ, within=pairing)
             # A visitor's casual games, one finished and one in play, handed to the account `c`.
             finished = (await games.create(white_id=anon, black_id=b, clock_initial_ms=BLITZ)).id
-            live = await games.live(finished)
-            await games.move(anon, finished, rng.choice(live.rules.legal_moves()), ply=0)
+            await first_moves_in(games, finished, anon, b)
             await games.resign(b, finished)
             await games.create(white_id=b, black_id=anon, clock_initial_ms=BLITZ)
             handed = await games.adopt_games(anon, c)
@@ -203,10 +200,11 @@ def test_games_of_the_same_two_players_ending_at_once_all_end_and_are_counted(da
                 s.add_all(users)
                 await s.commit()
             a, b = (u.id for u in users)
-            made = [
-                (await games.create(white_id=w, black_id=k, rated=rated, clock_initial_ms=BLITZ)).id
-                for w, k in [(a, b), (b, a)] * 8
-            ]
+            made = []
+            for w, k in [(a, b), (b, a)] * 8:
+                game = await games.create(white_id=w, black_id=k, rated=rated, clock_initial_ms=BLITZ)
+                await first_moves_in(games, game.id, w, k)
+                made.append(game.id)
             ended = await asyncio.gather(
                 *(games.resign(a if i % 2 else b, game_id) for i, game_id in enumerate(made)),
                 return_exceptions=True,

@@ -17,6 +17,8 @@ import shashki.server.ratings.glicko2
 import shashki.server.ratings.speed
 from shashki.server.ratings.glicko2 import Rating, rate
 
+from .helpers import first_moves
+
 TAU = 0.75  # the server's system constant (lichess's)
 BLITZ = {"minutes": 3, "increment": 2}  # 180 s + 40 × 2 s = 260 s: blitz
 
@@ -87,10 +89,12 @@ def test_docstring_examples(module):
 
 
 def play_rated(white, black, outcome: str, **terms) -> str:
-    """A game white vs black, ended at once: by resignation of the loser, or by agreed draw."""
+    """A game white vs black, ended after each side's first move: by resignation of the loser, or by
+    agreed draw."""
     terms = {"rated": True, "time_control": BLITZ, **terms}
     game = white.challenge(black, **terms)
     gid = game["id"]
+    first_moves(gid, white, black)
     if outcome == "white":
         r = black.post(f"/api/games/{gid}/resign")
     elif outcome == "black":
@@ -188,7 +192,7 @@ def test_a_profile_lists_the_players_games_paged_and_filtered_and_shows_no_priva
     play_rated(a, b, "white", rated=False, variant="russian")
     profile = a.http.get(f"/api/users/{a.name}").json()
     assert profile["count"] == {"all": 6, "rated": 0, "win": 4, "loss": 1, "draw": 1, "playing": 0}
-    assert set(profile["user"]) == {"id", "username", "bot", "created_at"}
+    assert set(profile["user"]) == {"id", "username", "bot", "created_at", "closed"}
     text = a.http.get(f"/api/users/{a.name}").text
     for secret in ("token", "csrf", "password", "session", "challenge"):
         assert secret not in text.lower()

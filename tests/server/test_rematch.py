@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from .helpers import first_moves
 from .test_lobby import lobby_socket, receive_until
 
 
 def finished_game(white, black, **terms) -> str:
     gid = white.challenge(black, **terms)["id"]
+    first_moves(gid, white, black)
     assert white.post(f"/api/games/{gid}/resign").status_code == 200
     return gid
 

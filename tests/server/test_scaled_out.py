@@ -148,8 +148,11 @@ def test_a_player_connected_to_one_process_is_present_for_the_other(two_servers)
     white, black = Player(a), Player(b)
     gid = white.challenge(black)["id"]
     w, bs = white.socket(gid), black.socket(gid)
-    assert w.move("c3-d4")["type"] == "ack"
+    assert w.move("c3-d4", ply=0)["type"] == "ack"
     bs.wait_state(lambda g: g["ply"] == 1)
+    assert bs.move("f6-g5", ply=1)["type"] == "ack"
+    assert w.move("b2-c3", ply=2)["type"] == "ack"  # each side has moved: a claim is possible from now on
+    bs.wait_state(lambda g: g["ply"] == 3)
     time.sleep(1.0)  # longer than the claim delay (0.5 s): only presence can refuse the claim now
     refused = w.request({"type": "claim-victory"})
     assert refused["type"] == "error" and refused["error"]["code"] == "cannot_claim", refused

@@ -14,7 +14,7 @@ import httpx
 
 from shashki.server.history.tv import best
 
-from .helpers import eventually
+from .helpers import eventually, first_moves
 from .test_lobby import lobby_socket, receive_until
 
 BLITZ = {"minutes": 3, "increment": 2}
@@ -30,6 +30,7 @@ def relation(player, other) -> dict:
 def test_a_rated_game_that_ends_records_the_new_rating_with_its_date_for_the_graph(players):
     a, b = players(), players()
     game = a.challenge(b, rated=True, time_control=BLITZ)
+    first_moves(game["id"], a, b)
     assert b.post(f"/api/games/{game['id']}/resign").status_code == 200
     history = a.http.get(f"/api/users/{a.name}/rating-history").json()["history"]
     assert [(h["variant"], h["speed"]) for h in history] == [("russian-giveaway", "blitz")]
@@ -45,8 +46,10 @@ def test_a_rated_game_that_ends_records_the_new_rating_with_its_date_for_the_gra
 def test_the_games_list_filters_by_variant_result_opponent_and_rated_on_the_server(players):
     a, b, c = players(), players(), players()
     rated_win = a.challenge(b, rated=True, time_control=BLITZ)
+    first_moves(rated_win["id"], a, b)
     b.post(f"/api/games/{rated_win['id']}/resign")
     casual_loss = a.challenge(c, variant="russian", time_control=BLITZ)
+    first_moves(casual_loss["id"], a, c)
     a.post(f"/api/games/{casual_loss['id']}/resign")
     ids = lambda **q: [g["id"] for g in a.http.get(f"/api/users/{a.name}/games", params=q).json()["games"]]  # noqa: E731
     assert ids(result="win") == [rated_win["id"]]
@@ -222,6 +225,7 @@ def test_tv_shows_the_best_rated_game_in_play_of_each_variant(players, server):
     strong, weak, fresh1, fresh2 = players(), players(), players(), players()
     for _ in range(2):  # strong beats weak twice: their ratings part
         g = strong.challenge(weak, rated=True, time_control=BLITZ, variant=variant)
+        first_moves(g["id"], strong, weak)
         weak.post(f"/api/games/{g['id']}/resign")
     low = weak.challenge(fresh2, rated=True, time_control=BLITZ, variant=variant)
     high = strong.challenge(fresh1, rated=True, time_control=BLITZ, variant=variant)

@@ -155,6 +155,8 @@ def moves_and_notes(node: dict) -> dict:
 
 
 def test_the_marks_of_a_variations_first_move_are_kept_in_the_shared_address(pages, server):
+    from server.helpers import tree_of
+
     # The address's movetext once wrote a variation's first move without its "!": lost on the way back.
     page = pages("/analysis")
     page.wait_for_selector("#analysis svg.board [data-piece]")
@@ -168,7 +170,7 @@ def test_the_marks_of_a_variations_first_move_are_kept_in_the_shared_address(pag
     # Import, the address's movetext, import again: the same tree.
     def tree(pdn: str) -> dict:
         answer = httpx.post(f"{server.url}/api/analysis/pdn", json={"pdn": pdn})
-        return moves_and_notes(answer.json()["games"][0]["tree"])
+        return moves_and_notes(tree_of(answer.json()["games"][0]["nodes"]))
 
     assert tree(f'[Variant "russian"]\n{movetext} *') == tree(MARKED)
     # And the shared address draws the variation's move with its mark.

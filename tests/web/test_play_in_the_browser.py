@@ -259,7 +259,11 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     gid = new
     wait_for_turn(alice)
     play_by_clicking(alice, "c3-d4")
-    wait_for_ply(bob, 1)
+    wait_for_turn(bob)
+    play_by_clicking(bob, "f6-g5")
+    wait_for_turn(alice)
+    play_by_clicking(alice, "b2-c3")  # a claim comes once each side has moved (before, an abort)
+    wait_for_ply(bob, 3)
     bob.context.close()
     alice.click("#claim-victory")
     alice.wait_for_selector("#result:not([hidden])")

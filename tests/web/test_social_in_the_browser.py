@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from server.helpers import Player
+from server.helpers import Player, first_moves
 
 from .helpers import PHONE
 
@@ -18,6 +18,7 @@ expect = playwright.expect
 
 def rated_win(winner: Player, loser: Player, **terms) -> str:
     game = winner.challenge(loser, rated=True, time_control=BLITZ, **terms)
+    first_moves(game["id"], winner, loser)  # before, a resignation aborts the game
     assert loser.post(f"/api/games/{game['id']}/resign").status_code == 200
     return game["id"]
 
@@ -50,6 +51,7 @@ def test_the_games_list_filters_by_result_opponent_variant_and_rated(pages, serv
     a, b, c = Player(server), Player(server), Player(server)
     win = rated_win(a, b)
     loss = a.challenge(c, variant="russian", time_control=BLITZ)["id"]
+    first_moves(loss, a, c)
     a.post(f"/api/games/{loss}/resign")
     page = pages(f"/@/{a.name}")
     rows = page.locator("#profile-games li.game-row")

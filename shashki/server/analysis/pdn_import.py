@@ -2,6 +2,10 @@
 (`shashki.rules.pdn`) and each game's tree — main line, variations, comments — played through the rules
 (`shashki.rules.pdn_tree`), with each position as the board shows it (FEN, legal moves, outcome).
 
+A game's tree is sent flat, as `nodes`: its positions in pre-order (the root first; a node's main
+continuation before its variations), each naming its `parent` by index (None for the root). A nested
+tree would nest as deep as the game is long, past what a JSON encoder (or the client's reader) allows.
+
 A text that cannot be read at all is refused (`Invalid`, naming the line). A game with an illegal move or
 a bad set-up is listed with its `error` (naming the game, the move and the line it is on); the other games
 of the text still open.
@@ -23,7 +27,7 @@ MAX_NODES = 20_000  # positions in one import, all games together (each carries 
 
 
 def import_pdn(text: str, default_variant: str | None = None) -> dict[str, Any]:
-    """`{"games": [...]}`: each game's tags, variant, result and tree, or its error."""
+    """`{"games": [...]}`: each game's tags, variant, result and tree (`nodes`), or its error."""
     try:
         games = read_games(text, **({"default_variant": default_variant} if default_variant else {}))
     except PdnError as exc:
@@ -43,7 +47,7 @@ def _game_json(pdn: PdnGame, budget: list[int]) -> dict[str, Any]:
         "tags": pdn.tags,
         "result": pdn.result,
         "variant": None,
-        "tree": None,
+        "nodes": None,
         "error": None,
     }
     try:
@@ -58,22 +62,30 @@ def _game_json(pdn: PdnGame, budget: list[int]) -> dict[str, Any]:
     except PdnError as exc:
         out["error"] = {"code": exc.code, "message": exc.message, "game": pdn.index, "line": pdn.line}
         return out
-    out["tree"] = _node_json(root, budget)
+    out["nodes"] = _nodes_json(root, budget)
     return out
 
 
-def _node_json(node: PdnNode, budget: list[int]) -> dict[str, Any]:
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise Invalid("too_many_positions", f"At most {MAX_NODES} positions are imported at once.")
-    variant = node.position.variant
-    out = position_json(node.position, node.ply, node.outcome)
-    out.update(
-        move=node.notation,
-        path=[square_label(variant, b) for b in node.move.path] if node.move else [],
-        comment=node.comment,
-        before=node.before,
-        marks=node.marks,
-        children=[_node_json(child, budget) for child in node.children],
-    )
-    return out
+def _nodes_json(root: PdnNode, budget: list[int]) -> list[dict[str, Any]]:
+    """The tree under `root` in pre-order, each node with its parent's index (no recursion: a game's
+    main line is as long as the game)."""
+    nodes: list[dict[str, Any]] = []
+    todo: list[tuple[PdnNode, int | None]] = [(root, None)]
+    while todo:
+        node, parent = todo.pop()
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise Invalid("too_many_positions", f"At most {MAX_NODES} positions are imported at once.")
+        variant = node.position.variant
+        out = position_json(node.position, node.ply, node.outcome)
+        out.update(
+            parent=parent,
+            move=node.notation,
+            path=[square_label(variant, b) for b in node.move.path] if node.move else [],
+            comment=node.comment,
+            before=node.before,
+            marks=node.marks,
+        )
+        todo.extend((child, len(nodes)) for child in reversed(node.children))
+        nodes.append(out)
+    return nodes

@@ -192,6 +192,17 @@ class ChatService:
             setting = await s.get(ChatSetting, (game_id, user_id))
         return setting is None or setting.spectators == "show"
 
+    async def shown(
+        self, event: dict, game_id: str, user_id: int | None, color: Color | str | None
+    ) -> bool:
+        """Whether a chat event of the game's channel reaches this listener, whichever way they listen
+        (the game socket, the Bot and Board APIs' game stream): not a line of an author they block, and of
+        a room they read; an event of no room (the chat's settings) reaches everyone."""
+        if await self._blocked_by(user_id, (event.get("user") or {}).get("id")):
+            return False
+        room = event.get("room")
+        return room is None or await self.visible_to(game_id, user_id, color, room)
+
     async def lines(self, user: User | None, game_id: str) -> dict:
         """The lines the asker sees, oldest first, and the state of the spectators' room."""
         record = await self._game(game_id)
@@ -234,11 +245,7 @@ class ChatService:
                 if ready is not None:
                     await ready.wait()
                 async for event in events:
-                    room = event.get("room")
-                    author = (event.get("user") or {}).get("id")
-                    if await self._blocked_by(user_id, author):
-                        continue
-                    if room is None or await self.visible_to(game_id, user_id, color, room):
+                    if await self.shown(event, game_id, user_id, color):
                         await send(event)
 
             task = asyncio.create_task(forward())

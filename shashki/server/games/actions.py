@@ -193,8 +193,15 @@ class GameActions:
 
     @checked_again
     async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        """Offer a draw; offering when the opponent already offered is accepting."""
+        """Offer a draw; offering when the opponent already offered is accepting. None before each side
+        has moved, when the game is aborted instead (as on lichess and lidraughts): an agreement without
+        a move would move ratings without a game."""
         async with self.seated(user_id, game_id) as (live, color):
+            if live.record.ply < CLOCK_STARTS_AT_PLY:
+                raise Conflict(
+                    "too_early_for_a_draw",
+                    "A draw is offered once each side has moved: abort the game instead.",
+                )
             offer = live.record.draw_offer
             view = None
             if offer is color.other:
@@ -224,8 +231,13 @@ class GameActions:
 
     @checked_again
     async def resign(self, user_id: int, game_id: str) -> dict[str, Any]:
+        """Resign; before each side has moved that is aborting the game, unrated, however it is asked (the
+        site, the live channel, the Bot and Board APIs), as on lichess and lidraughts — except in a
+        tournament's game, whose point a resignation gives the opponent whenever it comes."""
         async with self.seated(user_id, game_id) as (live, color):
-            view = await self.finish(live, Outcome.win(color.other, RESIGNATION))
+            early = live.record.ply < CLOCK_STARTS_AT_PLY and live.tournament is None
+            ending = Outcome.aborted() if early else Outcome.win(color.other, RESIGNATION)
+            view = await self.finish(live, ending)
         return view.to_json()
 
     @checked_again
@@ -258,6 +270,12 @@ class GameActions:
             if live.is_correspondence:
                 # A correspondence player is away between moves by design: only their days end the game.
                 raise Conflict("cannot_claim", "A correspondence game ends on time, not on absence.")
+            if live.record.ply < CLOCK_STARTS_AT_PLY:
+                # Until each side has moved the game can be aborted, unrated, and aborts by itself when
+                # the side to move does not start (`abort_unstarted`): there is no victory to claim yet.
+                raise Conflict(
+                    "cannot_claim", "Your opponent has not made their first move: abort the game instead."
+                )
             opponent = color.other
             if live.to_move is not opponent or live.is_computer(opponent):
                 raise Conflict(

@@ -41,7 +41,9 @@ class PlayerGames:
     """Which of a player's games: the columns a list or an export is filtered on.
 
     `estimated_ms` bounds the estimated duration of timed games (initial time + 40 increments, as the
-    speeds of `ratings.speed` are defined), the upper bound excluded, None for no upper bound.
+    speeds of `ratings.speed` are defined), the upper bound excluded, None for no upper bound;
+    `untimed` keeps the games without a clock (the correspondence speed: days per move, or no limit);
+    `since` and `before` bound when the games began (`since` included, `before` not).
     """
 
     user_id: int
@@ -49,6 +51,9 @@ class PlayerGames:
     variant: str | None = None
     rated: bool | None = None
     estimated_ms: tuple[int, int | None] | None = None
+    untimed: bool = False
+    since: datetime | None = None
+    before: datetime | None = None
     opponent_id: int | None = None
     result: Result | None = None
     finished_only: bool = False
@@ -121,6 +126,12 @@ def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
         where += [GameRecord.clock_initial_ms.is_not(None), estimate >= low]
         if high is not None:
             where.append(estimate < high)
+    if g.untimed:
+        where.append(GameRecord.clock_initial_ms.is_(None))
+    if g.since is not None:
+        where.append(GameRecord.created_at >= g.since)
+    if g.before is not None:
+        where.append(GameRecord.created_at < g.before)
     if g.opponent_id is not None:
         where.append(_plays(g.opponent_id))
     if g.result:
@@ -137,7 +148,9 @@ def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
 def _kept(g: PlayerGames) -> bool:
     """Whether the player's counts kept hold the selection's size (no filter by colour, variant, speed
     or opponent; rated or casual only among finished games, without a result)."""
-    if g.color is not None or g.variant or g.estimated_ms is not None or g.opponent_id is not None:
+    speed = g.estimated_ms is not None or g.untimed
+    when = g.since is not None or g.before is not None
+    if g.color is not None or g.variant or speed or when or g.opponent_id is not None:
         return False
     return g.rated is None or (g.finished_only and not g.result)
 

@@ -23,6 +23,10 @@ from shashki.server.games.models import GameStatus
 from shashki.server.games.service import GameService
 from shashki.server.games.terms import GameTerms
 
+# Asked just before a rematch starts its game, whether it is against the computer (the route's limits on
+# new games: shashki/server/http/rematch.py); it raises to refuse the start, which then changes nothing.
+BeforeStart = Callable[[bool], Awaitable[None]]
+
 
 class RematchService:
     """Rematches, through the games store's public interface (`live`, `locked`, `commit`) and the game
@@ -35,6 +39,9 @@ class RematchService:
         # Whether the first account blocks the second (shashki.server.social), set by the app: a rematch
         # is a challenge, and a blocked player's is refused as theirs would be in the lobby.
         self.blocks: Callable[[int, int], Awaitable[bool]] | None = None
+        # Whether an account is closed (accounts/security.py), set by the app: a closed account plays no
+        # more, and an offer it made before closing lapses with it.
+        self.closed: Callable[[int], Awaitable[bool]] | None = None
 
     async def _finished(self, user_id: int, game_id: str) -> tuple[LiveGame, Color]:
         live = await self.store.live(game_id)
@@ -51,7 +58,9 @@ class RematchService:
         if r.rematch_id:
             raise Conflict("rematch_exists", "This game has had its rematch.", game_id=r.rematch_id)
 
-    async def offer(self, user_id: int, game_id: str) -> dict[str, Any]:
+    async def offer(
+        self, user_id: int, game_id: str, before_start: BeforeStart | None = None
+    ) -> dict[str, Any]:
         """Offer a rematch, or accept the one the opponent offered: `{"game": state}` once it starts,
         else `{"rematch": {...}}` with the offer standing.
         """
@@ -60,10 +69,10 @@ class RematchService:
             self._check(live)
             opponent = color.other
             if live.is_computer(opponent):
-                return {"game": await self._start(live, user_id)}
+                return {"game": await self._start(live, user_id, before_start)}
             await self._refuse_across_a_block(live, user_id, color)
             if live.record.rematch_offer is opponent:
-                return {"game": await self._start(live, user_id)}
+                return {"game": await self._start(live, user_id, before_start)}
             if live.record.rematch_offer is not color:
                 await self.store.commit(live, {"rematch_offer": color})
                 await self.bus.publish(
@@ -72,20 +81,27 @@ class RematchService:
                 )
         return {"rematch": {"offer": color.value, "game_id": None}}
 
-    async def accept(self, user_id: int, game_id: str) -> dict[str, Any]:
+    async def accept(
+        self, user_id: int, game_id: str, before_start: BeforeStart | None = None
+    ) -> dict[str, Any]:
         live, color = await self._finished(user_id, game_id)
         async with self.store.locked(live):
             self._check(live)
             if live.record.rematch_offer is not color.other:
                 raise Conflict("no_rematch_offer", "Your opponent has not offered a rematch.")
             await self._refuse_across_a_block(live, user_id, color)
-            return {"game": await self._start(live, user_id)}
+            return {"game": await self._start(live, user_id, before_start)}
 
     async def _refuse_across_a_block(self, live: LiveGame, user_id: int, color: Color) -> None:
         """A rematch is a challenge: none between two players when either blocks the other (as in the
-        lobby), whoever offers and whoever accepts, and whenever the block was made."""
+        lobby), whoever offers and whoever accepts, and whenever the block was made; none with a closed
+        account, whenever its offer was made."""
         opponent_id = live.record.player_id(color.other)
-        if self.blocks is None or opponent_id is None:
+        if opponent_id is None:
+            return
+        if self.closed is not None and await self.closed(opponent_id):
+            raise Conflict("account_closed", "Your opponent closed their account: they play no more.")
+        if self.blocks is None:
             return
         if await self.blocks(user_id, opponent_id):
             raise Forbidden("challenge_refused", "You block your opponent: unblock them to play them again.")
@@ -114,8 +130,10 @@ class RematchService:
                 )
         return {"rematch": {"offer": None, "game_id": None}}
 
-    async def _start(self, live: LiveGame, user_id: int) -> dict[str, Any]:
+    async def _start(self, live: LiveGame, user_id: int, before_start: BeforeStart | None) -> dict[str, Any]:
         r = live.record
+        if before_start is not None:
+            await before_start(r.computer_level is not None)
         new = await self.games.create(
             white_id=r.black_id, black_id=r.white_id, terms=GameTerms.of(r), computer_level=r.computer_level
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import cast
 
 from shashki.rules import Color
@@ -24,7 +25,7 @@ from shashki.server.lidraughts import variant_key
 from shashki.server.ratings import RatingService
 from shashki.server.ratings.service import check_speed
 from shashki.server.ratings.speed import LIMITS as SPEED_LIMITS
-from shashki.server.ratings.speed import speed_of
+from shashki.server.ratings.speed import UNTIMED, speed_of
 from shashki.server.storage import Database
 
 RESULTS = ("win", "loss", "draw")
@@ -38,7 +39,8 @@ EXPORT_BATCH = 50
 
 @dataclass(frozen=True)
 class GameFilter:
-    """Which of a player's games: by variant, speed, rated or casual, colour, opponent, result."""
+    """Which of a player's games: by variant, speed, rated or casual, colour, opponent, result, and when
+    they began (`since` included, `before` not)."""
 
     variant: str | None = None
     speed: str | None = None
@@ -47,6 +49,8 @@ class GameFilter:
     vs: str | None = None
     result: str | None = None
     finished_only: bool = False
+    since: datetime | None = None
+    before: datetime | None = None
 
     def __post_init__(self) -> None:
         if self.variant:
@@ -60,8 +64,8 @@ class GameFilter:
 
 
 def estimated_ms(speed: str) -> tuple[int, int | None]:
-    """The estimated durations (initial + 40 increments, ms) of one speed, as ratings.speed has it: from
-    the faster speed's limit (included) to this one's (excluded; None for the slowest)."""
+    """The estimated durations (initial + 40 increments, ms) of one timed speed, as ratings.speed has it:
+    from the faster speed's limit (included) to this one's (excluded; None for the slowest)."""
     low, high = 0, None
     for name, below in SPEED_LIMITS:
         high = None if below is None else below * 1000
@@ -106,6 +110,8 @@ class HistoryService:
                 "username": user.username,
                 "bot": user.is_bot,
                 "created_at": user.created_at.isoformat(),
+                # Closed by its owner (accounts/security.py): the profile and finished games stay.
+                "closed": user.closed,
             },
             "ratings": await self.ratings.of_user(user.id),
             "rating_history": await self.ratings.history(user.id),
@@ -129,11 +135,14 @@ class HistoryService:
             color=Color(f.color) if f.color else None,
             variant=f.variant,
             rated=f.rated,
-            estimated_ms=estimated_ms(f.speed) if f.speed else None,
+            estimated_ms=estimated_ms(f.speed) if f.speed and f.speed != UNTIMED else None,
+            untimed=f.speed == UNTIMED,
             opponent_id=vs.id if vs is not None else None,
             result=cast(Result | None, f.result),  # one of RESULTS: GameFilter checked it
             finished_only=f.finished_only,
             with_aborted=with_aborted,
+            since=f.since,
+            before=f.before,
         )
 
     async def games_page(self, username: str, f: GameFilter, *, page: int = 1, per_page: int = 20) -> dict:
@@ -180,9 +189,12 @@ class HistoryService:
         return game_json(record, moves, users)
 
     async def export(
-        self, username: str, f: GameFilter, *, fmt: str, site: str, limit: int | None = None
+        self, username: str, f: GameFilter, *, fmt: str, site: str, limit: int | None = None,
+        moves: bool = True, tags: bool = True,
     ) -> AsyncIterator[str]:
-        """A player's games, newest first, as PDN texts or NDJSON lines, read in batches as they are sent.
+        """A player's games, newest first, as PDN texts or NDJSON lines, read in batches as they are sent;
+        as lidraughts has them, `moves=False` leaves the moves out (a PDN keeps its result) and `tags=False`
+        a PDN's tags.
 
         The checks (the player exists, the filter) are made before the first chunk, so that an error is
         still an HTTP error; the games follow in batches of `EXPORT_BATCH`.
@@ -198,11 +210,13 @@ class HistoryService:
                 records = await self.games.queries.newest_of_player(selection, limit=size, after=last)
                 if not records:
                     return
-                for record, moves, users in await self._with_moves(records):
+                for record, notations, users in await self._with_moves(records):
                     if fmt == "pdn":
-                        yield pdn(record, moves, users, site=f"{site}/game/{record.id}") + "\n"
+                        text = pdn(record, notations, users, site=f"{site}/game/{record.id}")
+                        yield _parts(text, moves=moves, tags=tags) + "\n"
                     else:
-                        yield json.dumps(game_json(record, moves, users), separators=(",", ":")) + "\n"
+                        shown = game_json(record, notations if moves else None, users)
+                        yield json.dumps(shown, separators=(",", ":")) + "\n"
                 sent += len(records)
                 last = (records[-1].created_at, records[-1].id)
 
@@ -227,3 +241,11 @@ class HistoryService:
                 | {"correspondence": state["correspondence"]}  # days per move, for the lists' labels
             )
         return out
+
+
+def _parts(text: str, *, moves: bool, tags: bool) -> str:
+    """A game's PDN with its moves (but the result that ends them) or its tags left out."""
+    head, _, movetext = text.partition("\n\n")
+    if not moves:
+        movetext = movetext.split()[-1] + "\n"
+    return movetext if not tags else f"{head}\n\n{movetext}"

@@ -8,15 +8,28 @@ The format is chosen by the Accept header as on lidraughts (`application/json` f
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
 
+from shashki.server.errors import Invalid
 from shashki.server.history import GameFilter
 from shashki.server.http.deps import History
 from shashki.server.ratings import SPEEDS
 
 router = APIRouter(tags=["exports"])
 PDN = "application/x-draughts-pdn"
+
+
+def moment(ms: int | None) -> datetime | None:
+    """A lidraughts timestamp (ms since 1970, UTC) as a time; None stays None."""
+    if ms is None:
+        return None
+    try:
+        return datetime.fromtimestamp(ms / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        raise Invalid("bad_time", "since and until are times in ms since 1970 (UTC).") from None
 
 
 def site(request: Request) -> str:
@@ -61,6 +74,10 @@ async def export_user_games(
     vs: str | None = None,
     result: str | None = Query(None, description="win, loss or draw"),
     ongoing: bool = Query(False, description="Include games in progress"),
+    since: int | None = Query(None, ge=0, description="Games begun at or after this time (ms, UTC)"),
+    until: int | None = Query(None, ge=0, description="Games begun at or before this time (ms, UTC)"),
+    moves: bool = Query(True, description="Include the moves (a PDN keeps its result)"),
+    tags: bool = Query(True, description="Include the PDN tags"),
     format: str | None = Query(None, pattern="^(pdn|ndjson)$"),
 ) -> StreamingResponse:
     fmt = wanted(request, format, "pdn", "ndjson", "application/x-ndjson")
@@ -72,7 +89,9 @@ async def export_user_games(
         vs=vs,
         result=result,
         finished_only=not ongoing,
+        since=moment(since),
+        before=moment(None if until is None else until + 1),  # lidraughts' until, to the millisecond
     )
-    chunks = await history.export(username, f, fmt=fmt, site=site(request), limit=max)
+    chunks = await history.export(username, f, fmt=fmt, site=site(request), limit=max, moves=moves, tags=tags)
     media = PDN if fmt == "pdn" else "application/x-ndjson"
     return StreamingResponse(chunks, media_type=media)

@@ -142,9 +142,16 @@ class BotApi:
         if move is None:
             return OK
         if offer:
-            state = state_view(await self.games.offer_draw(user.id, game_id))
-            if state.status != "started":
-                return OK  # the opponent had offered: the draw is agreed, nothing left to play
+            try:
+                state = state_view(await self.games.offer_draw(user.id, game_id))
+            except Conflict as refused:
+                if refused.code != "too_early_for_a_draw":
+                    raise
+                # Before each side has moved there is no draw to offer: lidraughts drops the offer and
+                # plays the move.
+            else:
+                if state.status != "started":
+                    return OK  # the opponent had offered: the draw is agreed, nothing left to play
         await play(self.games, user.id, game_id, move, game.ply)
         return OK
 
@@ -156,12 +163,9 @@ class BotApi:
         return OK
 
     async def resign(self, user: User, game_id: str) -> Json:
-        """Resign; before each side has moved that is aborting, as on lidraughts."""
-        game, _ = await self.streams.my_game(user, game_id)
-        if game.status == "started" and game.ply < 2:
-            await self.games.abort(user.id, game_id)
-        else:
-            await self.games.resign(user.id, game_id)
+        """Resign; before each side has moved that is aborting (`GameActions.resign`), as on lidraughts."""
+        await self.streams.my_game(user, game_id)
+        await self.games.resign(user.id, game_id)
         return OK
 
     # -- challenges and seeks ---------------------------------------------------------------------

@@ -7,7 +7,8 @@
 - Forms are read as lidraughts clients send them (`application/x-www-form-urlencoded`, or
   `multipart/form-data`); JSON bodies and query parameters work too; a body of another type is refused.
 - Limits: `api_requests_per_minute` requests per account on these routes, `challenges_per_minute`
-  challenges, `event_streams` open event streams and `game_streams` open game streams per account.
+  challenges and `limit_seeks` seeks (each counted with the site's in one window), `event_streams` open
+  event streams and `game_streams` open game streams per account.
   Beyond them the answer is 429 with a JSON error and a Retry-After header.
 """
 
@@ -361,8 +362,9 @@ async def cancel_challenge(challenge_id: str, api: Bots, actor: Actor = Depends(
     summary="Seek an opponent: rated, time (min), increment (s), variant, color; open until paired",
 )
 async def seek(
-    api: Bots, accounts: Accounts, request: Request, actor: Actor = Depends(board_actor)
+    api: Bots, accounts: Accounts, limits: Limits, request: Request, actor: Actor = Depends(board_actor)
 ) -> StreamingResponse:
+    await limits.hit("seeks", str(actor.id), "seeks")  # the site's seeks count in the same window
     data = await fields(request)
     try:
         minutes = float(data["time"]) if data.get("time") and not data.get("days") else None

@@ -289,8 +289,8 @@ class Streams:
                         if not opponent_here:
                             out["claimWinInSeconds"] = math.ceil(self.games.claim_after_ms / 1000)
                         yield out
-                    elif kind == "chat" and await self.chat.visible_to(
-                        game_id, user.id, color, event["room"]
+                    elif kind == "chat" and "room" in event and await self.chat.shown(
+                        event, game_id, user.id, color
                     ):
                         yield {
                             "type": "chatLine",

@@ -29,11 +29,16 @@ export function makeNode(data, parent = null) {
   };
 }
 
-/** A whole tree from an imported game's `tree` (each node carries its children). */
-export function treeFromImport(data, parent = null) {
-  const node = makeNode(data, parent);
-  node.children = (data.children || []).map((child) => treeFromImport(child, node));
-  return node;
+/** A whole tree from an imported game's `nodes` (in pre-order, each naming its parent's index): the root. */
+export function treeFromImport(nodes) {
+  const made = [];
+  for (const data of nodes) {
+    const parent = data.parent === null || data.parent === undefined ? null : made[data.parent];
+    const node = makeNode(data, parent);
+    if (parent) parent.children.push(node);
+    made.push(node);
+  }
+  return made[0];
 }
 
 /** The moves from the root to `node`. */

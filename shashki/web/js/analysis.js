@@ -144,7 +144,7 @@ export async function mount(container) {
   }
 
   function openGame(game) {
-    setTree(treeFromImport(game.tree), game.variant, game.double_diagonal);
+    setTree(treeFromImport(game.nodes), game.variant, game.double_diagonal);
     el.boardSlot.scrollIntoView({ block: "nearest" });
   }
 
@@ -244,7 +244,7 @@ export async function mount(container) {
       toast(game.error.message, "error");
       return start(key);
     }
-    setTree(treeFromImport(game.tree), game.variant, game.double_diagonal, at);
+    setTree(treeFromImport(game.nodes), game.variant, game.double_diagonal, at);
   }
 
   // -- the page ---------------------------------------------------------------------------------------
