@@ -2,10 +2,11 @@
 
 The pairing and scoring rules are pure functions over plain dataclasses with no I/O, tested on their own;
 around them, the server side: `models` (the tables), `state` (a tournament's rows read once and handed to
-the rules), `terms` (what a creation request may ask), `service` (create, join, withdraw, pause, berserk,
-the reads), `director` and `lease` (one director per tournament across processes), `pairings` (what
-the director's pairings write), `results` (the games store's listener), `schedule` (the tournaments the
-server creates), `live` (what is published), `views` (the JSON shapes). The rules:
+the rules), `terms` (what a creation request may ask), `service` (create, join, withdraw, pause, the
+reads; `berserk` its arena berserk), `director` and `lease` (one director per tournament across
+processes), `pairings` (what the director's pairings write), `results` (the games store's listener),
+`schedule` (the tournaments the server creates), `live` (what is published), `views` (the JSON shapes).
+The rules:
 
 - `arena`: `arena_sheet`, `arena_standings` (scores with streaks, berserk and the lichess draw rules);
 - `arena_pairing`: `pair_wave` (who plays whom among the players waiting), `rejoin_delay` (after a pause);

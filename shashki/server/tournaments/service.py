@@ -1,6 +1,6 @@
-"""The tournament service (issue 13): create, join, withdraw, pause, berserk, and the reads (list,
-standings, pairings, results, PDN). The pairing itself is the director's (`director.py`); the results
-come from the games store, whose listener this service is (`results.py`).
+"""The tournament service (issue 13): create, join, withdraw, pause, berserk (`berserk.py`), and the
+reads (list, standings, pairings, results, PDN). The pairing itself is the director's (`director.py`);
+the results come from the games store, whose listener this service is (`results.py`).
 
 It owns the tournaments' tables (`models.py`) and asks the other domains only through their public
 services: games are created by `GameService.create` with `GameTerms` (so rated tournament games are
@@ -20,7 +20,6 @@ from sqlalchemy import desc, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from shashki.rules import Color
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
@@ -28,8 +27,9 @@ from shashki.server.games.service import GameService
 from shashki.server.history.export import pdn
 from shashki.server.ratings import RatingService
 from shashki.server.ratings.speed import speed_of
-from shashki.server.storage import Database, rows_changed
+from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
+from shashki.server.tournaments.berserk import Berserk
 from shashki.server.tournaments.conditions import check_conditions, take_room
 from shashki.server.tournaments.live import TournamentFeed
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
@@ -60,7 +60,7 @@ ID_ALPHABET = string.ascii_letters + string.digits
 FINISHED_LISTED = 20  # the contract: the last 20 finished ones
 
 
-class TournamentService:
+class TournamentService(Berserk):
     def __init__(
         self,
         db: Database,
@@ -352,48 +352,6 @@ class TournamentService:
             await s.execute(update(TournamentPlayer).where(TournamentPlayer.id == entry.id).values(**values))
             await s.commit()
         return await self._changed(tournament_id, user.id)
-
-    async def berserk(self, user: User, tournament_id: str, game_id: str) -> dict[str, Any]:
-        """Arena berserk (lila `Berserk`): halve your own clock before your first move, for one more point
-        if you win a game of at least 14 plies (`state.RULES`). The increment stays: a game has one
-        increment for both sides here."""
-        snap = await self.snapshot(tournament_id)
-        if snap.tournament.system != ARENA:
-            raise Invalid("arena_only", "Berserk belongs to arenas.")
-        pairing = next((p for p in snap.pairings if p.game_id == game_id), None)
-        if (
-            pairing is None
-            or pairing.status != PLAYING
-            or user.id not in (pairing.white_id, pairing.black_id)
-        ):
-            raise Forbidden(
-                "not_your_game", "Berserk is for your own game of this arena, while it is played."
-            )
-        color = Color.WHITE if user.id == pairing.white_id else Color.BLACK
-        if pairing.white_berserk if color is Color.WHITE else pairing.black_berserk:
-            return {"ok": True}
-        # Halved once however often it is asked (refused once the player has moved); the pairing's flag
-        # and the player's count are set by the one request that finds the flag still unset, so
-        # requests sent at the same time (in any process) count one berserk.
-        await self.games.halve_clock(game_id, color)
-        flag = TournamentPairing.white_berserk if color is Color.WHITE else TournamentPairing.black_berserk
-        async with self.db.session() as s:
-            claimed = await s.execute(
-                update(TournamentPairing)
-                .where(TournamentPairing.id == pairing.id, flag.is_(False))
-                .values({flag.key: True})
-            )
-            if rows_changed(claimed) == 1:
-                await s.execute(
-                    update(TournamentPlayer)
-                    .where(
-                        TournamentPlayer.tournament_id == tournament_id, TournamentPlayer.user_id == user.id
-                    )
-                    .values(berserks=TournamentPlayer.berserks + 1)
-                )
-            await s.commit()
-        self.feed.changed(tournament_id)
-        return {"ok": True}
 
     async def _changed(self, tournament_id: str, viewer: int | None) -> dict[str, Any]:
         self.feed.changed(tournament_id)
