@@ -10,12 +10,13 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from shashki.engine.levels import level_setting
 from shashki.engine.search import CountStates, Limit, Line, Searcher
-from shashki.engine.timeman import PonderClock
+from shashki.engine.timeman import MIN_TIME, PonderClock
 from shashki.rules.game import Game
 from shashki.rules.position import Move, Position
 
@@ -142,6 +143,7 @@ class Engine:
         moves = position.legal_moves()
         if not moves:
             return PlayResult(None, 0, 0, (), 0)
+        limit = after_waiting(limit)
         lvl = self.level
         if self.book_mode is not None and len(moves) > 1:
             from shashki.engine.book import book_for
@@ -192,6 +194,15 @@ def _level_limit(lvl, limit: Limit | None) -> Limit:
     if depth is None and seconds is None and given.nodes is None:
         seconds = 1.0  # level 8 with no limit given: one second a move
     return Limit(depth=depth, nodes=given.nodes, time=seconds)
+
+
+def after_waiting(limit: Limit | None, now: float | None = None) -> Limit | None:
+    """`limit` with the time waited since it was sent (`Limit.sent_at`) taken off its time, which keeps at
+    least the time manager's minimum: the clock ran while the move waited for its search."""
+    if limit is None or limit.sent_at is None or limit.time is None:
+        return limit
+    waited = max(0.0, (time.time() if now is None else now) - limit.sent_at)
+    return replace(limit, time=max(MIN_TIME, limit.time - waited), sent_at=None)
 
 
 def play(position_or_game: Position | Game, limit: Limit | None = None, *, level: int | None = None,

@@ -71,7 +71,10 @@ class Limit:
     completes, so there is always a move to play.
 
     `time` is seconds for this move; `remaining`/`increment` describe a game clock and are turned into a
-    time for this move by `shashki.engine.timeman.time_for_move` when `time` is not given.
+    time for this move by `shashki.engine.timeman.time_for_move` when `time` is not given. `sent_at` is
+    when (`time.time()`) the clock was read for this move: what a move waits before its search starts (a
+    queue of other games' moves, another process) comes off its `time` (`Engine.play`), since the clock
+    runs meanwhile.
     """
 
     depth: int | None = None
@@ -80,6 +83,7 @@ class Limit:
     remaining: float | None = None
     increment: float = 0.0
     moves_to_go: int | None = None
+    sent_at: float | None = None
 
     def __post_init__(self) -> None:
         if self.depth is not None and self.depth < 1:

@@ -64,7 +64,8 @@ class Settings(BaseSettings):
     # argon2id cost (argon2-cffi's defaults); the tests lower it to register many accounts quickly.
     argon2_memory_kib: int = 65536
     argon2_time_cost: int = 3
-    # Seconds the computer opponent waits before it starts thinking (0 in tests).
+    # Seconds the computer opponent waits before it starts thinking (0 in tests); on a short clock at most
+    # a hundredth of its time left (games/listeners.py DELAY_SHARE), since the wait runs on its clock.
     computer_delay_seconds: float = 0.3
     # The computer opponent: "engine" (shashki.engine in `engine_workers` processes; it thinks
     # `engine_untimed_seconds` a move in games without a clock) or "random" (tests only).

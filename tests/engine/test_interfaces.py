@@ -7,6 +7,7 @@ import io
 import os
 import stat
 import sys
+import time as time_module
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,23 @@ def test_hub_session_with_pydraughts_plays_a_game(hub_command, board_variant, hu
         engine.quit()
         engine.p.wait(timeout=10)
     assert os.path.exists(hub_command)
+
+
+def test_the_time_a_move_waited_before_its_search_comes_off_its_time():
+    """A server's computer move may wait for an engine process behind other games' moves while its clock
+    runs (found by an audit: the waits were charged on top of the thinking)."""
+    from shashki.engine.engine import after_waiting
+    from shashki.engine.timeman import MIN_TIME
+
+    sent = Limit(time=0.5, sent_at=1000.0)
+    assert after_waiting(sent, now=1000.2).time == pytest.approx(0.3)
+    assert after_waiting(sent, now=1000.2).sent_at is None
+    assert after_waiting(sent, now=1001.0).time == MIN_TIME  # waited longer than its time: a quick move
+    assert after_waiting(sent, now=999.0).time == 0.5  # a clock read later than now counts as no wait
+    assert after_waiting(Limit(time=0.5), now=1001.0).time == 0.5
+    assert after_waiting(Limit(depth=3, sent_at=1000.0), now=1001.0) == Limit(depth=3, sent_at=1000.0)
+    assert after_waiting(None) is None
+    # Engine.play takes it so: a move sent long ago is chosen within a moment, not in its whole time.
+    engine = Engine()
+    result = engine.play(Game("international"), Limit(time=30.0, sent_at=time_module.time() - 60))
+    assert result.move is not None and result.seconds < 5

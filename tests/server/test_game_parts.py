@@ -175,3 +175,76 @@ def test_a_standing_draw_offer_lapses_when_a_move_ends_the_game(tmp_path):
     offered, ended = asyncio.run(scenario())
     assert offered["draw_offer"] == "black"
     assert ended["status"] == "finished" and ended["winner"] == "white" and ended["draw_offer"] is None
+
+
+class HeldOpponent(RandomOpponent):
+    """A random mover that thinks until released, counting the moves it was asked for."""
+
+    def __init__(self, free: int = 0) -> None:
+        super().__init__(seed=3)
+        self.asked = 0
+        self.free = free  # moves answered at once, before it holds
+        self.release = asyncio.Event()
+
+    async def choose(self, game, level, remaining_ms=None, increment_ms=0):
+        self.asked += 1
+        if self.asked > self.free:
+            await self.release.wait()
+        return await super().choose(game, level, remaining_ms, increment_ms)
+
+
+def test_a_draw_offer_the_computer_declines_does_not_restart_its_thinking(tmp_path):
+    """One turn a ply: the offer and its decline change the game but not the position, so the search
+    under way goes on and its move is played (found by an audit: each offer threw the search away and
+    started it again, and offers sent again and again flagged the computer)."""
+
+    async def scenario():
+        db, _ = await _service(tmp_path)
+        held = HeldOpponent(free=1)
+        games = GameService(db, make_bus(None), engine=held, computer_delay_seconds=0)
+        live = await games.create(white_id=1, black_id=None, computer_level=1, clock_initial_ms=60_000)
+        await games.move(1, live.id, "c3-d4", ply=0)
+        for _ in range(100):  # the computer's first move, at once
+            if (await games.get_state(live.id))["ply"] == 2:
+                break
+            await asyncio.sleep(0.01)
+        state = await games.get_state(live.id)
+        await games.move(1, live.id, state["legal_moves"][0]["move"], ply=2)
+        await asyncio.sleep(0.05)  # the computer's second turn has begun: it is thinking
+        for _ in range(3):
+            offered = await games.offer_draw(1, live.id)
+            assert offered["draw_offer"] is None  # declined at once
+        await asyncio.sleep(0.05)
+        asked = held.asked
+        held.release.set()
+        for _ in range(100):
+            if (await games.get_state(live.id))["ply"] == 4:
+                break
+            await asyncio.sleep(0.01)
+        state = await games.get_state(live.id)
+        await games.close()
+        await db.close()
+        return asked, state
+
+    asked, state = asyncio.run(scenario())
+    assert asked == 2 and state["ply"] == 4
+
+
+def test_the_computers_pause_before_it_thinks_is_a_small_share_of_a_short_clock(tmp_path):
+    """Its pause runs on its clock: a fixed 0.3 s flagged it in the fastest games (found by an audit)."""
+    from shashki.server.games.listeners import DELAY_SHARE, ComputerTurns
+
+    async def scenario():
+        db, games = await _service(tmp_path)
+        turns = ComputerTurns(games.store, games.actions, games.engine, games._background, delay=0.3)
+        pauses = []
+        for clock_ms in (15_000, 600_000, None):
+            live = await games.create(white_id=None, black_id=1, computer_level=1, clock_initial_ms=clock_ms)
+            pauses.append(turns.pause(live))
+        await games.close()
+        await db.close()
+        return pauses
+
+    short, long, untimed = asyncio.run(scenario())
+    assert short == pytest.approx(15 * DELAY_SHARE) and short < 0.3
+    assert long == untimed == 0.3

@@ -11,6 +11,7 @@ that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays
 from __future__ import annotations
 
 import random
+import time
 from typing import TYPE_CHECKING, Protocol
 
 from shashki.rules import Game, Move
@@ -62,7 +63,9 @@ class EngineOpponent:
         if remaining_ms is None:
             limit = Limit(time=self.untimed_seconds)
         else:
-            limit = Limit(time=time_for_move(remaining_ms / 1000, increment_ms / 1000))
+            # Sent now: the time its move waits for an engine process (other games' moves) comes off it.
+            thinking = time_for_move(remaining_ms / 1000, increment_ms / 1000)
+            limit = Limit(time=thinking, sent_at=time.time())
         result = await self._engine.play(game, limit, level=level)
         move: Move | None = result.move
         return move

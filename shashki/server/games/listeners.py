@@ -194,12 +194,18 @@ class FirstMoveTimer:
         self._timers.clear()
 
 
+# In a timed game the computer's pause before it thinks is at most this share of its clock: the pause
+# runs on its clock, and a fixed one would flag it in the fastest games (found by an audit).
+DELAY_SHARE = 1 / 100
+
+
 class ComputerTurns:
-    """Lets the computer move when it is its turn, after `delay` seconds. The engine thinks without
-    holding the game's lock, so that the person can still resign or claim meanwhile; its move is applied
-    only if the game has not changed since, and is still wanted here (`drop`: the game is another
-    process's now). One turn per version of a game: told again of the same state, it does not think
-    twice."""
+    """Lets the computer move when it is its turn, after `delay` seconds (less on a short clock:
+    `DELAY_SHARE`). The engine thinks without holding the game's lock, so that the person can still
+    resign or claim meanwhile; its move is applied only if no move has been played since, the game goes
+    on, and it is still wanted here (`drop`: the game is another process's now). One turn per ply of a
+    game: told again of the same position — a draw offer it declined, a chat setting — it does not think
+    again (a declined offer restarted its search, found by an audit)."""
 
     def __init__(
         self,
@@ -215,28 +221,38 @@ class ComputerTurns:
         self.engine = engine
         self.background = background
         self.delay = delay
-        self._turns: dict[str, int] = {}  # the version of each game at which the computer is to move
+        self._turns: dict[str, int] = {}  # the ply of each game at which the computer is to move
 
     def __call__(self, live: LiveGame) -> None:
-        version = live.record.version
+        ply = live.record.ply
         if not (live.is_live and live.is_computer(live.to_move)):
             self._turns.pop(live.id, None)
-        elif self._turns.get(live.id) != version:
-            self._turns[live.id] = version
-            self.background.spawn(self._move(live, version))
+        elif self._turns.get(live.id) != ply:
+            self._turns[live.id] = ply
+            self.background.spawn(self._move(live, ply))
 
     def drop(self, game_id: str) -> None:
         """Make no move in the game (another process owns it now)."""
         self._turns.pop(game_id, None)
 
-    def _wanted(self, live: LiveGame, version: int) -> bool:
-        return self._turns.get(live.id) == version and live.record.version == version and live.is_live
+    def _wanted(self, live: LiveGame, ply: int) -> bool:
+        return self._turns.get(live.id) == ply and live.record.ply == ply and live.is_live
 
-    async def _move(self, live: LiveGame, version: int) -> None:
+    def pause(self, live: LiveGame) -> float:
+        """The pause before the computer thinks: `delay`, and in a timed game at most `DELAY_SHARE` of
+        the time left on its clock."""
+        clock = live.clock()
+        if clock is None:
+            return self.delay
+        white_ms, black_ms = clock.at(utcnow())
+        left_ms = white_ms if live.to_move is Color.WHITE else black_ms
+        return max(0.0, min(self.delay, left_ms / 1000 * DELAY_SHARE))
+
+    async def _move(self, live: LiveGame, ply: int) -> None:
         try:
-            await asyncio.sleep(self.delay)
+            await asyncio.sleep(self.pause(live))
             async with self.store.locked(live):
-                if not self._wanted(live, version):
+                if not self._wanted(live, ply):
                     return
                 await self.actions.flag_locked(live)
                 if not live.is_live:
@@ -251,7 +267,7 @@ class ComputerTurns:
                 game = live.rules
             move = await self.engine.choose(game, level, remaining_ms, increment_ms)
             async with self.store.locked(live):
-                if not self._wanted(live, version):
+                if not self._wanted(live, ply):
                     return
                 await self.actions.flag_locked(live)
                 if live.is_live and move is not None:
@@ -262,5 +278,5 @@ class ComputerTurns:
         except Exception:
             log_failure(log, "the computer failed to move in game %s", live.id)
         finally:
-            if self._turns.get(live.id) == version:
+            if self._turns.get(live.id) == ply:
                 del self._turns[live.id]
