@@ -154,13 +154,15 @@ class Seeks:
     async def accept_seek(self, user: User, seek_id: int) -> dict:
         async with self.db.session() as s:
             seek = await s.get(Seek, seek_id)
-        if seek is None or seek.status != "open":
+        if seek is None or seek.status not in ("open", "matched"):
             raise NotFound("no_such_seek", "That seek is no longer open.")
+        if seek.user_id in await hidden_seekers(self.blocks, user.id):
+            raise NotFound("no_such_seek", "That seek is no longer open.")  # as if unseen: blocks are private
+        if seek.status == "matched":  # taken by someone else before this was read
+            raise Conflict("seek_taken", "Someone else accepted that seek first.")
         if seek.user_id == user.id:
             raise Conflict("own_seek", "You cannot accept your own seek.")
         refuse_rated_anonymous(user, seek.rated)
-        if seek.user_id in await hidden_seekers(self.blocks, user.id):
-            raise NotFound("no_such_seek", "That seek is no longer open.")  # as if unseen: blocks are private
         try:
             return await self._accept(seek, user)
         except Conflict as refused:
