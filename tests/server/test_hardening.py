@@ -15,7 +15,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
-from .helpers import PASSWORD, Player, Server
+from .helpers import PASSWORD, Player, Server, at_once
 
 
 def assert_json_error(r: httpx.Response, status: int, code: str | None = None) -> None:
@@ -327,6 +327,32 @@ def test_games_against_the_computer_are_capped_per_account(limited):
         r = alice.post(f"/api/games/{finished}/rematch")
         assert_json_error(r, 429, "too_many_computer_games")
         assert alice.http.get(f"/api/games/{finished}").json()["game"]["rematch"]["game_id"] is None
+        assert len(alice.http.get("/api/account/playing").json()["nowPlaying"]) == 2
+    finally:
+        alice.close()
+
+
+def test_games_against_the_computer_asked_at_once_stay_within_the_cap(limited):
+    """Each request passes the check before the game is made; the one after keeps the first two games
+    and aborts the others (found by an audit: four asked at once made four)."""
+    alice = Player(limited)
+    try:
+        for _ in range(3):
+            answers = at_once(*[lambda: alice.post("/api/computer-games", {"level": 1})] * 4)
+            made = [r.json()["game"]["id"] for r in answers if r.status_code == 201]
+            refused = [r for r in answers if r.status_code != 201]
+            assert 1 <= len(made) <= 2 and all(r.json()["error"]["code"] == "too_many_computer_games"
+                                               for r in refused), [r.text for r in answers]
+            playing = [g["gameId"] for g in alice.http.get("/api/account/playing").json()["nowPlaying"]]
+            assert sorted(playing) == sorted(made)
+            for gid in made:
+                assert alice.post(f"/api/games/{gid}/abort").status_code == 200
+        # A rematch against the computer is held to it the same way.
+        finished = alice.post("/api/computer-games", {"level": 1}).json()["game"]["id"]
+        assert alice.post(f"/api/games/{finished}/abort").status_code == 200
+        assert alice.post("/api/computer-games", {"level": 1}).status_code == 201
+        at_once(lambda: alice.post("/api/computer-games", {"level": 1}),
+                lambda: alice.post(f"/api/games/{finished}/rematch"))  # fmt: skip
         assert len(alice.http.get("/api/account/playing").json()["nowPlaying"]) == 2
     finally:
         alice.close()

@@ -294,20 +294,20 @@ class GameQueries:
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
-    async def computer_games_of_player(self, user_id: int) -> int:
-        """How many games against the computer the account is playing now (each may keep an engine
-        worker busy: the lobby caps them per account)."""
+    async def computer_games_of_player(self, user_id: int) -> list[str]:
+        """The games against the computer the account is playing now, oldest first (each may keep an
+        engine worker busy: the lobby caps them per account)."""
         query = (
-            select(func.count())
-            .select_from(GameRecord)
+            select(GameRecord.id)
             .where(
                 GameRecord.status == GameStatus.STARTED,
                 GameRecord.computer_level.is_not(None),
                 or_(GameRecord.white_id == user_id, GameRecord.black_id == user_id),
             )
+            .order_by(GameRecord.created_at, GameRecord.id)
         )
         async with self.db.session() as s:
-            return int(await s.scalar(query) or 0)
+            return list(await s.scalars(query))
 
     async def moves_of(self, game_ids: list[str]) -> dict[str, list[str]]:
         """The moves of each game, as played (an empty list for a game without moves)."""

@@ -14,8 +14,8 @@ from shashki.server.accounts import Actor
 from shashki.server.errors import ServiceError
 from shashki.server.games.terms import GameTerms
 from shashki.server.http.auth import Player, Visitor, optional_actor
-from shashki.server.http.deps import Lobby
-from shashki.server.http.throttle import anonymous_game, computer_game, per_account
+from shashki.server.http.deps import Games, Lobby, Public
+from shashki.server.http.throttle import anonymous_game, computer_game, per_account, within_computer_cap
 from shashki.server.lobby import DECLINE_REASONS, QUICK_PAIRING, TimeControl
 
 router = APIRouter(prefix="/api", tags=["lobby"])
@@ -161,18 +161,19 @@ async def cancel_challenge(challenge_id: int, lobby: Lobby, actor: Player) -> di
     summary="Play the computer (shashki.engine at a level from 1 to 8)",
     dependencies=[Depends(computer_game), Depends(anonymous_game)],
 )
-async def play_computer(body: ComputerGameBody, lobby: Lobby, actor: Player) -> dict:
+async def play_computer(
+    body: ComputerGameBody, lobby: Lobby, public: Public, games: Games, actor: Player
+) -> dict:
     tc = TimeControl(body.time_control.minutes, body.time_control.increment) if body.time_control else None
-    return {
-        "game": await lobby.play_computer(
-            actor.user,
-            level=body.level,
-            color=body.color,
-            variant=body.variant,
-            double_diagonal=body.double_diagonal,
-            time_control=tc,
-        )
-    }
+    game = await lobby.play_computer(
+        actor.user,
+        level=body.level,
+        color=body.color,
+        variant=body.variant,
+        double_diagonal=body.double_diagonal,
+        time_control=tc,
+    )
+    return {"game": await within_computer_cap(public, games, actor, game)}
 
 
 # -- challenges by link ("play with a friend", lobby/links.py) -----------------------------------------

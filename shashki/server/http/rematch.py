@@ -13,7 +13,7 @@ from shashki.server.accounts import Actor
 from shashki.server.games.rematch import BeforeStart
 from shashki.server.http.auth import Player, any_player
 from shashki.server.http.deps import Games, Limits, Public, Rematch
-from shashki.server.http.throttle import anonymous_game, computer_game
+from shashki.server.http.throttle import anonymous_game, computer_game, within_computer_cap
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -38,10 +38,16 @@ def new_game_limits(
 async def offer(
     game_id: str,
     rematch: Rematch,
+    public: Public,
+    games: Games,
     actor: Actor = Depends(any_player),
     before_start: BeforeStart = Depends(new_game_limits),
 ) -> dict:
-    return await rematch.offer(actor.id, game_id, before_start)
+    answer = await rematch.offer(actor.id, game_id, before_start)
+    game = answer.get("game")
+    if game is not None and any((game.get(side) or {}).get("computer") for side in ("white", "black")):
+        await within_computer_cap(public, games, actor, game)  # the checks before pass races too
+    return answer
 
 
 @router.post("/{game_id}/rematch/accept", summary="Accept the rematch your opponent offered")

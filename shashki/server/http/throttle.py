@@ -39,16 +39,32 @@ def per_account(name: str, what: str | None = None):
     return limited
 
 
+def _too_many(at_once: int) -> RateLimited:
+    return RateLimited(
+        "too_many_computer_games",
+        f"At most {at_once} games against the computer at once: finish or resign one first.",
+        retry_after=60,
+    )
+
+
 async def computer_game(public: Public, games: Games, limits: Limits, actor: Player) -> None:
-    """A new game against the computer: within the rate, and under the cap of games at once."""
+    """A new game against the computer: within the rate, and under the cap of games at once (checked
+    again once the game is made: `within_computer_cap`)."""
     at_once = public.computer_games_at_once
-    if await games.queries.computer_games_of_player(actor.id) >= at_once:
-        raise RateLimited(
-            "too_many_computer_games",
-            f"At most {at_once} games against the computer at once: finish or resign one first.",
-            retry_after=60,
-        )
+    if len(await games.queries.computer_games_of_player(actor.id)) >= at_once:
+        raise _too_many(at_once)
     await limits.hit("computer_games", str(actor.id), "games against the computer")
+
+
+async def within_computer_cap(public: Public, games: Games, actor: Player, game: dict) -> dict:
+    """A game against the computer just made, kept if it is among the account's first games at once,
+    else aborted and refused: requests sent at the same moment (to any process) all passed the check
+    before, and this check after, ordering the games the same way for each, keeps exactly the first."""
+    at_once = public.computer_games_at_once
+    if game["id"] in (await games.queries.computer_games_of_player(actor.id))[at_once:]:
+        await games.abort(actor.id, game["id"])
+        raise _too_many(at_once)
+    return game
 
 
 async def anonymous_game(limits: Limits, request: Request, actor: Player) -> None:
