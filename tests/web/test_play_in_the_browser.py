@@ -230,6 +230,8 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     bob.locator("#challenges-in button.accept-challenge").first.click()
     gid = game_id(bob)
     assert game_id(alice) == gid
+    alice.wait_for_selector("#abort")
+    assert alice.locator("#offer-draw").count() == 0  # before each side has moved: abort, no draw
     alice.click("#abort")
     for page in (alice, bob):
         page.wait_for_selector("#result:not([hidden])")
@@ -245,7 +247,8 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     play_by_clicking(alice, "c3-d4")
     wait_for_turn(bob)
     play_by_clicking(bob, "f6-g5")
-    wait_for_ply(bob, 2)  # each side has moved: no more abort, but resignation
+    wait_for_ply(bob, 2)  # each side has moved: no more abort, but resignation (and a draw may be offered)
+    bob.wait_for_selector("#offer-draw")
     bob.once("dialog", lambda dialog: dialog.accept())
     bob.click("#resign")
     alice.wait_for_selector("#result:not([hidden])")

@@ -183,7 +183,8 @@ export class Actions {
     if (live && myColor) {
       if (game.ply < 2) button("abort", t("game.abort"), () => this.send("abort"));
       else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
-      if (!game.draw_offer) button("offer-draw", t("game.offerDraw"), () => this.send("draw-offer"));
+      // A draw is offered once each side has moved (before, the game is aborted instead).
+      if (!game.draw_offer && game.ply >= 2) button("offer-draw", t("game.offerDraw"), () => this.send("draw-offer"));
       const left = this.claimSecondsLeft();
       if (left !== null && left <= 0) button("claim-victory", t("game.claimVictory"), () => this.send("claim-victory"), "");
       else if (left !== null) items.push(h("span", { class: "muted", id: "claim-wait" }, t("game.opponentGone", { seconds: left })));
