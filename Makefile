@@ -7,7 +7,8 @@ STAMP := $(VENV)/.installed
 .PHONY: run test test-fast test-slow bench lint clean chromium
 
 # Reinstalling also recompiles the hot paths (setup.py's COMPILED) when their source changes.
-COMPILED := shashki/rules/position.py shashki/engine/evaluation.py shashki/engine/patterns.py shashki/engine/transposition.py \
+COMPILED := shashki/rules/moves.py shashki/rules/captures.py shashki/rules/position.py \
+	shashki/engine/evaluation.py shashki/engine/patterns.py shashki/engine/transposition.py \
 	shashki/engine/moveorder.py shashki/engine/alphabeta.py shashki/engine/counts.py shashki/engine/tbmoves.py \
 	shashki/engine/tbbuild.py shashki/engine/tbprobe.py
 $(STAMP): pyproject.toml setup.py $(COMPILED)

@@ -1,7 +1,8 @@
 """Build: the hot paths are compiled with mypyc when they can be.
 
-The move generator (shashki/rules/position.py), the search's inner loop (shashki/engine/alphabeta.py), its
-move order (moveorder.py) and transposition table (transposition.py), Russian's count rules in it
+The move generator (shashki/rules/position.py, with moves.py and captures.py), the search's inner loop
+(shashki/engine/alphabeta.py), its move order (moveorder.py) and transposition table (transposition.py),
+Russian's count rules in it
 (counts.py), the evaluation (shashki/engine/evaluation.py) and the endgame tables' builder and probe
 (shashki/engine/tbmoves.py, tbbuild.py, tbprobe.py) are ordinary typed Python
 and run as they are; compiled together (one extension, so that they call each other natively), the same
@@ -15,6 +16,8 @@ import sys
 from setuptools import setup
 
 COMPILED = [
+    "shashki/rules/moves.py",
+    "shashki/rules/captures.py",
     "shashki/rules/position.py",
     "shashki/engine/evaluation.py",
     "shashki/engine/patterns.py",

@@ -43,7 +43,8 @@ from shashki.engine.weights import (
     family_of,
     shipped_weights,
 )
-from shashki.rules.position import Position, popcount, popcount64
+from shashki.rules.moves import popcount, popcount64
+from shashki.rules.position import Position
 from shashki.rules.variant import Variant
 
 # The weights live in shashki.engine.weights; these names are read from here too.

@@ -1,34 +1,45 @@
-"""The compiled modules (setup.py's COMPILED), when there are, are built from the current source."""
+"""The compiled modules (setup.py's COMPILED), when there are, are built from the current source, and the
+Makefile rebuilds them when any of them changes."""
 
+import ast
 import importlib
 import os
+import re
 
 import pytest
 
-COMPILED = [
-    "shashki.rules.position",
-    "shashki.engine.evaluation",
-    "shashki.engine.transposition",
-    "shashki.engine.alphabeta",
-]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-@pytest.mark.parametrize("name", COMPILED)
-def test_compiled_module_is_not_stale(name):
+def _setup_compiled() -> list[str]:
+    with open(os.path.join(ROOT, "setup.py")) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "COMPILED" for t in node.targets):
+            return list(ast.literal_eval(node.value))
+    raise AssertionError("setup.py has no COMPILED list")
+
+
+COMPILED = _setup_compiled()
+
+
+def test_the_makefile_rebuilds_when_any_compiled_module_changes():
+    with open(os.path.join(ROOT, "Makefile")) as f:
+        makefile = f.read()
+    listed = re.search(r"^COMPILED :=((?:.*\\\n)*.*)$", makefile, re.M)
+    assert listed, "the Makefile has no COMPILED list"
+    assert sorted(listed.group(1).replace("\\\n", " ").split()) == sorted(COMPILED)
+    assert len(COMPILED) >= 10
+
+
+@pytest.mark.parametrize("path", COMPILED)
+def test_compiled_module_is_not_stale(path):
+    name = path.removesuffix(".py").replace("/", ".")
     compiled = importlib.import_module(name).__file__
     if not compiled.endswith(".so"):
         return  # the pure-Python module is in use: nothing can be stale
-    source = os.path.join(os.path.dirname(compiled), name.rsplit(".", 1)[1] + ".py")
+    source = os.path.join(ROOT, path)
     assert os.path.getmtime(compiled) >= os.path.getmtime(source), (
         f"{source} changed after it was compiled: run `make test` (or "
         "`.venv/bin/pip install -e .`) to rebuild it"
     )
-
-
-def test_setup_compiles_the_listed_modules():
-    # setup.py and this test name the same modules: a module added to one is checked by the other.
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "setup.py")) as f:
-        setup = f.read()
-    for name in COMPILED:
-        assert '"' + name.replace(".", "/") + '.py"' in setup
