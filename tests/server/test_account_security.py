@@ -337,3 +337,22 @@ def test_the_migration_leaves_every_account_open(database, tmp_path):
 
     with fresh_database_url(database, tmp_path) as url:
         assert asyncio.run(scenario(url)) == [None, None, None]
+
+
+# -- what a browser or a proxy keeps ------------------------------------------------------------------------
+
+
+def test_json_read_with_a_session_or_a_token_is_never_stored_by_a_cache(server, players):
+    alice = players()
+    token = {"Authorization": f"Bearer {alice.token('read')}"}
+    for r in (
+        alice.http.get("/api/account"),
+        alice.http.get("/api/account/sessions"),
+        httpx.get(f"{server.url}/api/account", headers=token),
+        alice.http.get(f"/api/users/{alice.name}"),
+    ):
+        assert r.status_code == 200, r.text
+        assert r.headers["cache-control"] == "no-store", r.request.url
+    # Nothing personal without credentials: public JSON keeps its own caching rules, pages theirs.
+    assert "cache-control" not in httpx.get(f"{server.url}/api/users/{alice.name}").headers
+    assert alice.http.get("/").headers["cache-control"] == "no-cache"

@@ -12,6 +12,7 @@ import pytest
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict
 from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.redisbus import make_bus
 from shashki.server.storage import Database
@@ -62,3 +63,65 @@ def test_moves_do_not_read_the_game_back_and_a_second_writer_is_refused_then_see
     assert reads == 0
     assert code == "ply_already_played"
     assert state["moves"][:3] == ["c3-d4", "f6-g5", "g3-h4"] and state["ply"] == 4
+
+
+def test_two_players_offering_each_other_a_draw_from_two_processes_agree(tmp_path):
+    """The offer that loses the compare-and-set (the other's offer was committed after this process read
+    the game) is made again on the game read afresh: offering back is accepting, across processes too
+    (found by an audit: 409 ply_already_played)."""
+
+    async def scenario():
+        db = await _database(tmp_path)
+        here, elsewhere = _games(db), _games(db)
+        game = await here.create(white_id=1, black_id=2)
+        await here.move(1, game.id, "c3-d4", ply=0)
+        await here.move(2, game.id, "f6-g5", ply=1)
+        offered = await elsewhere.offer_draw(2, game.id)  # here has not heard of it
+        agreed = await here.offer_draw(1, game.id)
+        for service in (here, elsewhere):
+            await service.close()
+        await db.close()
+        return offered, agreed
+
+    offered, agreed = asyncio.run(scenario())
+    assert offered["status"] == "started" and offered["draw_offer"] == "black"
+    assert (agreed["status"], agreed["winner"], agreed["reason"]) == ("finished", None, "agreement")
+
+
+def test_two_players_offering_each_other_a_rematch_from_two_processes_start_it(tmp_path, monkeypatch):
+    """Both processes read the finished game before either writes its offer: the one refused by the
+    compare-and-set reads the game again, finds the other's offer and starts the rematch; one game only."""
+
+    async def scenario():
+        db = await _database(tmp_path)
+        here, elsewhere = _games(db), _games(db)
+        rematch_here = RematchService(here, here.bus)
+        rematch_elsewhere = RematchService(elsewhere, elsewhere.bus)
+        game = await here.create(white_id=1, black_id=2)
+        await here.move(1, game.id, "c3-d4", ply=0)
+        await here.move(2, game.id, "f6-g5", ply=1)
+        await here.resign(1, game.id)
+        commit = here.store.commit
+        crossed = []
+
+        async def after_the_other_offer(live, changes, *args, **kwargs):
+            if changes.get("rematch_offer") is not None and not crossed:
+                # Black's offer is written elsewhere between this process's read and its write.
+                crossed.append(await rematch_elsewhere.offer(2, game.id))
+            return await commit(live, changes, *args, **kwargs)
+
+        monkeypatch.setattr(here.store, "commit", after_the_other_offer)
+        started = await rematch_here.offer(1, game.id)
+        old = await here.record(game.id)
+        games_of_white = await here.queries.started_ids(1)
+        for service in (here, elsewhere):
+            await service.close()
+        await db.close()
+        return crossed, started, old, games_of_white
+
+    crossed, started, old, games_of_white = asyncio.run(scenario())
+    assert crossed == [{"rematch": {"offer": "black", "game_id": None}}]
+    new = started["game"]
+    assert old.rematch_id == new["id"] and old.rematch_offer is None
+    assert new["white"]["id"] == 2 and new["black"]["id"] == 1
+    assert games_of_white == [new["id"]]

@@ -96,6 +96,9 @@ def test_exported_games_replay_with_pdn_check_to_their_recorded_results(players,
 
     # A game in progress exports as unfinished.
     assert pdn_check(tmp_path, a.http.get(f"/game/export/{going}").text, "going.pdn") == ["1 * unfinished"]
+    # Termination as lidraughts has it: a game going on is unterminated, an aborted one abandoned.
+    assert '[Termination "Unterminated"]' in a.http.get(f"/game/export/{going}").text
+    assert '[Termination "Abandoned"]' in a.http.get(f"/game/export/{aborted}").text
 
     # All of a player's finished games, streamed, newest first.
     with a.http.stream("GET", f"/api/games/user/{b.name}") as r:
@@ -136,6 +139,16 @@ def test_exported_games_replay_with_pdn_check_to_their_recorded_results(players,
     tagged = a.http.get(f"/api/games/user/{a.name}", params={"moves": "false", "max": 1}).text
     assert tagged.startswith('[Event "') and tagged.rstrip().endswith("\n\n0-1") and "1." not in tagged
     assert a.http.get(f"/api/games/user/{a.name}", params={"since": 10**20}).status_code == 400
+    # perfType: speeds, several with commas as on lidraughts (5+3 is blitz, 0.6 s bullet, no clock
+    # correspondence).
+    def perf(speeds: str) -> list[str]:
+        return [json.loads(line)["id"] for line in export(perfType=speeds).splitlines()]
+
+    assert perf("blitz,bullet") == [ids[0], ids[4]]
+    assert perf("correspondence") == [ids[1], ids[2], ids[3], ids[5]]
+    assert perf("blitz,correspondence") == ids[1:]
+    r = a.http.get(f"/api/games/user/{a.name}", params={"perfType": "blitz,slow"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_speed"
 
     # One game as JSON.
     one = a.http.get(f"/game/export/{list(games)[0]}", headers={"Accept": "application/json"}).json()

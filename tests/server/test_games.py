@@ -280,6 +280,9 @@ def test_victory_can_be_claimed_once_the_opponent_is_gone_on_their_turn(players)
     assert answer["type"] == "ack", answer
     final = w.wait_state(lambda g: g["status"] == "finished")
     assert (final["result"], final["winner"], final["reason"]) == ("1-0", "white", "abandonment")
+    # Exported as lidraughts does a won claim (status timeout): a time forfeit, not an abandoned game.
+    exported = white.http.get(f"/game/export/{gid}").text
+    assert '[Result "1-0"]' in exported and '[Termination "Time forfeit"]' in exported
 
 
 def test_a_game_against_the_computer_finishes(players):

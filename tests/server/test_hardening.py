@@ -470,3 +470,22 @@ def test_garbage_frames_get_an_error_each_and_the_socket_stays_open(server, play
     state = httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]
     assert state["ply"] == 0 and state["status"] == "started"
     assert "Traceback" not in server.log.read_text()[log_before:]
+
+
+def test_a_refused_frame_with_a_readable_id_is_answered_with_that_id(server, players):
+    """A client waits for the answer to its numbered request: a move refused for a bad field names the
+    request it refuses (found by an audit: the refusal came without the id and the client hung)."""
+    alice, bob = players(), players()
+    game = alice.challenge(bob)
+    cookie = {"Cookie": f"shashki_session={alice.http.cookies.get('shashki_session')}"}
+    with connect(f"{server.ws_url}/ws/games/{game['id']}", additional_headers=cookie, open_timeout=5) as ws:
+        for request_id, fields in ((100, {"ply": -1}), ("m-1", {"ply": "0"}), (0, {"lag_ms": -5})):
+            ws.send(json.dumps({"type": "move", "move": "c3-d4", "id": request_id, **fields}))
+            while (message := json.loads(ws.recv(timeout=5)))["type"] != "error":
+                pass
+            assert message["id"] == request_id and message["error"]["code"] == "bad_message", message
+        ws.send(json.dumps({"type": "move", "move": "c3-d4", "id": [1], "ply": 0}))  # no id to answer
+        while (message := json.loads(ws.recv(timeout=5)))["type"] != "error":
+            pass
+        assert "id" not in message and message["error"]["message"].startswith("id:")
+    assert httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]["ply"] == 0

@@ -114,6 +114,11 @@ def test_a_profile_counts_the_players_games_by_kind_and_lists_those_in_play(tmp_
         (GameFilter(speed="rapid"), ["g4"]),
         (GameFilter(speed="classical"), []),
         (GameFilter(speed="correspondence"), ["g3"]),  # without a clock (found by an audit: every timed one)
+        # Several speeds with commas, as lidraughts' perfType: any of them, untimed ones included.
+        (GameFilter(speed="bullet,rapid"), ["g4", "g2"]),
+        (GameFilter(speed="rapid, correspondence"), ["g4", "g3"]),
+        (GameFilter(speed="bullet,blitz,bullet"), ["g6", "g5", "g2", "g1"]),
+        (GameFilter(speed="classical,correspondence", color="white"), ["g3"]),
         (GameFilter(color="black"), ["g4", "g2"]),
         (GameFilter(vs="Boris"), ["g6", "g2", "g1"]),
         (GameFilter(result="win"), ["g1"]),
@@ -181,8 +186,11 @@ def test_the_games_being_played_now_come_latest_first_and_by_variant(tmp_path):
     assert _run(tmp_path, read) == [["g8", "g5"], ["g8"], ["g5"]]
 
 
-def test_a_filter_refuses_a_colour_or_result_it_does_not_know():
+def test_a_filter_refuses_a_colour_result_or_speed_it_does_not_know():
     with pytest.raises(Invalid):
         GameFilter(color="red")
     with pytest.raises(Invalid):
         GameFilter(result="won")
+    for speed in ("slow", "blitz,slow", "blitz,", ","):
+        with pytest.raises(Invalid, match="Speeds are"):
+            GameFilter(speed=speed)

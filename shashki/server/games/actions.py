@@ -20,7 +20,7 @@ from shashki.server.errors import Conflict, Forbidden, Invalid, ServiceError
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.live import LiveGame
 from shashki.server.games.presence import Presence
-from shashki.server.games.store import GameStore
+from shashki.server.games.store import GameStore, StaleCopy
 from shashki.server.games.view import GameView, move_named
 from shashki.server.storage.base import utcnow
 
@@ -34,9 +34,11 @@ Action = TypeVar("Action", bound=Callable[..., Awaitable[Any]])
 
 def checked_again(action: Action) -> Action:
     """A player's action refused on a cached copy that was trusted without reading the stored version
-    (several processes: `games/follow.py`) is tried once more on the game read afresh, so that a change
-    made elsewhere and not heard yet never turns a legal action into a refusal (not your turn, bad ply,
-    game over...). A refusal made after a read stands as it is."""
+    (several processes: `games/follow.py`), or refused by its commit's compare-and-set because another
+    process changed the game between this one's read and its write (`StaleCopy`), is tried once more on
+    the game read afresh: a change made elsewhere never turns a legal action into a refusal (not your
+    turn, bad ply, game over, the game changed...), and two players offering each other a draw at the
+    same moment agree. Any other refusal made after a read stands as it is."""
 
     @functools.wraps(action)
     async def checked(*args: Any, **kwargs: Any) -> Any:
@@ -44,8 +46,8 @@ def checked_again(action: Action) -> Action:
         token = _TRUSTED.set(trusted)
         try:
             return await action(*args, **kwargs)
-        except ServiceError:
-            if not any(trusted):
+        except ServiceError as refused:
+            if not any(trusted) and not isinstance(refused, StaleCopy):
                 raise
         finally:
             _TRUSTED.reset(token)

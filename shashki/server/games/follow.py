@@ -115,7 +115,8 @@ class Followers:
     on it without reading the version first. A change heard but not applied — not the next one, or heard
     while this process held the game's lock — voids that, until the next read. What stays possible is a
     change committed elsewhere and not yet heard when this process acts: its compare-and-set refuses it
-    (`ply_already_played`, as when two processes write at once), and the game is loaded afresh.
+    (`StaleCopy`, as when two processes write at once), the game is loaded afresh, and a player's action
+    is tried once more on it (`games/actions.py` `checked_again`).
     """
 
     def __init__(

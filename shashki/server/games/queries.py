@@ -40,9 +40,10 @@ class PlayerCounts:
 class PlayerGames:
     """Which of a player's games: the columns a list or an export is filtered on.
 
-    `estimated_ms` bounds the estimated duration of timed games (initial time + 40 increments, as the
-    speeds of `ratings.speed` are defined), the upper bound excluded, None for no upper bound;
-    `untimed` keeps the games without a clock (the correspondence speed: days per move, or no limit);
+    `estimated_ms` holds ranges of the estimated duration of timed games (initial time + 40 increments,
+    as the speeds of `ratings.speed` are defined), each upper bound excluded, None for no upper bound;
+    `untimed` the games without a clock (the correspondence speed: days per move, or no limit). With
+    either, a game is kept when it is in one of the ranges or, with `untimed`, has no clock;
     `since` and `before` bound when the games began (`since` included, `before` not).
     """
 
@@ -50,7 +51,7 @@ class PlayerGames:
     color: Color | None = None
     variant: str | None = None
     rated: bool | None = None
-    estimated_ms: tuple[int, int | None] | None = None
+    estimated_ms: tuple[tuple[int, int | None], ...] = ()
     untimed: bool = False
     since: datetime | None = None
     before: datetime | None = None
@@ -120,14 +121,17 @@ def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
         where.append(GameRecord.variant == g.variant)
     if g.rated is not None:
         where.append(GameRecord.rated == g.rated)
-    if g.estimated_ms is not None:
-        low, high = g.estimated_ms
+    if g.estimated_ms or g.untimed:
         estimate = GameRecord.clock_initial_ms + 40 * GameRecord.clock_increment_ms
-        where += [GameRecord.clock_initial_ms.is_not(None), estimate >= low]
-        if high is not None:
-            where.append(estimate < high)
-    if g.untimed:
-        where.append(GameRecord.clock_initial_ms.is_(None))
+        speeds: list[ColumnElement[bool]] = []
+        for low, high in g.estimated_ms:
+            timed = [GameRecord.clock_initial_ms.is_not(None), estimate >= low]
+            if high is not None:
+                timed.append(estimate < high)
+            speeds.append(and_(*timed))
+        if g.untimed:
+            speeds.append(GameRecord.clock_initial_ms.is_(None))
+        where.append(or_(*speeds))
     if g.since is not None:
         where.append(GameRecord.created_at >= g.since)
     if g.before is not None:
@@ -148,7 +152,7 @@ def _filters(g: PlayerGames) -> list[ColumnElement[bool]]:
 def _kept(g: PlayerGames) -> bool:
     """Whether the player's counts kept hold the selection's size (no filter by colour, variant, speed
     or opponent; rated or casual only among finished games, without a result)."""
-    speed = g.estimated_ms is not None or g.untimed
+    speed = bool(g.estimated_ms) or g.untimed
     when = g.since is not None or g.before is not None
     if g.color is not None or g.variant or speed or when or g.opponent_id is not None:
         return False

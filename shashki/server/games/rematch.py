@@ -5,8 +5,10 @@ An offer is recorded on the finished game (`rematch_offer`: the colour offering)
 offering back is accepting — or declines; the one who offered may withdraw it. Accepting starts the new
 game at once and records its id on the old one (`rematch_id`); a game has at most one rematch. Against
 the computer the offer is accepted at once. Each change goes through the game service's compare-and-set
-commit, so it is numbered like every other change of the game and published as its new state; the
-opponent is also told on their own channel (`rematchOffer`, `rematchCancelled`), where the lobby socket
+commit, so it is numbered like every other change of the game and published as its new state (a change
+refused there because another process changed the game meanwhile is tried once more on the game read
+afresh, `checked_again`: two players offering each other a rematch at once start it); the opponent is
+also told on their own channel (`rematchOffer`, `rematchCancelled`), where the lobby socket
 and the Bot API's event stream pick it up.
 """
 
@@ -18,6 +20,7 @@ from typing import Any
 from shashki.rules import Color
 from shashki.server.errors import Conflict, Forbidden
 from shashki.server.events import EventBus
+from shashki.server.games.actions import checked_again
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameStatus
 from shashki.server.games.service import GameService
@@ -58,6 +61,7 @@ class RematchService:
         if r.rematch_id:
             raise Conflict("rematch_exists", "This game has had its rematch.", game_id=r.rematch_id)
 
+    @checked_again
     async def offer(
         self, user_id: int, game_id: str, before_start: BeforeStart | None = None
     ) -> dict[str, Any]:
@@ -81,6 +85,7 @@ class RematchService:
                 )
         return {"rematch": {"offer": color.value, "game_id": None}}
 
+    @checked_again
     async def accept(
         self, user_id: int, game_id: str, before_start: BeforeStart | None = None
     ) -> dict[str, Any]:
@@ -108,6 +113,7 @@ class RematchService:
         if await self.blocks(opponent_id, user_id):
             raise Forbidden("challenge_refused", "Your opponent does not accept challenges from you.")
 
+    @checked_again
     async def decline(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Decline the opponent's offer, or withdraw one's own."""
         live, color = await self._finished(user_id, game_id)

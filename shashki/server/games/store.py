@@ -52,6 +52,12 @@ Listener = Callable[[LiveGame], None]
 AlsoWrite = Callable[[AsyncSession, str], Awaitable[None]]
 
 
+class StaleCopy(Conflict):
+    """A change refused by the compare-and-set of its commit: another process changed the game after this
+    one read it. Nothing was written, and the copy is dropped; an action may be tried again on the game
+    read afresh (`games/actions.py` `checked_again`, `games/rematch.py`)."""
+
+
 class GameStore:
     def __init__(
         self,
@@ -274,7 +280,7 @@ class GameStore:
         except (IntegrityError, Refused):
             # Another writer (another process) got there first: our copy is stale.
             self.cache.forget(r.id)
-            raise Conflict(
+            raise StaleCopy(
                 "ply_already_played", "The game changed before this was applied; ask for its state."
             ) from None
         # The cached record mirrors what is committed: no change history for a session to flush.

@@ -21,7 +21,10 @@ from shashki.server.games.replay import replay
 from shashki.server.lidraughts import speed_title, status_name, user_json, variant_json
 from shashki.server.ratings.speed import speed_of
 
-TERMINATION = {"time": "Time forfeit", "abandonment": "Abandoned"}
+# The Termination tag as lidraughts' (and lichess's) PDN has it, by the game's status: a game lost on time
+# or by leaving it (status `timeout`: the opponent claimed the win) is a "Time forfeit", an aborted one
+# "Abandoned", a game still going on "Unterminated", any other end "Normal".
+TERMINATION = {"time": "Time forfeit", "abandonment": "Time forfeit"}
 
 
 def ms(moment: datetime | None) -> int | None:
@@ -69,8 +72,10 @@ def pdn(
         tags["WhiteRatingDiff"] = f"{record.white_rating_diff:+d}"
         tags["BlackRatingDiff"] = f"{record.black_rating_diff:+d}"
     tags["TimeControl"] = time_control(record)
-    if record.status in (GameStatus.STARTED, GameStatus.ABORTED):
+    if record.status == GameStatus.STARTED:
         tags["Termination"] = "Unterminated"
+    elif record.status == GameStatus.ABORTED:
+        tags["Termination"] = "Abandoned"
     else:
         tags["Termination"] = TERMINATION.get(record.reason or "", "Normal")
     return write_game(replay(record, notations), tags, comments)

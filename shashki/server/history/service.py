@@ -43,7 +43,7 @@ class GameFilter:
     they began (`since` included, `before` not)."""
 
     variant: str | None = None
-    speed: str | None = None
+    speed: str | None = None  # a speed, or several with commas (lidraughts' perfType): any of them
     rated: bool | None = None
     color: str | None = None
     vs: str | None = None
@@ -56,11 +56,18 @@ class GameFilter:
         if self.variant:
             object.__setattr__(self, "variant", variant_key(self.variant))
         if self.speed:
-            check_speed(self.speed)
+            for speed in self.speeds:
+                check_speed(speed)
         if self.color not in (None, "white", "black"):
             raise Invalid("bad_color", "The colour is white or black.")
         if self.result not in (None, *RESULTS):
             raise Invalid("bad_result", f"Results are {', '.join(RESULTS)}.")
+
+
+    @property
+    def speeds(self) -> tuple[str, ...]:
+        """The speeds asked for (none: any speed)."""
+        return tuple(dict.fromkeys(s.strip() for s in self.speed.split(","))) if self.speed else ()
 
 
 def estimated_ms(speed: str) -> tuple[int, int | None]:
@@ -135,8 +142,8 @@ class HistoryService:
             color=Color(f.color) if f.color else None,
             variant=f.variant,
             rated=f.rated,
-            estimated_ms=estimated_ms(f.speed) if f.speed and f.speed != UNTIMED else None,
-            untimed=f.speed == UNTIMED,
+            estimated_ms=tuple(estimated_ms(speed) for speed in f.speeds if speed != UNTIMED),
+            untimed=UNTIMED in f.speeds,
             opponent_id=vs.id if vs is not None else None,
             result=cast(Result | None, f.result),  # one of RESULTS: GameFilter checked it
             finished_only=f.finished_only,

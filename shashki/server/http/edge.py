@@ -48,6 +48,15 @@ HEADERS = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
 HSTS = (b"strict-transport-security", b"max-age=31536000")
+NO_STORE = (b"cache-control", b"no-store")
+
+
+def _is_json(headers) -> bool:
+    """Whether a response's headers say JSON or NDJSON (the API's answers and streams)."""
+    for name, value in headers:
+        if name.lower() == b"content-type":
+            return b"json" in value.lower()
+    return False
 
 
 def install(app, settings) -> None:
@@ -111,14 +120,17 @@ class SecurityHeaders:
         extra = [*HEADERS, (b"content-security-policy", csp.encode())]
         if scope.get("scheme") == "https":
             extra.append(HSTS)
+        # What is read with a cookie or a token may be someone's own: no cache keeps JSON read so.
+        credentialed = any(name in (b"cookie", b"authorization") for name, _ in scope["headers"])
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                present = {name.lower() for name, _ in message.get("headers", ())}
-                message["headers"] = [
-                    *message.get("headers", ()),
-                    *((n, v) for n, v in extra if n not in present),
-                ]
+                headers = message.get("headers", ())
+                present = {name.lower() for name, _ in headers}
+                added = [(n, v) for n, v in extra if n not in present]
+                if credentialed and b"cache-control" not in present and _is_json(headers):
+                    added.append(NO_STORE)
+                message["headers"] = [*headers, *added]
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

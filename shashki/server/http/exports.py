@@ -68,7 +68,9 @@ async def export_user_games(
     request: Request,
     max: int | None = Query(None, ge=1, description="At most this many games"),
     variant: str | None = None,
-    perfType: str | None = Query(None, description=f"A speed: {', '.join(SPEEDS)}"),
+    perfType: str | None = Query(
+        None, description=f"Speeds, separated by commas: any of {', '.join(SPEEDS)}", max_length=200
+    ),
     rated: bool | None = None,
     color: str | None = Query(None, description="white or black"),
     vs: str | None = None,

@@ -66,8 +66,19 @@ FIELDS = {
 }
 
 
+class BadFrame(Invalid):
+    """A frame refused: `request_id` is its `id` when the frame was an object with a well-formed one, so
+    that the refusal answers the request it refuses (a client waiting for the answer to its move hears
+    it)."""
+
+    def __init__(self, message: str, request_id: int | str | None = None) -> None:
+        super().__init__("bad_message", message)
+        self.request_id = request_id
+
+
 def parse(text: str) -> dict:
-    """One text frame as a message, or `Invalid` saying what is wrong with it."""
+    """One text frame as a message, or `Invalid` (a `BadFrame`, with the frame's id when it has a
+    well-formed one) saying what is wrong with it."""
     if len(text) > MAX_FRAME:
         raise Invalid("bad_message", f"A message is at most {MAX_FRAME} characters.")
     if nests_deeper_than(text.encode(), MAX_DEPTH):
@@ -78,9 +89,15 @@ def parse(text: str) -> dict:
         raise Invalid("bad_message", "The message is not JSON.") from None
     if not isinstance(message, dict):
         raise Invalid("bad_message", "Send JSON objects.")
-    for name, check in FIELDS.items():
-        if message.get(name) is not None:
-            check(message[name])
+    request_id = message.get("id")
+    if request_id is not None:
+        _request_id(request_id)
+    try:
+        for name, check in FIELDS.items():
+            if message.get(name) is not None:
+                check(message[name])
+    except Invalid as e:
+        raise BadFrame(e.message, request_id) from None
     return message
 
 
@@ -97,7 +114,9 @@ async def receive_message(websocket: WebSocket, send) -> dict:
                 raise Invalid("bad_message", "Send text frames holding JSON objects, not binary ones.")
             return parse(frame["text"])
         except ServiceError as error:
-            await send(service_error_body(error) | {"type": "error"})
+            refused = error.request_id if isinstance(error, BadFrame) else None
+            answered = {} if refused is None else {"id": refused}
+            await send(service_error_body(error) | {"type": "error", **answered})
 
 
 async def answer_until_closed(websocket: WebSocket, send, resync) -> None:

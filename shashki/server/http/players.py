@@ -36,7 +36,9 @@ async def games(
     per_page: int = Query(20, ge=1, le=100),
     variant: str | None = None,
     result: str | None = Query(None, description="win, loss or draw, from this player's side"),
-    speed: str | None = Query(None, description=", ".join(SPEEDS)),
+    speed: str | None = Query(
+        None, description=f"Speeds, separated by commas: any of {', '.join(SPEEDS)}", max_length=200
+    ),
     rated: bool | None = None,
     color: str | None = Query(None, description="white or black"),
     vs: str | None = Query(None, description="Only games against this player"),
