@@ -177,6 +177,10 @@ def test_a_visitor_does_not_chat_with_a_stranger_met_through_a_seek(visitors, pl
         assert r.status_code == 403 and r.json()["error"]["code"] == "anonymous_chat", r.text
     r = visitor.post(f"/api/games/{game['id']}/chat", {"text": "hello", "room": "spectator"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "anonymous_chat"
+    # The chat's read tells each player so beforehand: the page offers no field to be refused.
+    for who in (visitor, alice):
+        write = who.http.get(f"/api/games/{game['id']}/chat").json()["write"]
+        assert write["room"] == "player" and write["refused"]["code"] == "anonymous_chat"
 
 
 def test_friends_from_a_link_chat_even_anonymously(visitors):
@@ -185,6 +189,24 @@ def test_friends_from_a_link_chat_even_anonymously(visitors):
     game = friend.post(f"/api/challenges/open/{link}/accept").json()["game"]
     r = friend.post(f"/api/games/{game['id']}/chat", {"text": "hi, it's me", "room": "player"})
     assert r.status_code == 201, r.text
+    for who in (host, friend):
+        write = who.http.get(f"/api/games/{game['id']}/chat").json()["write"]
+        assert write == {"room": "player", "refused": None}
+
+
+def test_the_session_is_read_without_a_refusal_before_there_is_one(server, visitors, players):
+    """GET /api/session, the web client's first request: no 401 for a first visit (GET /api/account keeps
+    lidraughts' 401), the anonymous visitor's identity and token, or the account."""
+    first = httpx.get(f"{server.url}/api/session")
+    assert first.status_code == 200
+    assert first.json() == {"user": None, "via": None, "scopes": [], "csrf_token": None}
+    assert httpx.get(f"{server.url}/api/account").status_code == 401
+    visitor, alice = visitors(), players()
+    anonymous = visitor.http.get("/api/session").json()
+    assert anonymous["user"]["id"] == visitor.id and anonymous["csrf_token"]
+    member = alice.http.get("/api/session").json()
+    assert member["user"]["username"] == alice.name and member["csrf_token"] == alice.csrf
+    assert member == alice.http.get("/api/account").json()
 
 
 # -- registering keeps the games ------------------------------------------------------------------------

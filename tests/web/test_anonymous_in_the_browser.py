@@ -39,6 +39,11 @@ def test_an_anonymous_visitor_plays_the_computer_to_the_result_and_keeps_the_gam
     page.wait_for_selector('.game-page[data-color="white"]')
     page.wait_for_selector("#account .me.anonymous")
     assert "Anonymous" in page.locator("#account").inner_text()
+    # No chat for an anonymous player outside a game begun from a link: the page says so, and offers no
+    # field the server would refuse (found by an audit: a field whose every line was refused with 403).
+    page.wait_for_selector("#chat-closed")
+    assert "anonymous player" in page.locator("#chat-closed").inner_text()
+    assert page.locator("#chat-form").count() == 0
 
     play_first_move(page, server, gid)
     wait_for_ply(page, 2)  # the computer has answered: resigning, not aborting
@@ -84,6 +89,11 @@ def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server,
     friend.wait_for_selector('.game-page[data-color="black"]')
     play_first_move(host, server, gid)
     wait_for_ply(friend, 1)
+    # Friends who met through a link may chat, anonymous or not.
+    host.fill("#chat-text", "good luck")
+    host.press("#chat-text", "Enter")
+    friend.wait_for_selector("#chat-lines li:has-text('good luck')")
+    assert friend.locator("#chat-form").count() == 1 and friend.locator("#chat-closed").count() == 0
 
     # The link is spent: a third visitor is told the game has begun and is shown it.
     third = pages(link.removeprefix(server.url))

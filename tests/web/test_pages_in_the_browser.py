@@ -11,7 +11,8 @@ from server.helpers import Player
 
 from shashki.server.lobby import QUICK_PAIRING
 
-from .helpers import PHONE
+from .conftest import TIMEOUT_MS
+from .helpers import DESKTOP, PHONE
 
 
 def test_the_language_switch_translates_the_page_and_is_remembered(pages, artifacts):
@@ -120,3 +121,21 @@ def test_a_custom_clock_chosen_in_a_lobby_form_is_the_clock_of_what_it_creates(p
         player.http.delete(f"/api/seeks/{data['seek']['id']}")
     player.close()
     opponent.close()
+
+
+def test_a_first_visit_asks_nothing_the_server_refuses(browser, server):
+    """A visitor with no session yet opens the pages: no request answered 4xx or 5xx, nothing in the
+    console (found by an audit: every page load asked GET /api/account and logged its 401)."""
+    context = browser.new_context(viewport=DESKTOP)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    failed: list[str] = []
+    logged: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("console", lambda m: logged.append(m.text) if m.type in ("error", "warning") else None)
+    for path in ("/", "/rules", "/analysis", "/puzzles", "/tournaments", "/tv"):
+        page.goto(server.url + path)
+        page.wait_for_selector("body[data-ready]")
+        page.wait_for_load_state("networkidle")
+    context.close()
+    assert not failed and not logged, (failed, logged)

@@ -16,6 +16,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import httpx
 import pytest
 from server.helpers import Player
 
@@ -326,3 +327,36 @@ def test_the_browser_check_finds_the_english_texts_on_an_english_page(pages):
     text = page.evaluate(SHOWN_TEXT)
     found = {key for key, fragment in english_fragments("ru") if fragment in text}
     assert {"lobby.quick", "auth.login", "nav.rules"} <= found
+
+
+def test_the_servers_refusals_are_shown_in_the_players_language(pages, server):
+    """A move the rules refuse, typed on a Russian or Vietnamese page, is explained in that language with
+    the legal moves the server named; an English page keeps the server's own words (found by an audit:
+    the refusals were English on every page)."""
+    player = Player(server)
+    r = player.post("/api/computer-games", {"level": 1, "color": "white", "variant": "russian"})
+    assert r.status_code == 201, r.text
+    gid = r.json()["game"]["id"]
+    expected = {
+        "en": ("The piece on c3 cannot go to c5; it can play c3-b4, c3-d4.", "'zz' is not a move"),
+        "ru": ("Эта шашка не может туда пойти; возможные ходы: c3-b4, c3-d4.", "Это не ход"),
+        "vi": ("Quân này không thể đi đến đó; các nước có thể: c3-b4, c3-d4.", "Đây không phải là nước đi"),
+    }
+    for lang, (destination, malformed) in expected.items():
+        page = pages(f"/game/{gid}", player=player, language=lang)
+        wait_for_turn(page)
+        for typed, text in (("c3-c5", destination), ("zz", malformed)):
+            page.fill("#move-text", typed)
+            page.press("#move-text", "Enter")
+            page.wait_for_selector("#move-error:not([hidden])")
+            assert text in page.locator("#move-error").inner_text(), (lang, typed)
+            page.evaluate("document.getElementById('move-error').hidden = true")
+    assert httpx.get(f"{server.url}/api/games/{gid}").json()["game"]["ply"] == 0
+    player.close()
+
+
+def test_one_day_is_written_in_the_singular(pages):
+    page = pages("/")
+    page.click('[data-tab="seek"]')
+    options = page.locator("#seek-time option").all_inner_texts()
+    assert "1 day/move" in options and "3 days/move" in options and "1 days/move" not in options

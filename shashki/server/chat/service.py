@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 from sqlalchemy import select
 
@@ -124,14 +125,7 @@ class ChatService:
             raise Invalid("empty_message", "Write something first.")
         if len(text) > MAX_LENGTH:
             raise Invalid("message_too_long", f"A chat line has at most {MAX_LENGTH} characters.")
-        if room == "player" and color is None:
-            raise Forbidden("players_only", "Only the two players write in the players' room.")
-        opponent = record.white_id if color is Color.BLACK else record.black_id
-        if room == "player" and await self._blocked_by(opponent, user.id):
-            raise Forbidden("chat_refused", "Your opponent does not accept chat messages from you.")
-        if room == "spectator" and "close" in (await self._settings(game_id)).values():
-            raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
-        await self._refuse_strangers(user, record, room)
+        await self._may_write(user, record, room)
         await self.limits.hit("chat", f"{user.id}:{game_id}", "chat lines")
         line = ChatLine(game_id=game_id, room=room, user_id=user.id, text=text, created_at=utcnow())
         async with self.db.session() as s:
@@ -140,6 +134,19 @@ class ChatService:
         data = self._line_json(line, user)
         await self.bus.publish(channel(game_id), {"type": "chat", **data})
         return data
+
+    async def _may_write(self, user: User, record: GameRecord, room: str) -> None:
+        """Refuse (Forbidden, saying why) a writer a room: the players' room to anyone but the players, a
+        blocked player's lines, a closed spectators' room, strangers and anonymous visitors."""
+        color = seat(record, user.id)
+        if room == "player" and color is None:
+            raise Forbidden("players_only", "Only the two players write in the players' room.")
+        opponent = record.white_id if color is Color.BLACK else record.black_id
+        if room == "player" and await self._blocked_by(opponent, user.id):
+            raise Forbidden("chat_refused", "Your opponent does not accept chat messages from you.")
+        if room == "spectator" and "close" in (await self._settings(record.id)).values():
+            raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
+        await self._refuse_strangers(user, record, room)
 
     async def _refuse_strangers(self, user: User, record: GameRecord, room: str) -> None:
         """No chat between an anonymous visitor and strangers (see the module's docstring)."""
@@ -222,9 +229,18 @@ class ChatService:
         rows.sort(key=lambda line: line.id)
         rows = [line for line in rows if not await self._blocked_by(user_id, line.user_id)]
         authors = await self.accounts.users_by_id({line.user_id for line in rows})
+        write: dict[str, Any] | None = None  # where the asker writes, and whether a line would be refused
+        if user is not None:
+            room = "player" if color else "spectator"
+            try:
+                await self._may_write(user, record, room)
+                write = {"room": room, "refused": None}
+            except Forbidden as refused:
+                write = {"room": room, "refused": {"code": refused.code, "message": refused.message}}
         return {
             "lines": [self._line_json(line, authors[line.user_id]) for line in rows],
             "rooms": rooms,
+            "write": write,
             "spectators": settings.get(user_id, "show") if color and user_id is not None else None,
             "spectators_closed": "close" in settings.values(),
         }

@@ -149,6 +149,16 @@ async def account(bots: Bots, actor: Visitor) -> dict:
     }
 
 
+@router.get("/session", summary="This browser's session: its account, its anonymous identity, or none")
+async def browser_session(bots: Bots, actor: Actor | None = Depends(optional_actor)) -> dict:
+    """What the web client asks as each page loads: `/api/account` without its 401 for a visitor who has
+    no session yet (a first visit is no error: `{"user": null}`)."""
+    if actor is None:
+        return {"user": None, "via": None, "scopes": [], "csrf_token": None}
+    actor.require("read", "board:play", "bot:play")
+    return await account(bots, actor)
+
+
 @router.post("/account/bot", summary="Turn this account into a bot account (only before its first game)")
 async def upgrade_to_bot(accounts: Accounts, actor: Actor = Depends(current_actor)) -> dict:
     if actor.via != "session":

@@ -4,7 +4,7 @@
 
 import { LiveSocket } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 const SECONDS = 5; // the search budget per position
 const SETTLE_MS = 200; // stepping through moves quickly asks only for the position stopped at
@@ -80,7 +80,7 @@ export class EnginePanel {
   message(m) {
     if (m.id !== this.request || !this.on) return; // an answer about a position no longer shown
     if (m.type === "error") {
-      this.error = m.error.message;
+      this.error = errorText(m.error);
       this.report = null;
     } else if (m.type === "lines") {
       this.report = m;

@@ -3,9 +3,12 @@
 // The session is an HttpOnly cookie the browser sends by itself; state-changing requests also carry the
 // session's CSRF token (from log-in or GET /api/account). Every error is {"error": {code, message, ...}}.
 
+import { errorText } from "./i18n.js";
+
 export class ApiError extends Error {
+  /** `message`: the server's; the error's own message is that in the player's language (errorText). */
   constructor(status, code, message, details = {}) {
-    super(message);
+    super(errorText({ code, message, ...details }));
     this.status = status;
     this.code = code;
     this.details = details;
@@ -52,7 +55,7 @@ export async function api(method, path, body) {
 /** The account of the session cookie, if any (called once when the page loads). */
 export async function loadSession() {
   try {
-    const data = await api("GET", "/api/account");
+    const data = await api("GET", "/api/session"); // {user: null} before any session: no 401 logged
     setSession(data.user, data.csrf_token);
   } catch (e) {
     if (e.status !== 401 && e.status !== 403) console.warn("account:", e);

@@ -5,7 +5,7 @@
 
 import { analysisUrl } from "./analysis-url.js";
 import { clear, fill, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { OTHER } from "./game-clocks.js";
 import { confirmMove } from "./game-confirm.js";
 import { rematchControls } from "./game-rematch.js";
@@ -98,7 +98,7 @@ export class Actions {
     if (!this.pending || message.id !== this.pending.id) return false;
     const error = message.error || {};
     this.pending = null;
-    this.error.textContent = error.message || error.code;
+    this.error.textContent = errorText(error);
     this.error.hidden = false;
     this.onRefused();
     return true;

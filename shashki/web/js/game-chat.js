@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { fill, h, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 
 export class Chat {
   /** `ctx`: the game page's shared state (id, me); `el`: the chat's section, hidden until `open()`. */
@@ -25,7 +25,9 @@ export class Chat {
     this.lines.scrollTop = this.lines.scrollHeight;
   }
 
-  /** Show the chat with what was said so far; a logged-in reader may write. */
+  /** Show the chat with what was said so far; a form to write in when the server would take a line
+   * (not to a visitor the rules keep out of the chat: an anonymous player among strangers, a closed
+   * spectators' room), else the reason. */
   async open() {
     const { id, me } = this.ctx;
     const input = h("input", { id: "chat-text", maxlength: "140", placeholder: t("game.chatPlaceholder"), "aria-label": t("game.chat") });
@@ -48,13 +50,18 @@ export class Chat {
       },
       input
     );
-    fill(this.el, h("h3", {}, t("game.chat")), this.lines, me ? form : h("p", { class: "muted" }, t("game.chatLogin")));
-    this.el.hidden = false;
+    let data = {};
     try {
-      const data = await api("GET", `/api/games/${id}/chat`);
-      for (const line of data.lines || []) this.add(line);
+      data = await api("GET", `/api/games/${id}/chat`);
     } catch {
       /* an empty chat */
     }
+    const refused = data.write?.refused;
+    let below = h("p", { class: "muted" }, t("game.chatLogin"));
+    if (me && data.write && !refused) below = form;
+    else if (me && refused) below = h("p", { class: "muted", id: "chat-closed" }, errorText(refused));
+    fill(this.el, h("h3", {}, t("game.chat")), this.lines, below);
+    this.el.hidden = false;
+    for (const line of data.lines || []) this.add(line);
   }
 }

@@ -21,7 +21,7 @@ import { confirmOption } from "./game-confirm.js";
 import { CorrTime } from "./corr.js";
 import { TournamentBox } from "./game-tournament.js";
 import { variant } from "./geometry.js";
-import { t } from "./i18n.js";
+import { errorText, t } from "./i18n.js";
 import { navigate } from "./router.js";
 import { playSound } from "./sound.js";
 import { playerLabel, resultText, timeControlLabel, variantName } from "./widgets.js";
@@ -167,7 +167,7 @@ export async function mount(container, { id }) {
       return;
     }
     if (actions.refused(message)) return;
-    toast(error.message || error.code || t("game.error"), "error");
+    toast(errorText(error) || t("game.error"), "error");
   }
 
   function onPresence(message) {

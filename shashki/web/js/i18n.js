@@ -38,13 +38,29 @@ export async function setLanguage(lang, { remember = true } = {}) {
   if (remember) localStorage.setItem(STORAGE_KEY, lang);
 }
 
-/** The text of `key` in the current language, with {name} placeholders filled from `vars`. */
+/** The text of `key` in the current language, with {name} placeholders filled from `vars`. With a number
+ * in `vars.count` or `vars.n`, the form of that number when the catalogue has one (`<key>.one`: English's
+ * "1 game", the language's plural rules deciding which numbers take it). */
 export function t(key, vars = {}) {
-  const text = catalogue[key] ?? english[key] ?? key;
+  const count = vars.count ?? vars.n;
+  const form = typeof count === "number" ? catalogue[`${key}.${new Intl.PluralRules(current).select(count)}`] : undefined;
+  const text = form ?? catalogue[key] ?? english[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
 /** True when the catalogue has the key (for optional texts). */
 export function has(key) {
   return key in catalogue || key in english;
+}
+
+/** A server error for people. In English, the server's own message (it names the squares and the moves);
+ * in Russian and Vietnamese the catalogue's text for its code (`error.<code>`, with the legal moves in
+ * {legal}; `error.<code>.none` when there are none), or the server's message for a code it lacks. */
+export function errorText(error) {
+  const code = error?.code;
+  const message = error?.message || code || "";
+  if (current === "en" || !code) return message;
+  const legal = (error.legal || []).join(", ");
+  const key = !legal && `error.${code}.none` in catalogue ? `error.${code}.none` : `error.${code}`;
+  return key in catalogue ? t(key, { legal }) : message;
 }
