@@ -7,6 +7,7 @@ from __future__ import annotations
 import doctest
 import json
 import threading
+import time
 
 import httpx
 
@@ -326,6 +327,27 @@ def test_draws_resignations_aborts_and_claims_through_the_board_and_bot_apis(pla
     assert rematch["color"] == "white" and rematch["isMyTurn"] is True
     for stream in (events, bot_game):
         stream.close()
+
+
+def test_a_game_without_a_clock_is_not_won_by_a_claim_on_the_bot_api(players):
+    """lidraughts' bots play a game without a clock as a correspondence game and may leave between moves:
+    no claim there (as on lidraughts: only a game with a clock), and opponentGone offers none."""
+    bot, person = bot_and_person(players)
+    board = ApiClient(person, "board:play")
+    gid = person.challenge(bot.player, color="white")["id"]
+    bot_game = bot.stream(f"/api/bot/game/stream/{gid}")
+    bot_game.next()
+    person_game = board.stream(f"/api/board/game/stream/{gid}")
+    assert person_game.next()["type"] == "gameFull"
+    assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": False}
+    board.post(f"/api/board/game/{gid}/move/2218")
+    bot.post(f"/api/bot/game/{gid}/move/1115")
+    person_game.close()
+    assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": True}
+    time.sleep(0.7)  # past the claim delay (0.5 s here)
+    r = bot.post(f"/api/bot/game/{gid}/claim-victory")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "cannot_claim"
+    assert person.http.get(f"/api/games/{gid}").json()["game"]["status"] == "started"
 
 
 def test_moves_are_checked_and_explained(players):

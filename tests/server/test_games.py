@@ -257,7 +257,7 @@ def test_a_resignation_before_each_side_has_moved_aborts_the_game_unrated(player
 
 def test_victory_can_be_claimed_once_the_opponent_is_gone_on_their_turn(players):
     white, black = players(), players()
-    gid = white.challenge(black)["id"]
+    gid = white.challenge(black, time_control={"minutes": 5, "increment": 0})["id"]
     w, b = white.socket(gid), black.socket(gid)
     assert w.move("c3-d4")["type"] == "ack"
     # Before Black's first move there is no victory to claim, however long Black is away: the game can
@@ -312,3 +312,22 @@ def test_a_client_that_asks_for_a_resync_gets_the_whole_state_again(players):
     w.send({"type": "resync", "seq": 0})
     again = w.wait(lambda m: m.get("type") == "state" and m.get("resync"))
     assert again["seq"] == 2 and again["game"]["moves"] == ["c3-d4"] and again["game"]["legal_moves"]
+
+
+def test_no_victory_is_claimed_in_a_game_without_a_clock(players):
+    """A game without a clock is played at leisure, as on lidraughts (only a game with a clock is won by the
+    opponent's absence): found by an audit, an unmodified lidraughts bot, which plays such a game as a
+    correspondence game and leaves between moves, lost it to a claim."""
+    white, black = players(), players()
+    gid = white.challenge(black)["id"]
+    w, b = white.socket(gid), black.socket(gid)
+    assert w.move("c3-d4")["type"] == "ack"
+    assert b.move("f6-e5", ply=1)["type"] == "ack"
+    assert w.move("d4:f6", ply=2)["type"] == "ack"
+    b.close()
+    w.wait(lambda m: m.get("type") == "presence" and not m["black"])
+    time.sleep(0.7)  # past the claim delay (0.5 s here)
+    refused = w.request({"type": "claim-victory"})
+    assert refused["error"]["code"] == "cannot_claim" and "without a clock" in refused["error"]["message"]
+    state = white.http.get(f"/api/games/{gid}").json()["game"]
+    assert state["status"] == "started" and state["claim_victory_after_ms"] is None

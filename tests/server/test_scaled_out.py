@@ -146,7 +146,7 @@ def test_a_player_connected_to_one_process_is_present_for_the_other(two_servers)
     opponent's only socket is on B, and is granted once that socket has closed for the claim delay."""
     a, b = two_servers
     white, black = Player(a), Player(b)
-    gid = white.challenge(black)["id"]
+    gid = white.challenge(black, time_control={"minutes": 5, "increment": 0})["id"]  # a claim needs a clock
     w, bs = white.socket(gid), black.socket(gid)
     assert w.move("c3-d4", ply=0)["type"] == "ack"
     bs.wait_state(lambda g: g["ply"] == 1)

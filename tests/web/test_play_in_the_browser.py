@@ -185,12 +185,12 @@ def another_game(page, previous: str) -> str:
     return page.url.rsplit("/", 1)[1]
 
 
-def challenge(challenger, name: str) -> None:
+def challenge(challenger, name: str, time: str = "unlimited") -> None:
     challenger.goto("/".join(challenger.url.split("/", 3)[:3]) + "/")
     challenger.wait_for_selector("body[data-ready]")
     challenger.click('[data-tab="challenge"]')
     challenger.fill("#challenge-username", name)
-    challenger.select_option("#challenge-time", "unlimited")
+    challenger.select_option("#challenge-time", time)
     challenger.select_option("#challenge-color", "white")
     challenger.click("#challenge-form button[type=submit]")
 
@@ -254,8 +254,9 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     alice.wait_for_selector("#result:not([hidden])")
     assert "White wins — Black resigned" in alice.locator("#result").inner_text()
 
-    # Claiming victory once the opponent has gone on their own turn (the test server waits 0.5 s).
-    challenge(alice, bob_name)
+    # Claiming victory once the opponent has gone on their own turn (the test server waits 0.5 s), in a
+    # game with a clock (one without is played at leisure: no claim).
+    challenge(alice, bob_name, time="5+3")
     accept_from_notice(bob)
     new = another_game(bob, gid)
     assert another_game(alice, gid) == new

@@ -266,12 +266,19 @@ class GameActions:
 
     @checked_again
     async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
-        """Win a game whose opponent has been disconnected for the claim delay while it is their turn."""
+        """Win a game with a clock whose opponent has been disconnected for the claim delay while it is
+        their turn. A game without a clock is played at leisure, as lidraughts has it (`hasClock`): its
+        players, and the bots that play it as a correspondence game, are away between moves by design."""
         claim_after_ms = self.store.claim_after_ms
         async with self.seated(user_id, game_id) as (live, color):
             if live.is_correspondence:
                 # A correspondence player is away between moves by design: only their days end the game.
                 raise Conflict("cannot_claim", "A correspondence game ends on time, not on absence.")
+            if live.clock() is None:
+                raise Conflict(
+                    "cannot_claim",
+                    "A game without a clock is not won by an absence: your opponent may come back any time.",
+                )
             if live.record.ply < CLOCK_STARTS_AT_PLY:
                 # Until each side has moved the game can be aborted, unrated, and aborts by itself when
                 # the side to move does not start (`abort_unstarted`): there is no victory to claim yet.

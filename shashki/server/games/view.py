@@ -150,7 +150,7 @@ class GameView:
     winner: Color | None
     reason: str | None
     mover_disconnected_ms: int | None
-    claim_victory_after_ms: int
+    claim_victory_after_ms: int | None  # None: no claim in this game (no clock: games/actions.py)
     rating_diffs: tuple[int, int | None] | None  # (white, black)
     rematch_offer: Color | None
     rematch_id: str | None
@@ -285,7 +285,7 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         winner=r.winner,
         reason=r.reason,
         mover_disconnected_ms=gone_ms if live.is_live else None,
-        claim_victory_after_ms=claim_after_ms,
+        claim_victory_after_ms=claim_after_ms if clocks is not None else None,
         rating_diffs=(
             (r.white_rating_diff, r.black_rating_diff) if r.white_rating_diff is not None else None
         ),

@@ -286,7 +286,7 @@ class Streams:
                         # Told when the opponent leaves or comes back, as lichess's opponentGone.
                         opponent_here = event[other(color)]
                         out: Json = {"type": "opponentGone", "gone": not opponent_here}
-                        if not opponent_here:
+                        if not opponent_here and state.clocks is not None:  # no claim without a clock
                             out["claimWinInSeconds"] = math.ceil(self.games.claim_after_ms / 1000)
                         yield out
                     elif kind == "chat" and "room" in event and await self.chat.shown(

@@ -124,11 +124,11 @@ export class Actions {
   // -- claiming victory ------------------------------------------------------------------------------
   // Victory may be claimed once the opponent has been gone long enough on their own turn (the server
   // decides; this only shows when to ask). null: nothing to claim — also before each side has moved,
-  // when the game is aborted instead.
+  // when the game is aborted instead, and in a game without a clock, played at leisure.
 
   claimSecondsLeft() {
     const { game, myColor } = this.ctx;
-    if (!myColor || !this.ctx.isLive() || game.ply < 2) return null;
+    if (!myColor || !this.ctx.isLive() || game.ply < 2 || game.claim_victory_after_ms == null) return null;
     const opponent = OTHER[myColor];
     if (game.side_to_move !== opponent || game[opponent].computer || this.opponentGoneSince === null) return null;
     return Math.ceil((game.claim_victory_after_ms - (performance.now() - this.opponentGoneSince)) / 1000);
