@@ -61,3 +61,31 @@ def test_the_bot_api_reports_a_correspondence_game_with_its_days_per_turn(player
     full = stream.until("gameFull")
     stream.close()
     assert full["daysPerTurn"] == 7 and full["speed"] == "correspondence" and full["clock"] is None
+    # lidraughts' secondsLeft: the player's time left of their days (all of them while not to move).
+    board_view = games[0]
+    bot_view = bot.http.get("/api/account/playing").json()["nowPlaying"][0]
+    assert board_view["isMyTurn"] and 7 * 86_400 - 60 < board_view["secondsLeft"] <= 7 * 86_400
+    assert bot_view["secondsLeft"] == 7 * 86_400
+
+
+def test_has_moved_counts_from_the_side_that_moves_first(players):
+    """lidraughts' hasMoved says whether this player has made a move: in English draughts Black moves
+    first (found by an audit: it assumed White did)."""
+    bot = ApiClient(players(bot=True), "bot:play")
+    board = ApiClient(players(), "board:play")
+    made = board.post(f"/api/challenge/{bot.name}", {"variant": "english", "color": "black"})
+    assert made.status_code == 200, made.text
+    assert bot.post(f"/api/challenge/{made.json()['id']}/accept").json() == {"ok": True}
+
+    def has_moved() -> tuple[bool, bool]:
+        mine, theirs = (c.http.get("/api/account/playing").json()["nowPlaying"][0] for c in (board, bot))
+        return mine["hasMoved"], theirs["hasMoved"]
+
+    game_id = eventually(
+        lambda: board.http.get("/api/account/playing").json()["nowPlaying"], lambda g: len(g) == 1
+    )[0]["gameId"]
+    assert has_moved() == (False, False)
+    assert board.post(f"/api/board/game/{game_id}/move/1115").json() == {"ok": True}  # Black, first
+    assert has_moved() == (True, False)
+    assert bot.post(f"/api/bot/game/{game_id}/move/2218").json() == {"ok": True}
+    assert has_moved() == (True, True)

@@ -41,6 +41,25 @@ def start_fen(game: GameFacts, fen_of_start: str) -> str:
     return "startpos" if fen_of_start.startswith("W") else fen_of_start
 
 
+def has_moved(moves: MoveStrings, color: str) -> bool:
+    """Whether the player has made a move: the first of the game, or the second, by who moved first (Black
+    in English and Pool, or the side to move of a set-up position)."""
+    first = moves.game.start.side_to_move.value
+    return moves.played > (0 if color == first else 1)
+
+
+def seconds_left(game: GameFacts, state: StateView, color: str) -> int | None:
+    """lidraughts' `secondsLeft`: the player's clock; in a correspondence game the time left of their days,
+    all of them while it is not their turn; none in a game without either."""
+    if state.clocks is not None:
+        return int(getattr(state.clocks, f"{color}_ms") // 1000)
+    if game.days_per_move is None:
+        return None
+    if state.side_to_move == color and state.days_remaining_ms is not None:
+        return state.days_remaining_ms // 1000
+    return game.days_per_move * 86_400
+
+
 class Views:
     def __init__(self, games: GameService, ratings: RatingService, accounts: AccountService) -> None:
         self.games = games
@@ -182,13 +201,13 @@ class Views:
             "fullId": game.id,
             "color": color,
             "fen": state.fen,
-            "hasMoved": moves.played > (0 if color == WHITE else 1),
+            "hasMoved": has_moved(moves, color),
             "isMyTurn": state.status == "started" and state.side_to_move == color,
             "lastMove": moves.last,
             "opponent": opponent,
             "perf": speed,
             "rated": game.rated,
-            "secondsLeft": (getattr(state.clocks, f"{color}_ms") // 1000) if state.clocks else None,
+            "secondsLeft": seconds_left(game, state, color),
             "source": "friend",
             "speed": speed,
             "status": {"id": STATUS_IDS.get(status, 38), "name": status},
