@@ -249,7 +249,8 @@ def test_challenges_declined_and_cancelled_reach_the_event_streams_as_lidraughts
     form = {"clock.limit": "60", "clock.increment": "0", "color": "white"}
     third = board.post(f"/api/challenge/{bot.name}", form).json()
     late = bot.stream("/api/stream/event")
-    assert late.next() == {"type": "challenge", "challenge": third}
+    made = {k: v for k, v in third["challenge"].items() if k != "direction"}  # "out": the challenger's
+    assert late.next() == {"type": "challenge", "challenge": made}
     bot.post(f"/api/challenge/{third['id']}/accept")
     started = late.until("gameStart")["game"]
     assert started["speed"] == "bullet" and started["variant"]["key"] == "standard"

@@ -51,6 +51,10 @@ def test_the_bot_api_reports_a_correspondence_game_with_its_days_per_turn(player
     made = board.post(f"/api/challenge/{bot.name}", {"days": "7", "color": "white"})
     assert made.status_code == 200, made.text
     challenge = made.json()
+    # lidraughts' answer nests the challenge (its clients read challenge.id); lichess's has it at the top.
+    assert challenge["challenge"]["id"] == challenge["id"] and challenge["socketVersion"] == 0
+    assert challenge["challenge"]["direction"] == challenge["direction"] == "out"
+    assert challenge["challenge"]["timeControl"] == challenge["timeControl"]
     assert challenge["timeControl"] == {"type": "correspondence", "daysPerTurn": 7}
     assert challenge["speed"] == "correspondence"
     assert bot.post(f"/api/challenge/{challenge['id']}/accept").json() == {"ok": True}

@@ -193,8 +193,12 @@ class BotApi:
         return OK
 
     async def create_challenge(self, user: User, username: str, terms: Json) -> Json:
+        """The challenge made, as lidraughts answers it (`{"challenge": {...}, "socketVersion": 0}`, read
+        by its clients as `challenge.id`), its fields also at the top, where lichess's clients read them."""
         made = await self.lobby.challenge(user, username, **terms)
-        return await self.views.challenge_json(await self.streams.challenge(made["id"]))
+        challenge = await self.views.challenge_json(await self.streams.challenge(made["id"]))
+        challenge["direction"] = "out"
+        return {**challenge, "challenge": challenge, "socketVersion": 0}
 
     async def list_challenges(self, user: User) -> Json:
         out: dict[str, list[Json]] = {"in": [], "out": []}
