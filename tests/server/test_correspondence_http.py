@@ -93,3 +93,16 @@ def test_has_moved_counts_from_the_side_that_moves_first(players):
     assert has_moved() == (True, False)
     assert bot.post(f"/api/bot/game/{game_id}/move/2218").json() == {"ok": True}
     assert has_moved() == (True, True)
+
+
+def test_a_board_api_correspondence_seek_answers_its_id_at_once_and_stays_open(players):
+    """lichess: a correspondence seek is not streamed; the answer is its id and the seek stays open until
+    joined (found by an audit: the stream never answered, and closing it withdrew the seek)."""
+    seeker, joiner = ApiClient(players(), "board:play"), players()
+    r = seeker.post("/api/board/seek", {"days": "2", "variant": "russian", "color": "white"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/json"), r.text
+    seek_id = r.json()["id"]
+    seeks = joiner.http.get("/api/seeks").json()["seeks"]
+    assert [s["days"] for s in seeks if s["id"] == seek_id] == [2]
+    game = joiner.post(f"/api/seeks/{seek_id}/accept").json()["game"]
+    assert game["correspondence"]["days_per_move"] == 2 and game["white"]["username"] == seeker.name

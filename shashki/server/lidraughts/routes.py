@@ -21,8 +21,8 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 from urllib.parse import parse_qsl
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.responses import StreamingResponse
+from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException
 from starlette.formparsers import MultiPartException
 from starlette.types import Receive, Scope, Send
@@ -359,11 +359,11 @@ async def cancel_challenge(challenge_id: str, api: Bots, actor: Actor = Depends(
 
 @router.post(
     "/api/board/seek",
-    summary="Seek an opponent: rated, time (min), increment (s), variant, color; open until paired",
+    summary="Seek an opponent: rated, time (min), increment (s) or days, variant, color; open until paired",
 )
 async def seek(
     api: Bots, accounts: Accounts, limits: Limits, request: Request, actor: Actor = Depends(board_actor)
-) -> StreamingResponse:
+) -> Response:
     await limits.hit("seeks", str(actor.id), "seeks")  # the site's seeks count in the same window
     data = await fields(request)
     try:
@@ -379,4 +379,11 @@ async def seek(
         "color": data.get("color") or "random",
     }
     api.lobby.new_seek(actor.user, **terms)  # refused now, with a 4xx, not in the stream after its 200
+    if terms["days_per_move"] is not None:
+        # A correspondence seek, as on lichess: not streamed; the answer is its id at once, and the seek
+        # stays open until someone joins it (the game then starts on the event stream).
+        made = await api.lobby.create_seek(actor.user, **terms)
+        if made["seek"] is None:  # a waiting seek fitted: the game has started already
+            return JSONResponse({"id": None, "gameId": made["game"]["id"]})
+        return JSONResponse({"id": made["seek"]["id"]})
     return ndjson(while_authorized(api.seek(actor.user, terms), accounts, actor))
