@@ -5,7 +5,9 @@ director is woken to pair them again (arena) or to see whether the round is over
 
 An aborted game (the first-move timer: a player did not start) counts for nobody in an arena, and the
 player who did not move is paused, as lila withdraws players who do not start their game; in a Swiss event
-or a round robin it is lost by that player (a forfeit, lichess Swiss), so that the round can end.
+or a round robin it is lost by that player (a forfeit, lichess Swiss, recorded "+-" or "-+": a win that the
+tie-break of wins over the board leaves out), so that the round can end. The player who did not move is
+the side to move: Black first in English and Pool (`to_move`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import logging
 
 from sqlalchemy import select, update
 
-from shashki.rules import Color
+from shashki.rules import Color, Position, get_variant
 from shashki.server.errors import log_failure
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameRecord, GameStatus
@@ -24,9 +26,19 @@ from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.tournaments.live import TournamentFeed
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
-from shashki.server.tournaments.state import ABORTED, ARENA, DONE, PLAYING, Snapshot, load
+from shashki.server.tournaments.state import ABORTED, ARENA, DONE, FORFEITS, PLAYING, Snapshot, load
 
 log = logging.getLogger(__name__)
+
+
+def to_move(record: GameRecord) -> Color:
+    """The side to move in a game at its ply: the side that moves first (Black in English and Pool, or a
+    set-up position's side to move), at every even ply."""
+    if record.initial_fen:
+        first = Position.from_fen(record.initial_fen, get_variant(record.variant)).side_to_move
+    else:
+        first = get_variant(record.variant).first_player
+    return first if record.ply % 2 == 0 else first.other
 
 
 class Results:
@@ -59,13 +71,12 @@ class Results:
             if t is None or pairing is None or pairing.status != PLAYING:
                 return False
             values: dict = {"finished_at": record.finished_at or now, "plies": record.ply}
-            absent = Color.WHITE if record.ply == 0 else Color.BLACK  # who did not make a first move
+            absent = to_move(record)  # who did not make their first move
             if record.status == GameStatus.ABORTED and t.system == ARENA:
                 values.update(status=ABORTED)
             elif record.status == GameStatus.ABORTED:
-                values.update(
-                    status=DONE, winner=absent.other.value, result="1-0" if absent is Color.BLACK else "0-1"
-                )
+                winner = absent.other.value
+                values.update(status=DONE, winner=winner, result=FORFEITS[winner])
             else:
                 values.update(
                     status=DONE,

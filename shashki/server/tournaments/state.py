@@ -37,6 +37,9 @@ UNFINISHED = (CREATED, STARTED)
 # Pairing statuses: stored but its game not yet created (a Swiss round is stored whole first), in play,
 # over; an aborted arena game counts for nobody.
 PENDING, PLAYING, DONE, ABORTED = "pending", "started", "finished", "aborted"
+# The result of a game lost by not starting it (results.py): a forfeit, scored as a loss but not played over
+# the board ("+-": White wins by forfeit; the tie-break of wins leaves it out).
+FORFEITS = {"white": "+-", "black": "-+"}
 # lila `Pairing.notSoQuickFinish`: a berserk win scores its extra point from 14 plies (7 moves) on; a
 # draughts move is a ply as a chess move is, so the same figure is kept (ArenaRules.berserk_min_plies).
 RULES = ArenaRules()
@@ -130,7 +133,13 @@ class Snapshot:
 
     def swiss_games(self) -> list[SwissGame]:
         return [
-            SwissGame(p.round, p.white_id, p.black_id or 0, winner_of(p), played=p.game_id is not None)
+            SwissGame(
+                p.round,
+                p.white_id,
+                p.black_id or 0,
+                winner_of(p),
+                played=p.game_id is not None and p.result not in FORFEITS.values(),
+            )
             for p in self.finished_games()
         ]
 
@@ -226,12 +235,14 @@ class Snapshot:
         return out
 
     def _sheets(self) -> dict[int, tuple[list[str], int, int, int]]:
-        """Each player's results by round: 1, ½, 0, + (a pairing bye), ½ (a late-join bye), * (in play)."""
+        """Each player's results by round: 1, ½, 0, + (a pairing bye), ½ (a late-join bye), * (in play),
+        - (no game: the round robin's free round, which scores nothing, or a round not played)."""
         marks: dict[int, dict[int, str]] = {}
         counts: dict[int, list[int]] = {}
         for p in self.pairings:
             if p.bye is not None:
-                marks.setdefault(p.white_id, {})[p.round] = "+" if p.bye == ByeKind.PAIRING.value else "½"
+                mark = {ByeKind.PAIRING.value: "+", ByeKind.LATE_JOIN.value: "½"}.get(p.bye, "-")
+                marks.setdefault(p.white_id, {})[p.round] = mark
                 continue
             for me, color in ((p.white_id, Color.WHITE), (p.black_id, Color.BLACK)):
                 if me is None:
