@@ -84,6 +84,24 @@ def test_a_wrong_move_ends_the_first_attempt_rated_and_a_replay_is_solved_unrate
         assert again["id"] != puzzle["id"]
 
 
+def test_a_wrong_move_inside_a_longer_line_is_judged_wrong_not_refused(players):
+    """A line is judged at the solver's first move that is not the solution's, whatever follows it: a
+    refusal there would tell the solution with no wrong move counted (found by an audit: every move of a
+    puzzle found by refused lines, then a rated solve)."""
+    member = players()
+    puzzle = next(p for p in SOLUTIONS.values() if p["variant"] == VARIANT and len(p["solution"]) >= 3)
+    shown = member.http.get(f"/api/puzzles/{puzzle['id']}").json()["puzzle"]
+    r = member.post(f"/api/puzzles/{puzzle['id']}/move", {"line": [a_wrong_move(shown), "zz", "zz"]})
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["result"] == "wrong" and answer["rating"]["delta"] < 0
+    start = Position.from_fen(shown["fen"], VARIANT)
+    assert start.parse_move(answer["expected"]) == start.parse_move(puzzle["solution"][0])
+    assert solve(member.http, puzzle["id"])[-1]["rating"] is None  # the rated attempt was the wrong one
+    history = member.http.get("/api/puzzles/history").json()["attempts"]
+    assert [(a["puzzle"], a["solved"]) for a in history] == [(puzzle["id"], True), (puzzle["id"], False)]
+
+
 def test_the_solution_after_an_attempt_changes_nothing_and_before_one_gives_the_puzzle_up(players):
     member = players()
     tried = member.http.get("/api/puzzles/next", params={"variant": VARIANT}).json()["puzzle"]
@@ -138,7 +156,7 @@ def test_a_line_off_the_solution_or_an_unknown_puzzle_is_refused(server):
     with httpx.Client(base_url=server.url) as visitor:
         shown = visitor.get(f"/api/puzzles/{puzzle['id']}").json()["puzzle"]
         wrong = a_wrong_move(shown)
-        for line in ([], solution[:2], [wrong, solution[1], solution[2]], solution + ["a1-b2", "b2-c3"]):
+        for line in ([], solution[:2], [solution[0], wrong, solution[2]], solution + ["a1-b2", "b2-c3"]):
             r = visitor.post(f"/api/puzzles/{puzzle['id']}/move", json={"line": line})
             assert r.status_code == 400, (line, r.text)
             assert r.json()["error"]["code"] == "bad_line"

@@ -6,8 +6,9 @@ start and end, by every landing square, or with `x`/`:` is the same move), then 
 solution's move by what it does (`Move.key`: start, end, pieces taken, promotion; RULES.md §2.10),
 never by its text.
 
-- The earlier moves must be the solution's (the solver's moves and the replies the server gave):
-  otherwise the line is refused (`bad_line`).
+- The earlier moves must be the solution's: a reply that is not the one the server gave refuses the line
+  (`bad_line`); a solver's move that is not the solution's is judged wrong there, as if it were the
+  newest (the line after it is not read), so that no line tells the solution without a wrong move counted.
 - The newest move is right when it is the solution's move. Only that move is accepted: every solver
   move of a puzzle is the only winning move by the verification (`verify.Judgement.unique`, the tables
   where they apply), the last included, so there is no equally winning alternative to accept.
@@ -66,9 +67,12 @@ def step(start: Position, solution: Sequence[str], line: Sequence[object]) -> St
         move = _resolve(position, text, index, index == last)
         expected = position.parse_move(solution[index])
         if index < last:
+            if move.key != expected.key and index % 2 == 0:
+                # The solver's own move, wrong: the attempt ends there, whatever follows it in the line (a
+                # refusal would tell the solution without a wrong move being counted).
+                return Step(WRONG, position.play(move), index + 1, expected=expected.notation(variant))
             if move.key != expected.key:
-                raise Invalid("bad_line", f"Move {index + 1} of the line ({text}) is not the puzzle's "
-                              f"{'reply' if index % 2 else 'move'}.")
+                raise Invalid("bad_line", f"Move {index + 1} of the line ({text}) is not the puzzle's reply.")
             position = position.play(expected)
             continue
         after = position.play(move)
