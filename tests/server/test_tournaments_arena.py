@@ -128,6 +128,21 @@ def test_a_paused_player_is_not_paired_until_they_join_again(people):
     assert back["me"] == {"joined": True, "paused": False, "withdrawn": False, "game": None}
 
 
+def test_entering_an_arena_pauses_the_player_in_their_other_arenas(people):
+    """One arena at a time pairs a player, as lila's withdrawOtherTournaments (found by an audit: a player
+    in two arenas was paired in both at once); coming back to the first pauses the second. A Swiss entry
+    is left as it is."""
+    (a,) = people(1)
+    first, second = create(a)["id"], create(a)["id"]
+    swiss = create(a, "swiss", rounds=3)["id"]
+    join(a, swiss)
+    assert join(a, first)["me"]["paused"] is False
+    assert join(a, second)["me"]["paused"] is False
+    assert show(a, first)["me"]["paused"] is True and show(a, swiss)["me"]["paused"] is False
+    assert join(a, first)["me"]["paused"] is False
+    assert show(a, second)["me"]["paused"] is True
+
+
 def test_a_game_running_when_the_arena_ends_counts_and_then_the_arena_finishes(people, tserver):
     a, b = people(2)
     tid = create(a, rated=True)["id"]

@@ -258,6 +258,24 @@ class TournamentService(Berserk):
         return await self.get(tournament_id, user.id if user else None)
 
     async def join(self, user: User, tournament_id: str, password: str | None = None) -> dict[str, Any]:
+        """Enter (or come back to) a tournament. Entering an arena pauses the player in every other arena
+        they are playing, as lila's `withdrawOtherTournaments`: one arena at a time pairs them."""
+        joined = await self._join(user, tournament_id, password)
+        if joined.get("system") == ARENA:
+            await self._pause_other_arenas(user, tournament_id)
+        return joined
+
+    async def _pause_other_arenas(self, user: User, tournament_id: str) -> None:
+        async with self.db.session() as s:
+            ids = list(await s.scalars(select(TournamentPlayer.tournament_id).join(Tournament).where(
+                TournamentPlayer.user_id == user.id, TournamentPlayer.withdrawn.is_(False),
+                TournamentPlayer.paused.is_(False), Tournament.system == ARENA,
+                Tournament.status != FINISHED, Tournament.id != tournament_id)))  # fmt: skip
+        for other in ids:
+            with contextlib.suppress(Conflict):  # over, or left, meanwhile
+                await self._leave(user, other, paused=True)
+
+    async def _join(self, user: User, tournament_id: str, password: str | None) -> dict[str, Any]:
         snap = await self.snapshot(tournament_id)
         t = snap.tournament
         if t.status == FINISHED:
