@@ -130,6 +130,7 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/games/{game_id}/draw/decline"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/abort"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/claim-victory"): Row(PLAYERS),
+    ("POST", "/api/games/{game_id}/moretime"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/chat"): Row(PLAYERS, body={"text": "hello", "room": "player"}),
     ("POST", "/api/games/{game_id}/chat/spectators"): Row(PLAYERS, body={"mode": "close"}),
     ("POST", "/api/games/{game_id}/analysis"): Row(

@@ -331,3 +331,27 @@ def test_no_victory_is_claimed_in_a_game_without_a_clock(players):
     assert refused["error"]["code"] == "cannot_claim" and "without a clock" in refused["error"]["message"]
     state = white.http.get(f"/api/games/{gid}").json()["game"]
     assert state["status"] == "started" and state["claim_victory_after_ms"] is None
+
+
+def test_a_player_gives_the_opponent_fifteen_seconds(players):
+    """lichess's "Give 15 seconds": on the live channel or over HTTP, to the opponent's clock, whoever is to
+    move; not in a game without a clock, not to the computer, not by a spectator; changing nothing else."""
+    white, black, watcher = players(), players(), players()
+    gid = white.challenge(black, time_control={"minutes": 1, "increment": 0})["id"]
+    w = white.socket(gid)
+    assert w.request({"type": "moretime"})["type"] == "ack"
+    clocks = w.wait_state(lambda g: g["clocks"]["black_ms"] > 60_000)["clocks"]
+    assert (clocks["white_ms"], clocks["black_ms"]) == (60_000, 75_000)
+    first_moves(gid, white, black)
+    r = black.post(f"/api/games/{gid}/moretime")  # White is to move: White's running clock gets them
+    assert r.status_code == 200, r.text
+    state = r.json()["game"]
+    assert 70_000 < state["clocks"]["white_ms"] <= 75_000 and state["ply"] == 2
+    assert watcher.post(f"/api/games/{gid}/moretime").status_code == 403
+    untimed = white.challenge(black)["id"]
+    r = white.post(f"/api/games/{untimed}/moretime")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "no_clock"
+    computer = white.post("/api/computer-games", {"level": 1, "time_control": {"minutes": 5, "increment": 0}})
+    assert computer.status_code == 201, computer.text
+    r = white.post(f"/api/games/{computer.json()['game']['id']}/moretime")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "cannot_give_time"

@@ -7,6 +7,7 @@ These run by default (a few seconds); the whole games are in test_play_in_the_br
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 from server.helpers import Player
 
 from shashki.server.lobby import QUICK_PAIRING
@@ -139,3 +140,17 @@ def test_a_first_visit_asks_nothing_the_server_refuses(browser, server):
         page.wait_for_load_state("networkidle")
     context.close()
     assert not failed and not logged, (failed, logged)
+
+
+def test_a_player_gives_the_opponent_fifteen_seconds_from_the_game_page(pages, server):
+    white, black = Player(server), Player(server)
+    gid = white.challenge(black, time_control={"minutes": 1, "increment": 0})["id"]
+    page = pages(f"/game/{gid}", player=white)
+    page.click("#moretime")
+    expect(page.locator('[data-clock="black"]')).to_contain_text("1:15")  # the opponent's clock, shown
+    state = white.http.get(f"/api/games/{gid}").json()["game"]
+    assert state["clocks"]["black_ms"] == 75_000 and state["clocks"]["white_ms"] == 60_000
+    computer = white.post("/api/computer-games", {"level": 1, "time_control": {"minutes": 5, "increment": 0}})
+    page = pages(f"/game/{computer.json()['game']['id']}", player=white)
+    page.wait_for_selector("#flip")
+    assert page.locator("#moretime").count() == 0  # not to the computer

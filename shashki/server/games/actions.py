@@ -31,6 +31,10 @@ _TRUSTED: ContextVar[list[bool] | None] = ContextVar("trusted", default=None)
 
 Action = TypeVar("Action", bound=Callable[..., Awaitable[Any]])
 
+# What a player gives the opponent at a time, and the most a clock may hold from such gifts (3 hours).
+MORE_TIME_MS = 15_000
+MOST_TIME_MS = 3 * 3600 * 1000
+
 
 def checked_again(action: Action) -> Action:
     """A player's action refused on a cached copy that was trusted without reading the stored version
@@ -229,6 +233,25 @@ class GameActions:
             if live.record.draw_offer is not color.other:
                 raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
             view = await self.store.commit(live, {"draw_offer": None})
+        return view.to_json()
+
+    @checked_again
+    async def give_time(self, user_id: int, game_id: str) -> dict[str, Any]:
+        """Give the opponent `MORE_TIME_MS` on their clock (lichess's "Give 15 seconds"): in a game with a
+        clock between two players, outside tournaments, whose end it must not decide."""
+        async with self.seated(user_id, game_id) as (live, color):
+            r = live.record
+            opponent = color.other
+            if live.clock() is None:
+                raise Conflict("no_clock", "This game has no clock to give time on.")
+            if live.tournament is not None or live.is_computer(opponent):
+                raise Conflict("cannot_give_time", "Time is given only in a game between two players outside "
+                               "tournaments.")  # fmt: skip
+            column = "white_ms" if opponent is Color.WHITE else "black_ms"
+            stored = getattr(r, column)
+            if stored >= MOST_TIME_MS:
+                raise Conflict("cannot_give_time", "Your opponent has plenty of time already.")
+            view = await self.store.commit(live, {column: min(stored + MORE_TIME_MS, MOST_TIME_MS)})
         return view.to_json()
 
     @checked_again

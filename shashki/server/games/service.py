@@ -348,6 +348,9 @@ class GameService:
     async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.claim_victory(user_id, game_id)
 
+    async def give_time(self, user_id: int, game_id: str) -> dict[str, Any]:
+        return await self.actions.give_time(user_id, game_id)
+
     async def halve_clock(self, game_id: str, color: Color) -> dict[str, Any]:
         """Halve `color`'s clock before that side's first move: an arena's berserk (lila `Berserk`;
         the tournaments decide who may). The clocks do not run before `CLOCK_STARTS_AT_PLY`, so the

@@ -47,6 +47,11 @@ async def offer_draw(game_id: str, games: Games, actor: Actor = Depends(any_play
     return {"game": await games.offer_draw(actor.id, game_id)}
 
 
+@router.post("/games/{game_id}/moretime", summary="Give your opponent 15 seconds on their clock")
+async def give_time(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
+    return {"game": await games.give_time(actor.id, game_id)}
+
+
 @router.post("/games/{game_id}/draw/accept", summary="Accept your opponent's draw offer")
 async def accept_draw(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.accept_draw(actor.id, game_id)}

@@ -185,6 +185,12 @@ export class Actions {
       else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
       // A draw is offered once each side has moved (before, the game is aborted instead).
       if (!game.draw_offer && game.ply >= 2) button("offer-draw", t("game.offerDraw"), () => this.send("draw-offer"));
+      // lichess's "Give 15 seconds": to a person, in a game with a clock, outside tournaments.
+      const opponent = game[OTHER[myColor]];
+      if (game.clocks && !game.tournament && !opponent?.computer) {
+        button("moretime", t("game.moretime"), () => this.send("moretime"));
+        items[items.length - 1].title = t("game.moretimeHint");
+      }
       const left = this.claimSecondsLeft();
       if (left !== null && left <= 0) button("claim-victory", t("game.claimVictory"), () => this.send("claim-victory"), "");
       else if (left !== null) items.push(h("span", { class: "muted", id: "claim-wait" }, t("game.opponentGone", { seconds: left })));
