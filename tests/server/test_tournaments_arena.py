@@ -5,6 +5,7 @@ come back, and a game still running at the end counts."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from . import tournament_support as ts
@@ -141,6 +142,21 @@ def test_entering_an_arena_pauses_the_player_in_their_other_arenas(people):
     assert show(a, first)["me"]["paused"] is True and show(a, swiss)["me"]["paused"] is False
     assert join(a, first)["me"]["paused"] is False
     assert show(a, second)["me"]["paused"] is True
+
+
+def test_a_player_in_a_game_with_a_clock_elsewhere_is_paired_once_it_ends(people):
+    """Never two games at once (found by an audit: a Swiss's game and an arena's): a player playing a game
+    with a clock elsewhere waits for its end; a correspondence game does not keep them waiting."""
+    a, b, c = people(3)
+    elsewhere = a.challenge(c, time_control={"minutes": 5, "increment": 0})["id"]
+    a.challenge(c, days=3)
+    tid = create(a)["id"]
+    join(a, tid)
+    join(b, tid)
+    time.sleep(3)  # several of the director's ticks
+    assert show(a, tid)["me"]["game"] is None and show(b, tid)["me"]["game"] is None
+    resign(a, elsewhere)
+    assert my_game(a, tid) == my_game(b, tid)
 
 
 def test_a_game_running_when_the_arena_ends_counts_and_then_the_arena_finishes(people, tserver):

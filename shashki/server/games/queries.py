@@ -238,8 +238,9 @@ class GameQueries:
         async with self.db.session() as s:
             return sorted(await s.scalars(_in_play_of(user_id)))
 
-    async def in_play_of_players(self, user_ids: set[int]) -> dict[int, list[str]]:
-        """The ids of the games each of these accounts plays now, newest first (none: not listed)."""
+    async def in_play_of_players(self, user_ids: set[int], *, clocked: bool = False) -> dict[int, list[str]]:
+        """The ids of the games each of these accounts plays now, newest first (none: not listed);
+        `clocked`: only those with a running clock (not correspondence, not untimed)."""
         if not user_ids:
             return {}
         query = (
@@ -247,6 +248,7 @@ class GameQueries:
             .where(
                 GameRecord.status == GameStatus.STARTED,
                 or_(GameRecord.white_id.in_(user_ids), GameRecord.black_id.in_(user_ids)),
+                *([GameRecord.clock_initial_ms.is_not(None)] if clocked else []),
             )
             .order_by(GameRecord.created_at.desc(), GameRecord.id)
         )

@@ -202,6 +202,12 @@ class Director:
             waiting.append(Waiting(p.user_id, p.waiting_since.timestamp()))
         if len(waiting) < 2:
             return
+        # A player in a game with a clock elsewhere (another tournament's, a game of the lobby) waits for its
+        # end: never two games at once (lila pairs only those waiting on the arena's page).
+        busy = await self.service.games.queries.in_play_of_players({w.player for w in waiting}, clocked=True)
+        waiting = [w for w in waiting if w.player not in busy]
+        if len(waiting) < 2:
+            return
         ranked = snap.arena_ranking()
         pairs = pair_wave(
             waiting,
