@@ -353,6 +353,9 @@ def test_json_read_with_a_session_or_a_token_is_never_stored_by_a_cache(server, 
     ):
         assert r.status_code == 200, r.text
         assert r.headers["cache-control"] == "no-store", r.request.url
+    board = {"Authorization": f"Bearer {alice.token('board:play')}"}
+    with httpx.stream("GET", f"{server.url}/api/stream/event", headers=board) as stream:  # NDJSON too
+        assert stream.status_code == 200 and stream.headers["cache-control"] == "no-store"
     # Nothing personal without credentials: public JSON keeps its own caching rules, pages theirs.
     assert "cache-control" not in httpx.get(f"{server.url}/api/users/{alice.name}").headers
     assert alice.http.get("/").headers["cache-control"] == "no-cache"

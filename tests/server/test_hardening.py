@@ -489,3 +489,9 @@ def test_a_refused_frame_with_a_readable_id_is_answered_with_that_id(server, pla
             pass
         assert "id" not in message and message["error"]["message"].startswith("id:")
     assert httpx.get(f"{server.url}/api/games/{game['id']}").json()["game"]["ply"] == 0
+    # The lobby's socket answers an unknown request with its id too.
+    with connect(f"{server.ws_url}/ws/lobby", additional_headers=cookie, open_timeout=5) as ws:
+        ws.send(json.dumps({"type": "bogus", "id": 21}))
+        while (message := json.loads(ws.recv(timeout=5)))["type"] != "error":
+            pass
+        assert message["id"] == 21 and message["error"]["code"] == "bad_message"

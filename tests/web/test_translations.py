@@ -360,3 +360,41 @@ def test_one_day_is_written_in_the_singular(pages):
     page.click('[data-tab="seek"]')
     options = page.locator("#seek-time option").all_inner_texts()
     assert "1 day/move" in options and "3 days/move" in options and "1 days/move" not in options
+    # The count a text's noun goes with is `count`, `n`, or the text's first number.
+    texts = page.evaluate(
+        """async () => {
+            const { t } = await import("/static/js/i18n.js");
+            return [t("profile.counts", { all: 1, win: 0, loss: 1, draw: 0 }),
+                    t("profile.counts", { all: 2, win: 1, loss: 1, draw: 0 }),
+                    t("tournament.podiumLine", { games: 1, wins: 1, performance: 1600 })];
+        }"""
+    )
+    assert texts == ["1 game: 0 won, 1 lost, 0 drawn", "2 games: 1 won, 1 lost, 0 drawn",
+                     "1 game, 1 won, performance 1600"]
+
+
+# Codes the web client never shows (the Bot API's, the API's parameters the pages always send right, the
+# server's own bookkeeping): no text needed in the catalogues. Every other code the server raises has its
+# error.<code> text in every language (errorText: the refusal in the player's language).
+API_ONLY = {
+    "already_created", "already_scheduled", "bad_lines", "bad_message", "bad_mode", "bad_origin", "bad_page",
+    "bad_preference", "bad_reason", "bad_request", "bad_result", "bad_room", "bad_scope", "bad_seconds",
+    "bad_speed", "bad_time", "bad_token", "bot_account", "missing_scope", "no_such_notification",
+    "no_such_token", "not_a_bot", "not_waiting", "own_seek_taken", "session_required", "too_many_moves",
+    "too_many_streams", "unsupported_body",
+}
+
+
+def test_every_refusal_the_pages_may_show_is_in_every_language():
+    raised = set()
+    pattern = re.compile(r"\b(?:Conflict|Invalid|Forbidden|NotFound|RateLimited|Unauthorized|StaleCopy|"
+                         r"IllegalMove|BadFrame)\(\s*\"([a-z_]+)\"")
+    for path in (WEB.parent / "server").rglob("*.py"):
+        raised |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    for path in (WEB.parent / "rules").rglob("*.py"):
+        raised |= set(pattern.findall(path.read_text(encoding="utf-8")))
+    assert len(raised) > 80  # the scan does find them
+    for lang in LANGUAGES:
+        texts = catalogue(lang)
+        missing = sorted(c for c in raised - API_ONLY if f"error.{c}" not in texts)
+        assert not missing, f"{lang}.json has no error.<code> text for {missing}"

@@ -133,6 +133,6 @@ async def answer_until_closed(websocket: WebSocket, send, resync) -> None:
                 await send({"type": "pong", "id": message.get("id")})
             else:
                 error = {"code": "bad_message", "message": f"Unknown message type {kind!r}."}
-                await send({"type": "error", "error": error})
+                await send({"type": "error", "id": message.get("id"), "error": error})
     except (WebSocketDisconnect, RuntimeError):
         pass

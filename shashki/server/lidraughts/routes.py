@@ -189,7 +189,9 @@ def ndjson(lines: AsyncIterator[dict | None]) -> StreamingResponse:
         except UNAVAILABLE:  # the database or Redis went away: the client reconnects later
             yield json.dumps(unavailable_body()).encode() + b"\n"
 
-    return NdjsonResponse(body(), media_type=NDJSON, headers={"Cache-Control": "no-cache"})
+    # A stream of an account's own games and events: no cache keeps it (edge.py's rule for JSON read with
+    # credentials; set here, as the stream's answer names its own).
+    return NdjsonResponse(body(), media_type=NDJSON, headers={"Cache-Control": "no-store"})
 
 
 # -- the account's events -----------------------------------------------------------------------------

@@ -39,12 +39,15 @@ export async function setLanguage(lang, { remember = true } = {}) {
 }
 
 /** The text of `key` in the current language, with {name} placeholders filled from `vars`. With a number
- * in `vars.count` or `vars.n`, the form of that number when the catalogue has one (`<key>.one`: English's
- * "1 game", the language's plural rules deciding which numbers take it). */
+ * in `vars.count` or `vars.n` (else the text's first number), the form of that number when the catalogue
+ * has one (`<key>.one`: English's "1 game", the language's plural rules deciding which numbers take it). */
 export function t(key, vars = {}) {
-  const count = vars.count ?? vars.n;
+  const base = catalogue[key] ?? english[key] ?? key;
+  // The number the text's noun goes with: `count` or `n`, else the first number among its placeholders.
+  const first = [...base.matchAll(/\{(\w+)\}/g)].map((m) => vars[m[1]]).find((v) => typeof v === "number");
+  const count = vars.count ?? vars.n ?? first;
   const form = typeof count === "number" ? catalogue[`${key}.${new Intl.PluralRules(current).select(count)}`] : undefined;
-  const text = form ?? catalogue[key] ?? english[key] ?? key;
+  const text = form ?? base;
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in vars ? String(vars[name]) : whole));
 }
 
