@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(None, validation_alias="REDIS_URL")
     # A player may claim victory once the opponent has been disconnected this long on their own turn.
     disconnect_claim_seconds: float = 30.0
+    # A seek with a clock leaves with its player, as on lichess: withdrawn once they have had no page of the
+    # site open this long (lobby/seeks.py `withdraw_when_gone`).
+    seek_left_seconds: float = 10.0
     # A game with a clock whose side to move has not made its first move this long after its turn began
     # aborts itself (a crashed bot, a player gone); 0 turns it off. lichess waits 15-35 s.
     first_move_seconds: float = 60.0

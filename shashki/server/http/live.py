@@ -45,7 +45,7 @@ from shashki.server.events import text_of
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
-from shashki.server.http.deps import Accounts, Bus, Chat, Games, Lobby, Social, Watching
+from shashki.server.http.deps import Accounts, AppSettings, Bus, Chat, Games, Lobby, Social, Watching
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import answer_until_closed, receive_message
 from shashki.server.http.sender import Sender
@@ -316,6 +316,7 @@ async def lobby_socket(
     bus: Bus,
     watching: Watching,
     social: Social,
+    settings: AppSettings,
 ) -> None:
     accepted, actor = await _accept(websocket, accounts)
     if not accepted:
@@ -387,3 +388,6 @@ async def lobby_socket(
     except UNAVAILABLE as error:
         log.warning("lobby socket closed, a backing service is unavailable: %s", error)
         await _close_with(websocket, send, unavailable_body(), TRY_AGAIN_LATER)
+    finally:
+        if viewer is not None:  # a real-time seek leaves with its player (lobby/seeks.py)
+            lobby.withdraw_when_gone(viewer, social.online.here, settings.seek_left_seconds)

@@ -28,6 +28,7 @@ from shashki.server.lidraughts.streams import Streams, merged
 from shashki.server.lidraughts.views import Views
 from shashki.server.lobby import LobbyService, TimeControl
 from shashki.server.ratings import RatingService
+from shashki.server.social.service import Online
 
 Json = dict[str, Any]
 OK: Json = {"ok": True}
@@ -74,6 +75,9 @@ class BotApi:
             connections=connections,  # the streams' caps and who streams, across processes
         )
         self.jumps = PendingJumps(redis_url)  # shared by the processes when there are several
+        # A seek's stream counts as a page of the site (social.Online): the player's real-time seek leaves
+        # with them when they have neither (lobby/seeks.py `withdraw_when_gone`), not while it streams.
+        self.online = Online(connections)
 
     # -- what other routes show in lidraughts' shape ------------------------------------------------
 
@@ -212,7 +216,7 @@ class BotApi:
         """Post a seek and keep it while the stream is open: it ends once a game starts from it (the
         gameStart comes on the event stream); closing the stream first withdraws the seek.
         """
-        async with self.bus.subscribe(f"user:{user.id}") as sub:
+        async with self.online.connected(user.id), self.bus.subscribe(f"user:{user.id}") as sub:
             # The seek is visible from its commit on, while create_seek still publishes the lobby's list:
             # a client that leaves then must not leave the seek behind, so its creation is finished
             # (shielded) and the seek withdrawn before the cancellation goes on.

@@ -9,7 +9,9 @@ seek a player. Two compatible seeks posted at the same moment make one game, in 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +20,7 @@ from sqlalchemy import select, update
 from shashki.rules import DEFAULT_VARIANT_KEY
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
-from shashki.server.errors import Conflict, Invalid, NotFound
+from shashki.server.errors import Conflict, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
@@ -41,6 +43,8 @@ from shashki.server.storage import SEEKS_LOCK, Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Update
 
+log = logging.getLogger("shashki.server")
+
 
 class Seeks:
     """The seeks' part of the lobby service, on the service's database, bus, games and accounts."""
@@ -51,6 +55,7 @@ class Seeks:
     accounts: AccountService
     min_clock_ms: int
     blocks: Blocks | None
+    _leaving: set[asyncio.Task]  # `withdraw_when_gone`'s waits
 
     def new_seek(
         self,
@@ -217,6 +222,41 @@ class Seeks:
         if rows_changed(done) != 1:
             raise NotFound("no_such_seek", "You have no such open seek.")
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+
+    async def withdraw_left(self, user_id: int) -> bool:
+        """Withdraw the player's open seeks with a clock; whether there were any. Correspondence and
+        untimed seeks stay: they wait for days, as on lichess."""
+        async with self.db.session() as s:
+            done = await s.execute(
+                update(Seek)
+                .where(Seek.user_id == user_id, Seek.status == "open", Seek.clock_initial_ms.is_not(None))
+                .values(status="cancelled")
+            )
+            await s.commit()
+        if not rows_changed(done):
+            return False
+        await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+        return True
+
+    def withdraw_when_gone(
+        self, user_id: int, here: Callable[[int], Awaitable[bool]], seconds: float
+    ) -> None:
+        """A real-time seek leaves with its player, as on lichess: called as the player's lobby socket
+        closes (it is open on every page of the site); if `seconds` later they have no page open (`here`:
+        in any process), their seeks with a clock are withdrawn. A page left for the next one opens its
+        socket at once; the Board API's seek stream counts as a page (lidraughts/api.py)."""
+
+        async def later() -> None:
+            await asyncio.sleep(seconds)
+            try:
+                if not await here(user_id):
+                    await self.withdraw_left(user_id)
+            except Exception:  # a backing service away: the seek stays, as it would have
+                log_failure(log, "withdrawing the seeks of a player who left")
+
+        task = asyncio.create_task(later())
+        self._leaving.add(task)
+        task.add_done_callback(self._leaving.discard)
 
     async def list_seeks(self, viewer_id: int | None = None) -> list[dict]:
         """The open seeks, oldest first; those of players blocked either way hidden from `viewer_id`."""

@@ -6,6 +6,7 @@ says why.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -66,6 +67,7 @@ class LobbyService(Seeks):
         self.challenge_hooks: list[ChallengeHook] = []
         # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
         self.blocks: Blocks | None = None
+        self._leaving: set[asyncio.Task] = set()
 
     # -- challenges ---------------------------------------------------------------------------------
 

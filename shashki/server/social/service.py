@@ -67,6 +67,10 @@ class Online:
         """Those of `user_ids` on the site now."""
         return {int(i) for i in await self.connections.holding(self.KIND, user_ids)}
 
+    async def here(self, user_id: int) -> bool:
+        """Whether the account is on the site now."""
+        return user_id in await self.which([user_id])
+
 
 class SocialService:
     def __init__(
