@@ -4,9 +4,12 @@ come back, and a game still running at the end counts."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+from websockets.sync.client import connect
 
 from . import tournament_support as ts
 from .helpers import eventually
@@ -157,6 +160,35 @@ def test_a_player_in_a_game_with_a_clock_elsewhere_is_paired_once_it_ends(people
     assert show(a, tid)["me"]["game"] is None and show(b, tid)["me"]["game"] is None
     resign(a, elsewhere)
     assert my_game(a, tid) == my_game(b, tid)
+
+
+def test_the_lists_are_told_when_players_join_or_leave(people, tserver):
+    """The lobby's and /tournaments' lists show each tournament's count of players: they are nudged to
+    read it again when players join or leave (found by an audit: the counts stayed 0 until a reload)."""
+    a, b = people(2)
+    tid = create(a)["id"]
+    with connect(f"{tserver.ws_url}/ws/lobby", open_timeout=5, ping_interval=None) as lobby:
+
+        def nudged() -> bool:
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                try:
+                    if json.loads(lobby.recv(timeout=0.5)).get("type") == "tournaments":
+                        return True
+                except TimeoutError:
+                    continue
+            return False
+
+        time.sleep(1.5)  # past the creation's own nudge
+        while True:
+            try:
+                lobby.recv(timeout=0.3)
+            except TimeoutError:
+                break
+        join(b, tid)
+        assert nudged()
+        b.post(f"/api/tournaments/{tid}/withdraw")
+        assert nudged()
 
 
 def test_a_game_running_when_the_arena_ends_counts_and_then_the_arena_finishes(people, tserver):

@@ -5,7 +5,8 @@
   refreshes an arena's standings every few seconds), and
   `{"type": "paired", "game": id, "users": [white, black]}` when a game is made — the tournament socket
   (`http/tournaments.py`) hands each viewer their own "me" and sends "paired" only to the two players;
-- `lobby`: `{"type": "tournaments"}`, a nudge to refetch the list, when one is created, starts or ends.
+- `lobby`: `{"type": "tournaments"}`, a nudge to refetch the list, when one is created, starts or ends,
+  and when players join or leave one (its count of players changes; coalesced as above).
 
 The publication follows the commit: a failed publish loses nothing (the next change, or a refetch, shows the
 stored state).
@@ -32,11 +33,17 @@ class TournamentFeed:
         self.build: Callable[[str], Awaitable[dict[str, Any]]] | None = None
         self.wake = asyncio.Event()  # the director's loop waits on it between its ticks
         self._dirty: set[str] = set()
+        self._entrants = False  # players joined or left since the last flush: the lists' counts changed
         self._task: asyncio.Task | None = None
 
     def poke(self) -> None:
         """Something a director should act on now (a game ended, a player joined or came back)."""
         self.wake.set()
+
+    def entrants_changed(self, tournament_id: str) -> None:
+        """Players joined or left: the tournament's state, and the lists' counts of players (lobby)."""
+        self._entrants = True
+        self.changed(tournament_id)
 
     def changed(self, tournament_id: str) -> None:
         self._dirty.add(tournament_id)
@@ -53,6 +60,9 @@ class TournamentFeed:
                         await self.bus.publish(f"tournament:{tournament_id}", await self.build(tournament_id))
                 except Exception as error:  # the state is stored: the next change or a refetch shows it
                     log.warning("publishing tournament %s failed: %s", tournament_id, error)
+            if self._entrants:
+                self._entrants = False
+                await self.lobby()
 
     async def paired(self, tournament_id: str, game_id: str, users: list[int]) -> None:
         with contextlib.suppress(Exception):

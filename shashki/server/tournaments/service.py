@@ -372,6 +372,7 @@ class TournamentService(Berserk):
         return await self._changed(tournament_id, user.id)
 
     async def _changed(self, tournament_id: str, viewer: int | None) -> dict[str, Any]:
-        self.feed.changed(tournament_id)
+        """After a player joined, came back, withdrew or paused: its state and the lists' counts."""
+        self.feed.entrants_changed(tournament_id)
         self.feed.poke()
         return await self.get(tournament_id, viewer)
