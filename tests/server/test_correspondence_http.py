@@ -23,17 +23,31 @@ def test_a_correspondence_challenge_makes_a_game_with_days_that_the_turn_list_an
 
     game = black.post(f"/api/challenges/{challenge['id']}/accept").json()["game"]
     assert game["correspondence"]["days_per_move"] == 3 and game["clocks"] is None
+    # Answered, the challenge waits no more: its notification is read (as lichess's counter drops).
+    assert black.http.get("/api/notifications").json()["unread"] == 0
     assert 3 * 86_400_000 - 60_000 < game["correspondence"]["remaining_ms"] <= 3 * 86_400_000
     mine = white.http.get("/api/account/your-turn").json()["games"]
     assert [g["id"] for g in mine] == [game["id"]] and mine[0]["opponent"]["username"] == black.name
     assert black.http.get("/api/account/your-turn").json()["games"] == []
 
     assert white.post(f"/api/games/{game['id']}/move", {"move": "c3-d4"}).status_code == 200
-    theirs = eventually(lambda: black.http.get("/api/notifications").json(), lambda n: n["unread"] == 2)
+    theirs = eventually(lambda: black.http.get("/api/notifications").json(), lambda n: n["unread"] == 1)
     assert theirs["notifications"][0]["kind"] == "yourTurn", theirs
     assert theirs["notifications"][0]["subject"] == game["id"]
     assert [g["id"] for g in black.http.get("/api/account/your-turn").json()["games"]] == [game["id"]]
-    assert black.post("/api/notifications/read").json() == {"marked": 2, "unread": 0}
+    assert black.post("/api/notifications/read").json() == {"marked": 1, "unread": 0}
+
+
+def test_a_challenge_cancelled_or_declined_leaves_no_unread_notification(players):
+    """Found by an audit: the bell kept counting challenges that had been cancelled or answered."""
+    white, black = players(), players()
+    for settle in ("cancel", "decline"):
+        made = white.post("/api/challenges", {"username": black.name, "color": "white"}).json()["challenge"]
+        assert black.http.get("/api/notifications").json()["unread"] == 1
+        who = white if settle == "cancel" else black
+        assert who.post(f"/api/challenges/{made['id']}/{settle}").status_code == 200
+        told = black.http.get("/api/notifications").json()
+        assert told["unread"] == 0 and told["notifications"][0]["read"] is True, told
 
 
 def test_bad_days_are_refused_with_a_reason(players):

@@ -71,6 +71,7 @@ def test_a_correspondence_game_goes_on_across_a_server_restart_with_turns_and_no
     black.wait_for_selector('#notify-bell[data-unread="1"]')
     expect(black.locator("#challenges-in li").first).to_contain_text("3 days/move")
     black.locator("#challenges-in button.accept-challenge").first.click()
+    black.wait_for_selector('#notify-bell[data-unread="0"]')  # answered, the challenge waits no more
     gid = game_id(black)
     assert game_id(white) == gid
     white.wait_for_selector('.game-page[data-color="white"]')
@@ -85,7 +86,7 @@ def test_a_correspondence_game_goes_on_across_a_server_restart_with_turns_and_no
     assert white.locator("#moves li.ply").count() == 0
     confirm_move(white, "c3-d4")
     wait_for_ply(black, 1)
-    black.wait_for_selector('#notify-bell[data-unread="2"]')  # the challenge, and now his turn
+    black.wait_for_selector('#notify-bell[data-unread="1"]')  # now his turn
 
     # The server dies and comes back on the same data; the pages reconnect by themselves.
     before = alice.http.get(f"/api/games/{gid}").json()["game"]["correspondence"]

@@ -7,6 +7,7 @@ says why.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
@@ -16,7 +17,7 @@ from shashki.engine.levels import LEVELS
 from shashki.rules import DEFAULT_VARIANT_KEY
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
-from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
+from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
@@ -41,7 +42,10 @@ from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Insert, Update, new_row
 
+log = logging.getLogger("shashki.server")
+
 ChallengeHook = Callable[[int, dict], Awaitable[None]]
+SettledHook = Callable[[int, int], Awaitable[None]]
 
 
 class LobbyService(Seeks):
@@ -65,6 +69,9 @@ class LobbyService(Seeks):
         # Told of each challenge made, with the challenged account's id and the challenge as shown
         # (the notifications: `NotificationService.challenged`).
         self.challenge_hooks: list[ChallengeHook] = []
+        # Told when a challenge made to an account is settled (accepted, declined, cancelled), with that
+        # account's id and the challenge's: its notification is read then (`NotificationService`).
+        self.settled_hooks: list[SettledHook] = []
         # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
         self.blocks: Blocks | None = None
         self._leaving: set[asyncio.Task] = set()
@@ -163,6 +170,7 @@ class LobbyService(Seeks):
         accepted = {"type": "challengeAccepted", "id": challenge.id, "game": live.id}
         for user_id in (challenge.challenger_id, challenge.dest_user_id):
             await self.bus.publish(f"user:{user_id}", accepted)
+        await self._tell_settled(challenge)
         return self.games.state(live)
 
     async def decline_challenge(self, user: User, challenge_id: int, reason: str = "generic") -> None:
@@ -251,7 +259,19 @@ class LobbyService(Seeks):
         return challenge
 
     async def _settle(self, challenge: Challenge, status: str, reason: str | None = None) -> bool:
-        return await settle(self.db, challenge.id, status, reason)
+        done = await settle(self.db, challenge.id, status, reason)
+        if done:
+            await self._tell_settled(challenge)
+        return done
+
+    async def _tell_settled(self, challenge: Challenge) -> None:
+        if challenge.dest_user_id is None:
+            return
+        for hook in self.settled_hooks:
+            try:
+                await hook(challenge.dest_user_id, challenge.id)
+            except Exception:  # the challenge is settled: a hook that fails changes nothing of it
+                log_failure(log, "a settled challenge's hook failed")
 
     # -- the computer -------------------------------------------------------------------------------
 

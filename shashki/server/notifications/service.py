@@ -146,13 +146,21 @@ class NotificationService:
             log_failure(log, "the notifications of game %s failed", game_id)
 
     async def _read_turns(self, user_id: int, game_id: str) -> None:
+        await self._read(user_id, YOUR_TURN, game_id)
+
+    async def challenge_settled(self, user_id: int, challenge_id: int) -> None:
+        """The lobby's hook: a challenge made to `user_id` was accepted, declined or cancelled: its
+        notification is read (the bell counts only what still waits for the player, as lichess's)."""
+        await self._read(user_id, CHALLENGE, str(challenge_id))
+
+    async def _read(self, user_id: int, kind: str, subject: str) -> None:
         async with self.db.session() as s:
             done = await s.execute(
                 update(Notification)
                 .where(
                     Notification.user_id == user_id,
-                    Notification.kind == YOUR_TURN,
-                    Notification.subject == game_id,
+                    Notification.kind == kind,
+                    Notification.subject == subject,
                     Notification.read_at.is_(None),
                 )
                 .values(read_at=utcnow())
