@@ -154,3 +154,36 @@ def test_a_player_gives_the_opponent_fifteen_seconds_from_the_game_page(pages, s
     page = pages(f"/game/{computer.json()['game']['id']}", player=white)
     page.wait_for_selector("#flip")
     assert page.locator("#moretime").count() == 0  # not to the computer
+
+
+def finished_game(server) -> tuple[Player, Player, str]:
+    """A game of two players, each side having moved, that White resigned."""
+    white, black = Player(server), Player(server)
+    gid = white.challenge(black)["id"]
+    assert white.post(f"/api/games/{gid}/move", {"move": "c3-d4"}).status_code == 200
+    assert black.post(f"/api/games/{gid}/move", {"move": "f6-g5"}).status_code == 200
+    assert white.post(f"/api/games/{gid}/resign").status_code == 200
+    return white, black, gid
+
+
+def test_the_black_players_analysis_opens_from_their_side(pages, server):
+    """As lichess opens a game's analysis from the player's side (found by an audit: always White's)."""
+    _, black, gid = finished_game(server)
+    page = pages(f"/game/{gid}", player=black)
+    page.click("#analyse")
+    page.wait_for_url("**/analysis?**color=black**")
+    page.wait_for_selector('[data-analysis="1"] [data-square="a1"]')  # the analysis board, drawn
+    a1 = page.locator('[data-analysis="1"] [data-square="a1"]').bounding_box()
+    h8 = page.locator('[data-analysis="1"] [data-square="h8"]').bounding_box()
+    assert a1["y"] < h8["y"], (a1, h8)  # Black at the bottom: White's corner a1 at the top
+    page.click("#flip")
+    assert "color=black" not in page.url
+
+
+def test_a_spectator_is_led_to_the_players_rematch(pages, server):
+    white, black, gid = finished_game(server)
+    page = pages(f"/game/{gid}")
+    page.wait_for_selector("#result:not([hidden])")
+    assert white.post(f"/api/games/{gid}/rematch").status_code == 200
+    new = black.post(f"/api/games/{gid}/rematch").json()["game"]["id"]
+    page.wait_for_selector(f'#view-rematch[href="/game/{new}"]')

@@ -36,7 +36,7 @@ function loadStyle() {
 
 export async function mount(container) {
   loadStyle();
-  const state = { variant: defaultVariant(), dd: false, root: null, current: null, startFen: null };
+  const state = { variant: defaultVariant(), dd: false, root: null, current: null, startFen: null, orientation: "white" };
   let board = null;
   let closed = false;
 
@@ -77,6 +77,7 @@ export async function mount(container) {
   function buildBoard() {
     board = new Board({
       variant: state.variant,
+      orientation: state.orientation,
       interactive: true,
       onMove: (move) => play(move),
       onHint: (kind) => (el.hint.textContent = kind ? t(`game.hint.${kind}`) : ""),
@@ -219,6 +220,7 @@ export async function mount(container) {
     if (text) params.set("pdn", text);
     const at = indicesTo(state.current);
     if (at.length) params.set("at", at.join("."));
+    if (state.orientation === "black") params.set("color", "black");
     const address = `/analysis?${params}`;
     if (location.pathname + location.search !== address) history.replaceState({}, "", address);
   }
@@ -231,6 +233,7 @@ export async function mount(container) {
     const fen = params.get("fen");
     const moves = params.get("pdn");
     const dd = params.get("dd") === "1";
+    state.orientation = params.get("color") === "black" ? "black" : "white";
     const at = params.get("at") === "end" ? "end" : (params.get("at") || "").split(".").filter(Boolean).map(Number);
     state.startFen = (await api("POST", "/api/analysis/position", { variant: key })).fen;
     if (!fen && !moves) return start(key);
@@ -255,7 +258,11 @@ export async function mount(container) {
     onChange: (e) => start(e.target.value).catch((err) => toast(err.message, "error")),
   });
   const editButton = h("button", { class: "secondary", id: "edit-position", onClick: () => editor.open(state.current.fen) }, t("analysis.editPosition"));
-  const flip = h("button", { class: "secondary", id: "flip", onClick: () => board.flip() }, t("game.flip"));
+  const flip = h("button", { class: "secondary", id: "flip", onClick: () => {
+    board.flip();
+    state.orientation = board.orientation;
+    saveAddress();
+  } }, t("game.flip"));
   const copy = h(
     "button",
     {

@@ -197,12 +197,16 @@ export class Actions {
       this.claimShown = left === null ? null : left <= 0;
     }
     if (!live && myColor && features.rematch && game.status === "finished") rematchControls(this.ctx, button, items);
+    // A spectator follows the players to their rematch (lichess's "View rematch").
+    if (!myColor && game.rematch?.game_id) {
+      items.push(h("a", { class: "button", id: "view-rematch", href: `/game/${game.rematch.game_id}` }, t("game.viewRematch")));
+    }
     if (features.pdn) {
       items.push(h("a", { class: "button secondary", id: "pdn", href: `/api/games/${id}/pdn`, download: `shashki-${id}.pdn` }, t("game.downloadPdn")));
     }
     // The buttons are drawn anew with each state: the keyboard's focus stays on the one it was on.
     const focused = this.el.controls.contains(document.activeElement) ? document.activeElement.id : null;
-    if (game.status === "finished") items.push(h("a", { class: "button secondary", id: "analyse", href: analysisUrl(game) }, t("analysis.analyseGame")));
+    if (game.status === "finished") items.push(h("a", { class: "button secondary", id: "analyse", href: analysisUrl(game, myColor || "white") }, t("analysis.analyseGame")));
     fill(this.el.controls, ...items);
     if (focused) this.el.controls.querySelector(`[id="${focused}"]`)?.focus();
   }

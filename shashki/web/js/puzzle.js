@@ -291,7 +291,7 @@ export async function mount(container, params = {}) {
 
   function analyseLink() {
     const moves = state.attempt ? state.attempt.line : [];
-    const href = analysisUrl({ variant: state.puzzle.variant, initial_fen: state.puzzle.fen, moves });
+    const href = analysisUrl({ variant: state.puzzle.variant, initial_fen: state.puzzle.fen, moves }, state.puzzle.solver);
     return h("a", { class: "button secondary", id: "puzzle-analyse", href }, t("puzzle.analyse"));
   }
 
