@@ -178,6 +178,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         game_service.store.add_listener(app.state.notifications.game_changed)
         app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
         app.state.lobby.settled_hooks.append(app.state.notifications.challenge_settled)
+        app.state.lobby.ratings_of = app.state.ratings.for_players  # the seeks listed with ratings
         # Follows and blocks: the lobby refuses challenges and hides seeks across a block, the chat
         # refuses lines, and the followers of a game's players are told it started.
         # Who is on the site: their lobby sockets, counted across the processes (connections.py).

@@ -168,6 +168,18 @@ def test_a_visitor_is_refused_tokens_and_the_bot_api(visitors, path, body):
     assert r.status_code == 403 and r.json()["error"]["code"] == "account_required", r.text
 
 
+def test_seeks_are_listed_with_their_players_ratings_and_a_visitors_without(server, visitors, players):
+    visitor, alice = visitors(), players()
+    casual = visitor.post("/api/seeks", {"time_control": {"minutes": 6.5, "increment": 0}}).json()["seek"]
+    assert casual["rating"] is None  # an anonymous player has no rating
+    mine = alice.post("/api/seeks", {"time_control": {"minutes": 6.5, "increment": 1}}).json()["seek"]
+    assert mine["rating"] == {"rating": 1500, "provisional": True}
+    listed = {s["id"]: s["rating"] for s in httpx.get(f"{server.url}/api/seeks").json()["seeks"]}
+    assert listed[casual["id"]] is None and listed[mine["id"]] == mine["rating"]
+    for who, made in ((visitor, casual), (alice, mine)):
+        who.http.delete(f"/api/seeks/{made['id']}")
+
+
 def test_a_visitor_does_not_chat_with_a_stranger_met_through_a_seek(visitors, players):
     visitor, alice = visitors(), players()
     seek = visitor.post("/api/seeks", unique_clock()).json()["seek"]

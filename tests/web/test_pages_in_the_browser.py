@@ -79,6 +79,11 @@ def test_the_lobby_offers_the_servers_presets_and_shows_games_starting_without_r
     game = white.challenge(black)
     page.wait_for_selector(f'#watch:not([hidden]) li[data-game-id="{game["id"]}"]')
     assert white.name in page.locator(f'#watch li[data-game-id="{game["id"]}"]').inner_text()
+    # A seek is listed with its player's rating in its variant and speed, "?" while provisional.
+    seek = white.post("/api/seeks", {"time_control": {"minutes": 7.5, "increment": 0}}).json()["seek"]
+    row = page.locator(f'#seeks tr[data-seek-id="{seek["id"]}"]')
+    expect(row.locator("td.rating")).to_have_text("1500?")
+    white.http.delete(f"/api/seeks/{seek['id']}")
     white.close()
     black.close()
 

@@ -39,6 +39,7 @@ from shashki.server.lobby.offers import (
 )
 from shashki.server.lobby.rows import SEEKS
 from shashki.server.lobby.views import seek_json
+from shashki.server.ratings.speed import speed_of
 from shashki.server.storage import SEEKS_LOCK, Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Update
@@ -56,6 +57,8 @@ class Seeks:
     min_clock_ms: int
     blocks: Blocks | None
     _leaving: set[asyncio.Task]  # `withdraw_when_gone`'s waits
+    # The ratings of players in a variant and speed (RatingService.for_players), set by the app.
+    ratings_of: Callable[[list[int], str, str], Awaitable[dict[int, dict]]] | None
 
     def new_seek(
         self,
@@ -265,15 +268,29 @@ class Seeks:
             seeks = list(await s.scalars(select(Seek).where(Seek.status == "open").order_by(Seek.id)))
         users = await self.accounts.users_by_id({seek.user_id for seek in seeks})
         # A seek whose account is gone (deleted with it) is not listed.
-        return [
-            seek_json(seek, users[seek.user_id])
-            for seek in seeks
-            if seek.user_id in users and seek.user_id not in hidden
-        ]
+        shown = [seek for seek in seeks if seek.user_id in users and seek.user_id not in hidden]
+        ratings = await self._ratings(shown, users)
+        return [seek_json(seek, users[seek.user_id], ratings.get(seek.id)) for seek in shown]
 
     async def _seek_json(self, seek: Seek) -> dict:
-        user = (await self.accounts.users_by_id({seek.user_id}))[seek.user_id]
-        return seek_json(seek, user)
+        users = await self.accounts.users_by_id({seek.user_id})
+        return seek_json(seek, users[seek.user_id], (await self._ratings([seek], users)).get(seek.id))
+
+    async def _ratings(self, seeks: list[Seek], users: dict[int, User]) -> dict[int, dict]:
+        """Each seek's player's rating in its variant and speed (as lichess lists them; none for an
+        anonymous player): one read per variant and speed listed."""
+        if self.ratings_of is None:
+            return {}
+        groups: dict[tuple[str, str], list[Seek]] = {}
+        for seek in seeks:
+            if not users[seek.user_id].anonymous:
+                speed = speed_of(seek.clock_initial_ms, seek.clock_increment_ms)
+                groups.setdefault((seek.variant, speed), []).append(seek)
+        out: dict[int, dict] = {}
+        for (variant, speed), members in groups.items():
+            found = await self.ratings_of([seek.user_id for seek in members], variant, speed)
+            out.update({seek.id: found[seek.user_id] for seek in members})
+        return out
 
     async def seek_is_open(self, seek_id: int) -> bool:
         async with self.db.session() as s:

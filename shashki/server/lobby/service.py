@@ -75,6 +75,7 @@ class LobbyService(Seeks):
         # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
         self.blocks: Blocks | None = None
         self._leaving: set[asyncio.Task] = set()
+        self.ratings_of: Callable[[list[int], str, str], Awaitable[dict[int, dict]]] | None = None
 
     # -- challenges ---------------------------------------------------------------------------------
 

@@ -8,10 +8,13 @@ from shashki.server.lobby.models import Challenge, Seek
 from shashki.server.lobby.offers import TimeControl
 
 
-def seek_json(seek: Seek, user: User) -> dict:
+def seek_json(seek: Seek, user: User, rating: dict | None = None) -> dict:
+    """A seek as listed; `rating`: its player's in the seek's variant and speed (none: anonymous)."""
+    shown = None if rating is None else {"rating": rating["rating"], "provisional": rating["provisional"]}
     return {
         "id": seek.id,
         "user": player_json(user),
+        "rating": shown,
         "variant": seek.variant,
         "double_diagonal": seek.double_diagonal,
         "time_control": TimeControl.from_ms(seek.clock_initial_ms, seek.clock_increment_ms).json(),

@@ -56,7 +56,7 @@ export class LobbyLists {
     this.challengesBox.hidden = true;
     this.playingBox.hidden = true;
     this.watchBox.hidden = true;
-    const columns = [t("lobby.player"), t("terms.variant"), t("terms.time"), t("lobby.mode"), t("terms.color"), ""];
+    const columns = [t("lobby.player"), t("lobby.rating"), t("terms.variant"), t("terms.time"), t("lobby.mode"), t("terms.color"), ""];
     this.seeksTable = h("table", { class: "seeks", id: "seeks" }, h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c)))), this.seeksBody);
   }
 
@@ -106,6 +106,8 @@ export class LobbyLists {
           "tr",
           { dataset: { seekId: seek.id, user: seek.user.username } },
           h("td", {}, playerLink(seek.user)),
+          // The player's rating in the seek's variant and speed, "?" while provisional (as lichess).
+          h("td", { class: "rating" }, seek.rating ? `${seek.rating.rating}${seek.rating.provisional ? "?" : ""}` : ""),
           h("td", {}, variantName(seek.variant), seek.double_diagonal ? " ⧄" : ""),
           h("td", {}, timeControlLabel(seek.time_control, seek.days)),
           h("td", {}, t(seek.rated ? "terms.rated" : "terms.casual")),
