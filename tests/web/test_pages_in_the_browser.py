@@ -6,6 +6,7 @@ These run by default (a few seconds); the whole games are in test_play_in_the_br
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 from server.helpers import Player
@@ -192,3 +193,18 @@ def test_a_spectator_is_led_to_the_players_rematch(pages, server):
     assert white.post(f"/api/games/{gid}/rematch").status_code == 200
     new = black.post(f"/api/games/{gid}/rematch").json()["game"]["id"]
     page.wait_for_selector(f'#view-rematch[href="/game/{new}"]')
+
+
+def test_the_players_ratings_are_shown_beside_their_names(pages, server):
+    white, black = Player(server), Player(server)
+    gid = white.challenge(black, time_control={"minutes": 5, "increment": 0}, rated=True)["id"]
+    page = pages(f"/game/{gid}", player=white)
+    expect(page.locator('[data-rating="white"]')).to_have_text("1500?")
+    expect(page.locator('[data-rating="black"]')).to_have_text("1500?")
+    ratings = httpx.get(f"{server.url}/api/games/{gid}/ratings").json()
+    assert ratings["ratings"]["white"] == {"rating": 1500, "provisional": True}
+    assert ratings["speed"] == "blitz"
+    computer = white.post("/api/computer-games", {"level": 1, "color": "white"}).json()["game"]["id"]
+    page = pages(f"/game/{computer}", player=white)
+    expect(page.locator('[data-rating="white"]')).to_have_text("1500?")
+    assert page.locator('[data-rating="black"]').count() == 0  # the computer has none

@@ -7,7 +7,8 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
 from shashki.server.http.auth import any_player, any_reader
-from shashki.server.http.deps import Bots, Games
+from shashki.server.http.deps import Bots, Games, Ratings
+from shashki.server.ratings.speed import speed_of
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -21,6 +22,26 @@ class MoveBody(BaseModel):
 @router.get("/games/{game_id}", summary="A game's whole state: moves, legal moves, clocks, result")
 async def game_state(game_id: str, games: Games) -> dict:
     return {"game": await games.get_state(game_id)}
+
+
+@router.get("/games/{game_id}/ratings", summary="The players' ratings in the game's variant and speed")
+async def game_ratings(game_id: str, games: Games, ratings: Ratings) -> dict:
+    """Shown beside the players' names, as lichess does: a finished rated game's ratings as they were
+    when it began; otherwise each player's rating now ("provisional" while it is). None for the computer's
+    seat; an anonymous player's is the default, which the page does not show."""
+    r = await games.record(game_id)
+    speed = speed_of(r.clock_initial_ms, r.clock_increment_ms)
+    now = await ratings.for_players([r.white_id, r.black_id], r.variant, speed)
+    out: dict[str, dict | None] = {}
+    seats = (("white", r.white_id, r.white_rating), ("black", r.black_id, r.black_rating))
+    for color, user_id, stored in seats:
+        if user_id is None:
+            out[color] = None
+        elif stored is not None:
+            out[color] = {"rating": stored, "provisional": False}
+        else:
+            out[color] = {"rating": now[user_id]["rating"], "provisional": now[user_id]["provisional"]}
+    return {"ratings": out, "speed": speed}
 
 
 @router.get("/account/playing", summary="Your games in progress")

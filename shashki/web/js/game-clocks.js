@@ -46,6 +46,14 @@ export class Clocks {
     return ms;
   }
 
+  /** A player's rating beside the name, "?" while provisional (none for the computer or a visitor). */
+  ratingOf(color) {
+    const player = this.ctx.game[color];
+    const rating = this.ctx.ratings?.[color];
+    if (!rating || player.computer || player.anonymous) return null;
+    return h("span", { class: "rating", dataset: { rating: color } }, ` ${rating.rating}${rating.provisional ? "?" : ""}`);
+  }
+
   /** Both bars, `bottomColor`'s below the board. */
   draw(bottomColor) {
     const { game, presence } = this.ctx;
@@ -66,7 +74,8 @@ export class Clocks {
           "span",
           { class: "name" },
           player.computer ? null : h("span", { class: `presence ${online === false ? "off" : online ? "on" : ""}` }),
-          playerLink(player)
+          playerLink(player),
+          this.ratingOf(color)
         ),
         ms === null
           ? null

@@ -7,7 +7,7 @@
 // (game-premove.js), the move box's completion (game-move-box.js) and what a screen reader is told
 // (game-announce.js) hang on the same states.
 
-import { endpoint, LiveSocket, session } from "./api.js";
+import { api, endpoint, LiveSocket, session } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { Actions } from "./game-actions.js";
 import { Announcer } from "./game-announce.js";
@@ -35,6 +35,7 @@ export async function mount(container, { id }) {
     myColor: null,
     presence: { white: null, black: null },
     features: { rematch: false, chat: false, pdn: false },
+    ratings: null, // {white, black}: {rating, provisional} (loadRatings)
     isLive() {
       return !!this.game && this.game.status === "started";
     },
@@ -235,6 +236,17 @@ export async function mount(container, { id }) {
     ];
     el.info.append(...lines.filter(Boolean));
     detectFeatures();
+    loadRatings();
+  }
+
+  /** The players' ratings beside their names, as lichess shows them (a finished rated game's as they were). */
+  async function loadRatings() {
+    try {
+      ctx.ratings = (await api("GET", `/api/games/${id}/ratings`)).ratings;
+      clocks.draw(board.orientation);
+    } catch {
+      /* the names alone */
+    }
   }
 
   async function detectFeatures() {
