@@ -59,6 +59,18 @@ def test_the_games_list_filters_by_result_opponent_variant_and_rated(pages, serv
     page.select_option("#games-filter-result", "win")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_attribute("data-game-id", win)
+    # The filters live in the address: a game opened from the list, Back comes to the same list (found by
+    # an audit: the filters were lost), and so does a reload.
+    page.wait_for_url("**?result=win")
+    rows.first.locator("a").click()
+    page.wait_for_url(f"**/game/{win}")
+    page.go_back()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#games-filter-result")).to_have_value("win")
+    expect(rows).to_have_count(1)
+    page.reload()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-game-id", win)
     page.select_option("#games-filter-result", "")
     page.fill("#games-filter-vs", c.name)
     page.click("#games-filter-apply")

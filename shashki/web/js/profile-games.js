@@ -89,10 +89,26 @@ export function gamesCard(username) {
   let page = 1;
   let latest = 0; // the last load asked for: an answer to an earlier one (filters changed fast) is dropped
 
+  // The filters and the page live in the address (as lichess's /@/name/loss?page=2): Back and a reload
+  // come back to the same list.
+  const shown = new URLSearchParams(location.search);
+  for (const field of form.elements) if (field.name && shown.has(field.name)) field.value = shown.get(field.name);
+  page = Math.max(1, Number.parseInt(shown.get("page") || "1", 10) || 1);
+
+  function saveAddress(query) {
+    const kept = new URLSearchParams(query);
+    kept.delete("per_page");
+    if (kept.get("page") === "1") kept.delete("page");
+    const text = kept.toString();
+    const address = `${location.pathname}${text ? `?${text}` : ""}`;
+    if (location.pathname + location.search !== address) history.replaceState(history.state, "", address);
+  }
+
   async function load() {
     const mine = ++latest;
     const query = new URLSearchParams({ page: String(page), per_page: String(PER_PAGE) });
     for (const [key, value] of new FormData(form)) if (String(value).trim()) query.set(key, String(value).trim());
+    saveAddress(query);
     prev.disabled = next.disabled = true;
     let data;
     try {
