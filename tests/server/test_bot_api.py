@@ -263,6 +263,19 @@ def test_challenges_declined_and_cancelled_reach_the_event_streams_as_lidraughts
         stream.close()
 
 
+def both_streaming_after_a_move_each(bot, board, gid: str):
+    """The bot's and the person's game streams of `gid` open (the bot told the person is there), and each
+    side's first move played (the person White): the streams, (bot's, person's)."""
+    bot_game = bot.stream(f"/api/bot/game/stream/{gid}")
+    bot_game.next()
+    person_game = board.stream(f"/api/board/game/stream/{gid}")
+    assert person_game.next()["type"] == "gameFull"
+    assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": False}
+    board.post(f"/api/board/game/{gid}/move/2218")
+    bot.post(f"/api/bot/game/{gid}/move/1115")
+    return bot_game, person_game
+
+
 def test_draws_resignations_aborts_and_claims_through_the_board_and_bot_apis(players):
     bot, person = bot_and_person(players)
     board = ApiClient(person, "board:play")
@@ -299,13 +312,7 @@ def test_draws_resignations_aborts_and_claims_through_the_board_and_bot_apis(pla
     # The person's board stream counts as being there; the bot hears when they leave, then claims
     # (once each side has moved: before that the game is aborted, not won).
     gid = new_game()
-    bot_game = bot.stream(f"/api/bot/game/stream/{gid}")
-    bot_game.next()
-    person_game = board.stream(f"/api/board/game/stream/{gid}")
-    assert person_game.next()["type"] == "gameFull"
-    assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": False}
-    board.post(f"/api/board/game/{gid}/move/2218")
-    bot.post(f"/api/bot/game/{gid}/move/1115")
+    bot_game, person_game = both_streaming_after_a_move_each(bot, board, gid)
     r = bot.post(f"/api/bot/game/{gid}/claim-victory")
     assert r.status_code == 409 and r.json()["error"]["code"] == "cannot_claim"
     person_game.close()
@@ -336,13 +343,7 @@ def test_a_game_without_a_clock_is_not_won_by_a_claim_on_the_bot_api(players):
     bot, person = bot_and_person(players)
     board = ApiClient(person, "board:play")
     gid = person.challenge(bot.player, color="white")["id"]
-    bot_game = bot.stream(f"/api/bot/game/stream/{gid}")
-    bot_game.next()
-    person_game = board.stream(f"/api/board/game/stream/{gid}")
-    assert person_game.next()["type"] == "gameFull"
-    assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": False}
-    board.post(f"/api/board/game/{gid}/move/2218")
-    bot.post(f"/api/bot/game/{gid}/move/1115")
+    bot_game, person_game = both_streaming_after_a_move_each(bot, board, gid)
     person_game.close()
     assert bot_game.until("opponentGone") == {"type": "opponentGone", "gone": True}
     time.sleep(0.7)  # past the claim delay (0.5 s here)
