@@ -8,10 +8,12 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from sqlalchemy import select
 
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict
 from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.rematch import RematchService
 from shashki.server.games.service import GameService
 from shashki.server.redisbus import make_bus
@@ -125,3 +127,70 @@ def test_two_players_offering_each_other_a_rematch_from_two_processes_start_it(t
     assert old.rematch_id == new["id"] and old.rematch_offer is None
     assert new["white"]["id"] == 2 and new["black"]["id"] == 1
     assert games_of_white == [new["id"]]
+
+
+def test_a_rematch_accepted_on_two_processes_at_once_makes_one_game(tmp_path, monkeypatch):
+    """Found by an audit (a double click behind two processes): each accept made a game, and the loser's
+    was aborted but stayed in both players' histories. The old game now names its rematch in the new
+    game's own transaction: the second accept stores no game and is told the rematch exists."""
+
+    async def scenario():
+        db = await _database(tmp_path)
+        here, elsewhere = _games(db), _games(db)
+        rematch_here = RematchService(here, here.bus)
+        rematch_elsewhere = RematchService(elsewhere, elsewhere.bus)
+        game = await here.create(white_id=1, black_id=2)
+        await here.move(1, game.id, "c3-d4", ply=0)
+        await here.move(2, game.id, "f6-g5", ply=1)
+        await here.resign(1, game.id)
+        await rematch_here.offer(1, game.id)
+        await elsewhere.live(game.id)  # read there before either accept writes
+        create = elsewhere.create
+        first: list[dict] = []
+
+        async def after_the_other_accept(**terms):
+            if not first:
+                first.append(await rematch_here.accept(2, game.id))  # the other accept, all of it
+            return await create(**terms)
+
+        monkeypatch.setattr(elsewhere, "create", after_the_other_accept)
+        with pytest.raises(Conflict) as second:
+            await rematch_elsewhere.accept(2, game.id)
+        async with db.session() as s:
+            rows = list(await s.execute(select(GameRecord.id, GameRecord.status)))
+        for service in (here, elsewhere):
+            await service.close()
+        await db.close()
+        return first, second.value, rows
+
+    first, second, rows = asyncio.run(scenario())
+    new = first[0]["game"]["id"]
+    assert second.code == "rematch_exists" and second.details["game_id"] == new
+    assert len(rows) == 2 and all(status != GameStatus.ABORTED for _, status in rows), rows
+
+
+def test_a_flag_check_on_a_copy_behind_the_game_is_done_again_on_the_game(tmp_path):
+    """Found by an audit: the flag timer of a process that had not heard of a move yet lost its commit's
+    compare-and-set (StaleCopy) and logged a traceback. It is done again on the game read afresh, which
+    flags nobody when the move was in time."""
+
+    async def scenario():
+        db = await _database(tmp_path)
+        here, elsewhere = _games(db), _games(db)
+        checks: list[str] = []
+        here.flags._fire = checks.append  # type: ignore[method-assign]  # its timer: its check done below by hand
+        game = await here.create(white_id=1, black_id=2, clock_initial_ms=2000)
+        await here.move(1, game.id, "c3-d4", ply=0)
+        await here.move(2, game.id, "f6-g5", ply=1)  # White's clock runs from here
+        await asyncio.sleep(0.5)
+        await elsewhere.move(1, game.id, "g3-h4", ply=2)  # in time, behind here's back
+        await asyncio.sleep(1.7)  # here's copy: White flagged; in fact Black has 0.3 s left
+        await here.actions.check_flag(game.id)  # as here's flag timer does
+        state = here.state(await here.live(game.id))
+        for service in (here, elsewhere):
+            await service.close()
+        await db.close()
+        return state
+
+    state = asyncio.run(scenario())
+    assert state["status"] == "started" and state["ply"] == 3 and state["side_to_move"] == "black"

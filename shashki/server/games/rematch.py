@@ -24,7 +24,10 @@ from shashki.server.games.actions import checked_again
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameStatus
 from shashki.server.games.service import GameService
+from shashki.server.games.statements import GAMES, Claim
+from shashki.server.games.store import StaleCopy
 from shashki.server.games.terms import GameTerms
+from shashki.server.storage.direct import Update
 
 # Asked just before a rematch starts its game, whether it is against the computer (the route's limits on
 # new games: shashki/server/http/rematch.py); it raises to refuse the start, which then changes nothing.
@@ -140,13 +143,27 @@ class RematchService:
         r = live.record
         if before_start is not None:
             await before_start(r.computer_level is not None)
-        new = await self.games.create(
-            white_id=r.black_id, black_id=r.white_id, terms=GameTerms.of(r), computer_level=r.computer_level
-        )
+        version = r.version
+
+        def link(game_id: str) -> list[Claim]:
+            # The old game names its rematch in the new game's own transaction, on the version read: of two
+            # starts at once (two processes, a double click) one stores a game, the other none
+            # (`StaleCopy`: tried again on the game read afresh, it finds the rematch made).
+            changed = {"rematch_offer": None, "rematch_id": game_id, "version": version + 1}
+            stale = StaleCopy("ply_already_played", "The game changed before this was applied.")
+            return [Claim(Update(GAMES, changed, {"id": r.id, "version": version}), stale)]
+
         try:
-            await self.store.commit(live, {"rematch_offer": None, "rematch_id": new.id})
-        except Conflict:
-            # Another server process settled this game's rematch meanwhile: call the new game off.
-            await self.games.abort(user_id, new.id)
+            new = await self.games.create(
+                white_id=r.black_id,
+                black_id=r.white_id,
+                terms=GameTerms.of(r),
+                computer_level=r.computer_level,
+                claims=link,
+            )
+        except StaleCopy:
+            self.store.forget(live.id)
             raise
+        linked = {"rematch_offer": None, "rematch_id": new.id, "version": version + 1}
+        await self.store.committed(live, linked)
         return self.games.state(new)

@@ -283,6 +283,26 @@ class GameStore:
             raise StaleCopy(
                 "ply_already_played", "The game changed before this was applied; ask for its state."
             ) from None
+        return await self._published(live, changes, before, move, outcome, ending)
+
+    async def committed(self, live: LiveGame, changes: dict[str, Any]) -> GameView:
+        """After `changes` (with the next `version`) were written in the transaction of another write (a
+        rematch's link, claimed by its new game: `RematchService`): the cached copy mirrors them and the
+        new state is published, as after `commit`'s own write. Call under the game's lock."""
+        r = live.record
+        before = live.shown if live.shown is not None and live.shown.seq == r.version else None
+        return await self._published(live, changes, before, None, None, False)
+
+    async def _published(
+        self,
+        live: LiveGame,
+        changes: dict[str, Any],
+        before: GameView | None,
+        move: dict[str, Any] | None,
+        outcome: Outcome | None,
+        ending: bool,
+    ) -> GameView:
+        r = live.record
         # The cached record mirrors what is committed: no change history for a session to flush.
         set_committed_values(r, changes)
         if outcome is not None and live.rules.outcome is None:
