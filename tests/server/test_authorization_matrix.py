@@ -131,6 +131,9 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/games/{game_id}/abort"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/claim-victory"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/moretime"): Row(PLAYERS),
+    ("POST", "/api/games/{game_id}/takeback/offer"): Row(PLAYERS),
+    ("POST", "/api/games/{game_id}/takeback/accept"): Row(PLAYERS),
+    ("POST", "/api/games/{game_id}/takeback/decline"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/chat"): Row(PLAYERS, body={"text": "hello", "room": "player"}),
     ("POST", "/api/games/{game_id}/chat/spectators"): Row(PLAYERS, body={"mode": "close"}),
     ("POST", "/api/games/{game_id}/analysis"): Row(
@@ -199,6 +202,8 @@ for _kind in ("bot", "board"):
             owner_check=_kind == "board",
             notes=BOT if _kind == "bot" else "",
         )
+# A person's takebacks (games/takeback.py); a bot's games have none, so the Bot API has no such route.
+MATRIX[("POST", "/api/board/game/{game_id}/takeback/{accept}")] = Row({"other": OWN, "spectator": 403})
 
 
 def state_changing_routes() -> set[tuple[str, str]]:

@@ -147,6 +147,8 @@ def test_a_bot_driven_only_by_the_bot_api_plays_a_whole_game_against_a_person_ov
         "binc": 3000,
         "wdraw": False,
         "bdraw": False,
+        "wtakeback": False,
+        "btakeback": False,
         "status": "started",
     }
 

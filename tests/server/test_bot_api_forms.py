@@ -34,6 +34,24 @@ def test_a_json_body_is_read_whatever_the_case_of_its_media_type(players):
     assert r.json()["variant"]["key"] == "brazilian" and r.json()["timeControl"]["limit"] == 180
 
 
+def test_a_json_body_sent_without_its_type_is_read_as_json_not_as_an_empty_form(players):
+    """`requests.post(url, data=json.dumps(...))` sends no Content-Type (or text/plain from other
+    clients): the challenge is the one asked for, never one of the defaults (found by an audit)."""
+    person, other = ApiClient(players(), "board:play"), players()
+    body = json.dumps({"variant": "russian", "clock.limit": 180, "clock.increment": 2, "color": "black"})
+    for headers in ({"Content-Type": ""}, {"Content-Type": "text/plain"}):
+        r = person.http.post(f"/api/challenge/{other.name}", content=body, headers=headers)
+        assert r.status_code == 200, r.text
+        made = r.json()
+        assert (made["variant"]["key"], made["color"]) == ("russian", "black"), made
+        assert (made["timeControl"]["limit"], made["timeControl"]["increment"]) == (180, 2)
+    # Text that is neither a form nor JSON is refused, not read as no fields.
+    plain = {"Content-Type": ""}
+    r = person.http.post(f"/api/challenge/{other.name}", content=b"russian please", headers=plain)
+    assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_request"), r.text
+    assert len(_pending_out(person)) == 2
+
+
 def test_a_body_of_another_type_or_a_broken_form_is_refused_and_makes_nothing(players):
     person, other = ApiClient(players(), "board:play"), players()
     refused = [

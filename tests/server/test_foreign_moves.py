@@ -62,3 +62,35 @@ def test_a_game_moved_on_by_another_process_is_caught_up_with_the_moves_since(tm
     assert ended["status"] != "started" and ended["winner"] == "white"
     assert cached == (0, 0)
     assert (last["status"], last["winner"], last["moves"]) == (ended["status"], "white", states[-1]["moves"])
+
+
+def test_a_game_taken_back_by_another_process_is_loaded_afresh_even_at_the_ply_it_had(tmp_path):
+    """A takeback made elsewhere and moves played after it, back to the ply this process's copy had: the
+    copy's moves no longer lead to the stored ones, and the count of takebacks says so (games/takeback.py),
+    so the game is loaded afresh, not caught up with "no move since"."""
+
+    async def scenario():
+        db, one = await _service(tmp_path)
+        other = GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
+        for games in (one, other):
+            _as_if_shared(games)
+        live = await one.create(white_id=1, black_id=2)
+        await one.move(1, live.id, "c3-d4", ply=0)
+        await one.move(2, live.id, "f6-g5", ply=1)
+        await other.store.live(live.id)
+        await other.offer_takeback(1, live.id)  # White, to move, asks for two plies back
+        await other.accept_takeback(2, live.id)
+        await other.move(1, live.id, "a3-b4", ply=0)
+        there = await other.move(2, live.id, "h6-g5", ply=1)
+        here = await one.get_state(live.id)
+        # The next move is made here, on the game as stored.
+        after = await one.move(1, live.id, "b4-a5", ply=2)
+        for games in (one, other):
+            await games.close()
+        await db.close()
+        return there, here, after
+
+    there, here, after = asyncio.run(scenario())
+    assert there["moves"] == here["moves"] == ["a3-b4", "h6-g5"]
+    assert here["fen"] == there["fen"]
+    assert after["moves"] == ["a3-b4", "h6-g5", "b4-a5"]

@@ -26,7 +26,7 @@ STATE_KEYS = {
     "id", "seq", "variant", "double_diagonal", "rated", "status", "white", "black", "ply", "side_to_move",
     "fen", "initial_fen", "moves", "legal_moves", "clocks", "draw_offer", "result", "winner", "reason",
     "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch", "correspondence",
-    "tournament",
+    "tournament", "first_move_ms", "takeback_offer", "takeback_declined",
 }  # fmt: skip
 
 
@@ -133,7 +133,7 @@ def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_aft
 GAMES_ORDER = [
     "models", "statements", "tally", "hooks", "terms", "replay", "clock", "presence", "live", "view",
     "loader", "follow", "queries", "cache", "store",
-    "owners", "actions", "computer", "listeners", "service", "rematch",
+    "owners", "actions", "takeback", "computer", "listeners", "service", "rematch",
 ]  # fmt: skip
 
 
@@ -248,3 +248,46 @@ def test_the_computers_pause_before_it_thinks_is_a_small_share_of_a_short_clock(
     short, long, untimed = asyncio.run(scenario())
     assert short == pytest.approx(15 * DELAY_SHARE) and short < 0.3
     assert long == untimed == 0.3
+
+
+def test_the_computers_search_from_before_a_takeback_is_never_played_after_it(tmp_path):
+    """A takeback while the computer thinks, and the player's other move back at the same ply: the search
+    begun before the takeback is dropped, and the move played is the one searched from the position as it
+    now stands (ComputerTurns keys its turn by ply and takebacks: games/takeback.py)."""
+
+    class Recording(HeldOpponent):
+        def __init__(self) -> None:
+            super().__init__()
+            self.chosen: dict[str, str] = {}  # the FEN searched from: the FEN after the move chosen
+
+        async def choose(self, game, level, remaining_ms=None, increment_ms=0):
+            start = game.position
+            move = await super().choose(game, level, remaining_ms, increment_ms)
+            self.chosen[start.fen()] = start.play(move).fen()
+            return move
+
+    async def scenario():
+        db, _ = await _service(tmp_path)
+        held = Recording()
+        games = GameService(db, make_bus(None), engine=held, computer_delay_seconds=0)
+        live = await games.create(white_id=1, black_id=None, computer_level=1)
+        await games.move(1, live.id, "c3-d4", ply=0)
+        await asyncio.sleep(0.05)  # the computer is thinking on the position after c3-d4
+        taken = await games.offer_takeback(1, live.id)
+        assert (taken["ply"], taken["moves"]) == (0, [])
+        after = (await games.move(1, live.id, "a3-b4", ply=0))["fen"]
+        await asyncio.sleep(0.05)  # and on the position after a3-b4
+        held.release.set()
+        for _ in range(100):
+            if (await games.get_state(live.id))["ply"] == 2:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # any stale move would have been played by now
+        state = await games.get_state(live.id)
+        await games.close()
+        await db.close()
+        return held, state, after
+
+    held, state, after = asyncio.run(scenario())
+    assert held.asked == 2 and state["moves"][0] == "a3-b4" and state["ply"] == 2, state["moves"]
+    assert state["fen"] == held.chosen[after]

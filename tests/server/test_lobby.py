@@ -132,3 +132,22 @@ def test_the_lobby_socket_pushes_the_games_being_played_now(players, server):
 
 def ids(message: dict) -> list[str]:
     return [g["id"] for g in message["games"]]
+
+
+def test_a_bot_account_neither_seeks_nor_takes_a_seek_in_the_lobby(players):
+    """Bots play by challenges (lichess: a bot "cannot use lobby seeks or pools"): a person seeking a game
+    is never paired with an engine, whether the bot asks with its session or its bot:play token."""
+    person, bot = players(), players(bot=True)
+    seek = person.post("/api/seeks", {"variant": "russian-giveaway", "color": "white"}).json()["seek"]
+    token = {"Authorization": f"Bearer {bot.token('bot:play')}"}
+    for headers in ({}, token):
+        for path, body in (
+            (f"/api/seeks/{seek['id']}/accept", {}),
+            ("/api/seeks", {"variant": "russian-giveaway"}),
+            ("/api/quick-pairing", {"preset": "3+2"}),
+        ):
+            r = bot.http.post(path, json=body, headers=headers)
+            assert (r.status_code, r.json()["error"]["code"]) == (403, "bot_account"), (path, r.text)
+    assert any(s["id"] == seek["id"] for s in person.http.get("/api/seeks").json()["seeks"])
+    # A challenge is how a bot plays.
+    assert person.challenge(bot)["status"] == "started"

@@ -130,6 +130,24 @@ def test_solving_first_time_raises_the_rating(players):
     assert answers[-1]["puzzle_rating"] < puzzle["rating"]
 
 
+def test_a_token_records_attempts_only_with_the_puzzle_write_scope(players, server):
+    """An attempt changes the account's puzzle rating: a read-only token may not make one (found by an
+    audit), a token with puzzle:write may (lichess's scope)."""
+    member = players()
+    puzzle = member.http.get("/api/puzzles/next", params={"variant": VARIANT}).json()["puzzle"]
+    reader = {"Authorization": f"Bearer {member.token('read')}"}
+    for path, body in ((f"/api/puzzles/{puzzle['id']}/move", {"line": [a_wrong_move(puzzle)]}),
+                       (f"/api/puzzles/{puzzle['id']}/solution", {})):
+        r = httpx.post(server.url + path, json=body, headers=reader)
+        assert (r.status_code, r.json()["error"]["code"]) == (403, "missing_scope"), r.text
+    assert member.http.get("/api/puzzles/me", params={"variant": VARIANT}).json()["attempts"] == 0
+    writer = {"Authorization": f"Bearer {member.token('puzzle:write')}"}
+    r = httpx.post(f"{server.url}/api/puzzles/{puzzle['id']}/move", json={"line": [a_wrong_move(puzzle)]},
+                   headers=writer)
+    assert r.status_code == 200 and r.json()["rating"]["delta"] < 0, r.text
+    assert member.http.get("/api/puzzles/me", params={"variant": VARIANT}).json()["attempts"] == 1
+
+
 def test_a_visitor_solves_unrated_and_has_the_default_rating(server):
     with httpx.Client(base_url=server.url) as visitor:
         puzzle = visitor.get("/api/puzzles/next", params={"variant": VARIANT}).json()["puzzle"]

@@ -7,6 +7,7 @@ iteration, so that a shared mistake is unlikely.
 
 from __future__ import annotations
 
+import asyncio
 import doctest
 import math
 import random
@@ -227,3 +228,59 @@ def test_games_being_played_now_are_listed(players):
     a.post(f"/api/games/{game['id']}/resign")
     now = a.http.get("/api/now-playing", params={"limit": 100}).json()["games"]
     assert all(g["id"] != game["id"] for g in now)
+
+
+def test_a_closed_account_keeps_its_ratings_but_leaves_the_leaderboard(tmp_path):
+    """Ranked are open accounts only: a closed account's established rating is not listed, and the ranks
+    close up behind it."""
+    from datetime import UTC, datetime
+
+    from shashki.server.accounts.models import User
+    from shashki.server.ratings import RatingService
+    from shashki.server.ratings.models import PlayerRating
+    from shashki.server.ratings.service import PROVISIONAL_GAMES
+    from shashki.server.storage import Database
+
+    at = datetime(2024, 1, 1, tzinfo=UTC)
+    accounts = [(1, "Anna", None, 1900.0), (2, "Boris", at, 1800.0), (3, "Vera", None, 1700.0)]
+
+    async def scenario():
+        db = await Database(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}").open()
+        try:
+            async with db.session() as s:
+                for user_id, name, closed_at, _ in accounts:
+                    s.add(
+                        User(
+                            id=user_id,
+                            username=name,
+                            username_key=name.lower(),
+                            password_hash="-",
+                            created_at=at,
+                            closed_at=closed_at,
+                        )
+                    )
+                await s.flush()
+                for user_id, _, _, rating in accounts:
+                    s.add(
+                        PlayerRating(
+                            user_id=user_id,
+                            variant="russian-giveaway",
+                            speed="blitz",
+                            rating=rating,
+                            deviation=60.0,
+                            volatility=0.06,
+                            games=PROVISIONAL_GAMES,
+                            updated_at=at,
+                        )
+                    )
+                await s.commit()
+            ratings = RatingService(db)
+            board = await ratings.leaderboard("russian-giveaway", "blitz")
+            kept = await ratings.leaderboard("russian-giveaway", "blitz", limit=2)  # two open ones
+            return board, kept
+        finally:
+            await db.close()
+
+    board, kept = asyncio.run(scenario())
+    assert [(row["rank"], row["user"]["username"]) for row in board] == [(1, "Anna"), (2, "Vera")]
+    assert [row["user"]["username"] for row in kept] == ["Anna", "Vera"]

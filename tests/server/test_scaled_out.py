@@ -493,3 +493,33 @@ def test_a_game_whose_players_are_on_two_processes_ends_on_time_when_either_proc
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_takeback_made_on_one_process_is_followed_by_the_other(two_servers):
+    """Moves taken back on one process (games/takeback.py): the other process's copy, which heard it,
+    shows the game as taken back and takes the next move from there (games/follow.py)."""
+    a, b = two_servers
+    white, black = Player(a), Player(b)
+    gid = white.challenge(black)["id"]
+    sockets = {"white": white.socket(gid), "black": black.socket(gid)}
+    try:
+        for ply, move in enumerate(["c3-d4", "f6-g5", "g3-h4"]):
+            mover = sockets["white" if ply % 2 == 0 else "black"]
+            assert mover.move(move, ply=ply)["type"] == "ack"
+        sockets["white"].wait_state(lambda g: g["ply"] == 3)
+        assert white.post(f"/api/games/{gid}/takeback/offer").status_code == 200  # on A
+        sockets["black"].wait_state(lambda g: g["takeback_offer"] == "white")
+        assert black.post(f"/api/games/{gid}/takeback/accept").status_code == 200  # on B
+        for s in sockets.values():
+            s.wait_state(lambda g: g["ply"] == 2 and g["moves"] == ["c3-d4", "f6-g5"])
+        # Moves on both processes from the position taken back to; each process shows the same game.
+        assert sockets["white"].move("a3-b4", ply=2)["type"] == "ack"
+        assert sockets["black"].move("g5-h4", ply=3)["type"] == "ack"
+        for server in (a, b):
+            state = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+            assert state["moves"] == ["c3-d4", "f6-g5", "a3-b4", "g5-h4"], server.url
+    finally:
+        for s in sockets.values():
+            s.close()
+        white.close()
+        black.close()

@@ -59,6 +59,7 @@ def scene(server):
             "challenge link": f"/challenge/{link}",
             "puzzles": "/puzzles",
             "puzzle history": "/puzzles/history",
+            "leaderboard": "/leaderboard",
         },
         "visitor pages": {
             "login": "/#login",
@@ -68,6 +69,7 @@ def scene(server):
             "TV": "/tv",
             "puzzles": "/puzzles",
             "puzzle history": "/puzzles/history",
+            "leaderboard": "/leaderboard",
         },
     }
     alice.close()

@@ -88,6 +88,32 @@ def test_the_squares_are_a_grid_of_named_cells_with_one_tab_stop(pages, server, 
     player.close()
 
 
+def test_f_turns_the_board_round_and_the_focus_stays_on_the_square(pages, server):
+    """`f` on the board's grid (squares named by numbers, so `f` begins no move) flips the board; the focus
+    stays on the same square, now seen elsewhere, and the arrows still move it on the board."""
+    player, gid = computer_game(server, variant="international")
+    page = pages(f"/game/{gid}", player=player)
+    wait_for_turn(page)
+    tab_to_the_board(page)
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")  # a dark square, one row up
+    cell = page.locator("svg.board rect:focus")
+    square, before = cell.get_attribute("data-square"), cell.bounding_box()
+    assert square
+    page.keyboard.press("f")
+    page.locator(".player-bar.bottom[data-color='black']").wait_for()  # turned round
+    cell = page.locator("svg.board rect:focus")
+    assert cell.count() == 1, "the focus left the board"
+    assert cell.get_attribute("data-square") == square
+    assert cell.bounding_box()["y"] != before["y"]
+    assert page.locator("svg.board .focus-ring").count() == 1
+    row, col = focused_cell(page)
+    page.keyboard.press("ArrowUp")  # up as the board is now seen: a row of the board down
+    assert focused_cell(page) == (row + 1, col)
+    assert "history" not in page.locator(".game-page").get_attribute("class")
+    player.close()
+
+
 @pytest.mark.slow
 def test_a_game_is_played_to_its_result_with_the_keyboard_alone(pages, server):
     player, gid = computer_game(server)

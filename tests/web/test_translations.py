@@ -269,6 +269,7 @@ def visits(server):
             "tournaments": "/tournaments",
             "TV": "/tv",
             "puzzles": "/puzzles",
+            "leaderboard": "/leaderboard",
         },
         "logged in": {
             "lobby": "/",

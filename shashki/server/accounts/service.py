@@ -33,6 +33,7 @@ SCOPES = {
     "board:play": "play games as a person through the API (not for bot accounts)",
     "bot:play": "play games as a bot (a bot account, or an account to upgrade to one, as on lichess)",
     "read": "read account details, games and the lobby",
+    "puzzle:write": "solve puzzles: record attempts and the puzzle rating (lichess's scope)",
 }
 PLAY_SCOPES = frozenset({"board:play", "bot:play"})
 # Matched whole (fullmatch): with `$`, "alice\n" would pass, `$` matching before a final newline.

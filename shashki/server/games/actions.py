@@ -150,6 +150,12 @@ class GameActions:
         # end of the game.
         if r.draw_offer is color.other or (r.draw_offer is not None and live.rules.outcome is not None):
             changes["draw_offer"] = None
+        # A takeback asked for lapses with the next move, whoever makes it, and one declined may be asked
+        # for again (games/takeback.py).
+        if r.takeback_offer is not None:
+            changes["takeback_offer"] = None
+        if r.takeback_declined is not None:
+            changes["takeback_declined"] = None
         row = {  # the columns of its row in `moves` (games/models.py MoveRecord)
             "game_id": r.id,
             "ply": r.ply,
@@ -171,8 +177,9 @@ class GameActions:
     # -- the end of a game --------------------------------------------------------------------------
 
     async def finish(self, live: LiveGame, outcome: Outcome) -> GameView:
-        """End the game with `outcome` (under the lock); a standing draw offer goes with it."""
-        return await self.store.commit(live, {"draw_offer": None}, outcome=outcome)
+        """End the game with `outcome` (under the lock); a standing draw offer or takeback request goes
+        with it."""
+        return await self.store.commit(live, {"draw_offer": None, "takeback_offer": None}, outcome=outcome)
 
     async def flag_locked(self, live: LiveGame) -> None:
         """End the game on time if the side to move's clock has run out, or its days in a correspondence

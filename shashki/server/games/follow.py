@@ -28,7 +28,7 @@ from sqlalchemy import Table
 from shashki.server.events import EventBus, Subscription
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import ColorColumn, GameRecord, StatusColumn
-from shashki.server.games.replay import catch_up
+from shashki.server.games.replay import catch_up, replay
 from shashki.server.games.view import move_named
 from shashki.server.storage.base import UtcDateTime, set_committed_values
 
@@ -79,6 +79,11 @@ def apply_heard(live: LiveGame, event: dict) -> bool:
         if changes.get("version") != record.version + 1:
             return False
         set_committed_values(record, changes)
+        if "takebacks" in changes:
+            # A takeback (games/takeback.py): the moves after the record's ply are gone.
+            live.notations = live.notations[: record.ply]
+            live.rules = replay(record, live.notations)
+            return True
         # The exact notation of a legal move resolves from the position's cached moves (games/view.py).
         later = [move_named(live.rules.position, move) or move] if move else []
         catch_up(live.rules, record, later)

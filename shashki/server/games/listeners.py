@@ -199,13 +199,18 @@ class FirstMoveTimer:
 DELAY_SHARE = 1 / 100
 
 
+def _turn(live: LiveGame) -> tuple[int, int]:
+    return live.record.ply, live.record.takebacks
+
+
 class ComputerTurns:
     """Lets the computer move when it is its turn, after `delay` seconds (less on a short clock:
     `DELAY_SHARE`). The engine thinks without holding the game's lock, so that the person can still
     resign or claim meanwhile; its move is applied only if no move has been played since, the game goes
     on, and it is still wanted here (`drop`: the game is another process's now). One turn per ply of a
     game: told again of the same position — a draw offer it declined, a chat setting — it does not think
-    again (a declined offer restarted its search, found by an audit)."""
+    again (a declined offer restarted its search, found by an audit). A ply is told apart from the same
+    ply before a takeback (`takebacks`), whose search's move is never played in the position after."""
 
     def __init__(
         self,
@@ -221,22 +226,23 @@ class ComputerTurns:
         self.engine = engine
         self.background = background
         self.delay = delay
-        self._turns: dict[str, int] = {}  # the ply of each game at which the computer is to move
+        # The turn of each game at which the computer is to move: its ply and the plies taken back.
+        self._turns: dict[str, tuple[int, int]] = {}
 
     def __call__(self, live: LiveGame) -> None:
-        ply = live.record.ply
+        turn = _turn(live)
         if not (live.is_live and live.is_computer(live.to_move)):
             self._turns.pop(live.id, None)
-        elif self._turns.get(live.id) != ply:
-            self._turns[live.id] = ply
-            self.background.spawn(self._move(live, ply))
+        elif self._turns.get(live.id) != turn:
+            self._turns[live.id] = turn
+            self.background.spawn(self._move(live, turn))
 
     def drop(self, game_id: str) -> None:
         """Make no move in the game (another process owns it now)."""
         self._turns.pop(game_id, None)
 
-    def _wanted(self, live: LiveGame, ply: int) -> bool:
-        return self._turns.get(live.id) == ply and live.record.ply == ply and live.is_live
+    def _wanted(self, live: LiveGame, turn: tuple[int, int]) -> bool:
+        return self._turns.get(live.id) == turn and _turn(live) == turn and live.is_live
 
     def pause(self, live: LiveGame) -> float:
         """The pause before the computer thinks: `delay`, and in a timed game at most `DELAY_SHARE` of
@@ -248,11 +254,11 @@ class ComputerTurns:
         left_ms = white_ms if live.to_move is Color.WHITE else black_ms
         return max(0.0, min(self.delay, left_ms / 1000 * DELAY_SHARE))
 
-    async def _move(self, live: LiveGame, ply: int) -> None:
+    async def _move(self, live: LiveGame, turn: tuple[int, int]) -> None:
         try:
             await asyncio.sleep(self.pause(live))
             async with self.store.locked(live):
-                if not self._wanted(live, ply):
+                if not self._wanted(live, turn):
                     return
                 await self.actions.flag_locked(live)
                 if not live.is_live:
@@ -267,7 +273,7 @@ class ComputerTurns:
                 game = live.rules
             move = await self.engine.choose(game, level, remaining_ms, increment_ms)
             async with self.store.locked(live):
-                if not self._wanted(live, ply):
+                if not self._wanted(live, turn):
                     return
                 await self.actions.flag_locked(live)
                 if live.is_live and move is not None:
@@ -278,5 +284,5 @@ class ComputerTurns:
         except Exception:
             log_failure(log, "the computer failed to move in game %s", live.id)
         finally:
-            if self._turns.get(live.id) == ply:
+            if self._turns.get(live.id) == turn:
                 del self._turns[live.id]

@@ -113,6 +113,8 @@ class GameLoader:
             )
         if record is None or record.ply != have + len(later):
             return False
+        if record.takebacks != live.record.takebacks:
+            return False  # taken back since (games/takeback.py): the moves before may differ too
         try:
             catch_up(live.rules, record, later)
         except IllegalMove:

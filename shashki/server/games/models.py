@@ -110,6 +110,13 @@ class GameRecord(Base):
     # list read it, indexed, so that no deadline lives only in memory) (0003_corr).
     days_per_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
     move_deadline_at: Mapped[datetime | None] = mapped_column(UtcDateTime(), nullable=True, index=True)
+    # Takebacks (games/takeback.py): the colour of the player asking to take their last move back, and
+    # how many plies have been taken back in all, so that a copy of it that was not told knows its moves
+    # no longer follow on from the stored ones; `ply + takebacks` numbers every ply ever made (0010).
+    takeback_offer: Mapped[Color | None] = mapped_column(ColorColumn(), nullable=True)
+    # The player whose request the opponent declined, who may ask again after the next move.
+    takeback_declined: Mapped[Color | None] = mapped_column(ColorColumn(), nullable=True)
+    takebacks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     def player_id(self, color: Color) -> int | None:
         """The account playing `color` (None: the computer)."""

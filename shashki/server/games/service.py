@@ -37,6 +37,7 @@ from shashki.server.games.presence import Presence, SharedPresence
 from shashki.server.games.replay import new_game
 from shashki.server.games.statements import Claims
 from shashki.server.games.store import AlsoWrite, GameStore
+from shashki.server.games.takeback import Takebacks
 from shashki.server.games.terms import GameTerms
 from shashki.server.redisbus import RedisBus
 from shashki.server.storage import Database
@@ -88,8 +89,10 @@ class GameService:
             self._players,
             claim_after_ms=self.claim_after_ms,
             computer_name=self.engine.name,
+            first_move_ms=int(first_move_seconds * 1000),
         )
         self.actions = GameActions(self.store, self.presence, max_lag_ms=max_lag_compensation_ms)
+        self.takebacks = Takebacks(self.actions, self.store)
         self._background = Background()
         self.flags = FlagTimer(self.actions, self._background)
         self.computer = ComputerTurns(
@@ -350,6 +353,15 @@ class GameService:
 
     async def give_time(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.give_time(user_id, game_id)
+
+    async def offer_takeback(self, user_id: int, game_id: str) -> dict[str, Any]:
+        return await self.takebacks.offer(user_id, game_id)
+
+    async def accept_takeback(self, user_id: int, game_id: str) -> dict[str, Any]:
+        return await self.takebacks.accept(user_id, game_id)
+
+    async def decline_takeback(self, user_id: int, game_id: str) -> dict[str, Any]:
+        return await self.takebacks.decline(user_id, game_id)
 
     async def halve_clock(self, game_id: str, color: Color) -> dict[str, Any]:
         """Halve `color`'s clock before that side's first move: an arena's berserk (lila `Berserk`;

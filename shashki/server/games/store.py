@@ -68,12 +68,14 @@ class GameStore:
         *,
         claim_after_ms: int,
         computer_name: str,
+        first_move_ms: int = 0,
     ) -> None:
         self.db = db
         self.queries = GameQueries(db)  # the reads of the games' tables (also the service's `queries`)
         self.bus = bus
         self.presence = presence
         self.claim_after_ms = claim_after_ms
+        self.first_move_ms = first_move_ms  # the first-move timer's wait, shown in the states
         self.end_hooks: list[EndHook] = []
         # Games are made in memory by the loader: loaded, made as written, or caught up.
         self.loader = GameLoader(db, players, computer_name)
@@ -157,7 +159,9 @@ class GameStore:
         if live.is_live and not live.is_computer(live.to_move):
             r = live.record
             gone = self.presence.gone_ms(r.id, live.to_move, r.created_at, now) or None
-        live.shown = view = build_view(live, now, gone_ms=gone, claim_after_ms=self.claim_after_ms)
+        live.shown = view = build_view(
+            live, now, gone_ms=gone, claim_after_ms=self.claim_after_ms, first_move_ms=self.first_move_ms
+        )
         return view
 
     # -- writing ------------------------------------------------------------------------------------
@@ -287,8 +291,9 @@ class GameStore:
 
     async def committed(self, live: LiveGame, changes: dict[str, Any]) -> GameView:
         """After `changes` (with the next `version`) were written in the transaction of another write (a
-        rematch's link, claimed by its new game: `RematchService`): the cached copy mirrors them and the
-        new state is published, as after `commit`'s own write. Call under the game's lock."""
+        rematch's link, claimed by its new game: `RematchService`; a takeback, with the moves it deletes:
+        `games/takeback.py`): the cached copy mirrors them and the new state is published, as after
+        `commit`'s own write. Call under the game's lock."""
         r = live.record
         before = live.shown if live.shown is not None and live.shown.seq == r.version else None
         return await self._published(live, changes, before, None, None, False)

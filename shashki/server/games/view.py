@@ -13,6 +13,7 @@ from typing import Any
 
 from shashki.rules import Color, Move, Position, Variant
 from shashki.rules.notation import square_label
+from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameStatus
 
@@ -156,6 +157,12 @@ class GameView:
     rematch_id: str | None
     correspondence: DaysView | None = None
     tournament: str | None = None
+    # The player asking to take their last move back (games/takeback.py), while the game is played.
+    takeback_offer: Color | None = None
+    takeback_declined: Color | None = None  # who may ask again only after the next move
+    # A timed game's side to move that has not made its first move yet: the time left to make it before the
+    # game aborts itself (`FirstMoveTimer`); lichess shows it under the clock, counting down.
+    first_move_ms: int | None = None
     # The JSON, made once: the store publishes it and the mover's answer reads it (`to_json`).
     _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -188,6 +195,8 @@ class GameView:
             "legal_moves": self.legal_json,
             "clocks": None if self.clocks is None else self.clocks.as_dict(),
             "draw_offer": _name(self.draw_offer),
+            "takeback_offer": _name(self.takeback_offer),
+            "takeback_declined": _name(self.takeback_declined),
             "result": self.result,
             "winner": _name(self.winner),
             "reason": self.reason,
@@ -201,16 +210,20 @@ class GameView:
             "rematch": {"offer": _name(self.rematch_offer), "game_id": self.rematch_id},
             "correspondence": None if self.correspondence is None else self.correspondence.as_dict(),
             "tournament": self.tournament,
+            "first_move_ms": self.first_move_ms,
         }
 
 
 # The fields of a state that change at nearly every change, or with the time at which a state is built (the
-# clocks, the mover's absence, a correspondence game's time left): every patch carries them. Every other
-# field follows from the game's record at one seq alone — the same in every state of that seq, whoever
-# built it — so a patch carries it only when it changed, and the moves only as the ones added.
+# clocks, the mover's absence, a correspondence game's or a first move's time left): every patch carries
+# them. Every other field follows from the game's record at one seq alone — the same in every state of that
+# seq, whoever built it — so a patch carries it only when it changed, and the moves only as the ones added.
 ALWAYS_PATCHED = frozenset(
-    ("seq", "ply", "side_to_move", "fen", "legal_moves", "clocks", "mover_disconnected_ms", "correspondence")
-)
+    (
+        "seq", "ply", "side_to_move", "fen", "legal_moves", "clocks", "mover_disconnected_ms",
+        "correspondence", "first_move_ms",
+    )
+)  # fmt: skip
 
 
 _MISSING = object()  # a field the state before did not have: always set
@@ -244,8 +257,11 @@ def _name(color: Color | None) -> str | None:
     return None if color is None else color.value
 
 
-def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_after_ms: int) -> GameView:
-    """The state of `live` at `now`; `gone_ms` is how long the side to move has been disconnected."""
+def build_view(
+    live: LiveGame, now: datetime, *, gone_ms: int | None, claim_after_ms: int, first_move_ms: int = 0
+) -> GameView:
+    """The state of `live` at `now`; `gone_ms` is how long the side to move has been disconnected;
+    `first_move_ms` how long a side has for its first move in a timed game (0: no limit)."""
     r = live.record
     position = live.rules.position
     to_move = live.to_move
@@ -264,6 +280,10 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
     legal_json, _, fen = _legal(position)
     if not live.is_live:
         legal_json = []
+    first_move_left = None
+    if first_move_ms > 0 and clocks is not None and live.is_live and r.ply < CLOCK_STARTS_AT_PLY:
+        waited_ms = (now - r.turn_started_at).total_seconds() * 1000
+        first_move_left = max(0, int(first_move_ms - waited_ms))
     return GameView(
         id=r.id,
         seq=r.version,
@@ -293,4 +313,7 @@ def build_view(live: LiveGame, now: datetime, *, gone_ms: int | None, claim_afte
         rematch_id=r.rematch_id,
         correspondence=days,
         tournament=live.tournament,
+        takeback_offer=r.takeback_offer if live.is_live else None,
+        takeback_declined=r.takeback_declined if live.is_live else None,
+        first_move_ms=first_move_left,
     )

@@ -83,6 +83,24 @@ async def decline_draw(game_id: str, games: Games, actor: Actor = Depends(any_pl
     return {"game": await games.decline_draw(actor.id, game_id)}
 
 
+@router.post(
+    "/games/{game_id}/takeback/offer",
+    summary="Ask to take your last move back (agreeing to your opponent's request; the computer agrees)",
+)
+async def offer_takeback(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
+    return {"game": await games.offer_takeback(actor.id, game_id)}
+
+
+@router.post("/games/{game_id}/takeback/accept", summary="Agree to your opponent's takeback")
+async def accept_takeback(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
+    return {"game": await games.accept_takeback(actor.id, game_id)}
+
+
+@router.post("/games/{game_id}/takeback/decline", summary="Decline a takeback, or withdraw your own request")
+async def decline_takeback(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
+    return {"game": await games.decline_takeback(actor.id, game_id)}
+
+
 @router.post("/games/{game_id}/abort", summary="Abort the game (only before each side has moved)")
 async def abort(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.abort(actor.id, game_id)}

@@ -5,7 +5,8 @@ The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes it
 `/rules` and `/rules/{variant}` the rules pages, `/settings` the looks (theme, board, pieces),
 `/challenge/{link}` a challenge by link, `/analysis` the analysis board, `/puzzles`, `/puzzles/{id}` and
 `/puzzles/history` the puzzle trainer and the player's attempts, `/tournaments` the
-tournaments and `/tournament/{id}` one of them, `/tv` and `/tv/{variant}` the best game in play. Its
+tournaments and `/tournament/{id}` one of them, `/tv` and `/tv/{variant}` the best game in play,
+`/leaderboard`, `/leaderboard/{variant}` and `/leaderboard/{variant}/{speed}` the best players. Its
 files are served under `/static/`.
 
 Two small read-only answers exist for the client alone, so that it never computes rules itself:
@@ -31,6 +32,7 @@ PAGES = (
     "/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}", "/settings", "/challenge/{link}",
     "/analysis", "/tournaments", "/tournament/{tournament_id}", "/tv", "/tv/{variant}",
     "/puzzles", "/puzzles/{puzzle_id}",  # the puzzle trainer and /puzzles/history (web/js/puzzle*.js)
+    "/leaderboard", "/leaderboard/{variant}", "/leaderboard/{variant}/{speed}",  # web/js/leaderboard.js
 )
 # The files change with the server, not on their own: browsers revalidate (ETag) instead of guessing.
 NO_CACHE = {"Cache-Control": "no-cache"}

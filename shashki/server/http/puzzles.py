@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
 from shashki.rules import DEFAULT_VARIANT_KEY
@@ -68,15 +68,24 @@ async def puzzle(puzzle_id: str, puzzles: Puzzles) -> dict:
     return {"puzzle": await puzzles.get(puzzle_id)}
 
 
+async def solver(request: Request) -> Actor | None:
+    """Who solves a puzzle: a visitor, a session, or a token with the puzzle:write scope (as on lichess): an
+    attempt changes the account's puzzle rating, which a read-only token never does (found by an audit)."""
+    actor = await optional_actor(request)
+    if actor is not None and actor.via == "token":
+        actor.require("puzzle:write")
+    return actor
+
+
 @router.post("/{puzzle_id}/move", summary="Play your next move of a puzzle",
              dependencies=[Depends(per_address("puzzle_moves", "puzzle moves"))])
 async def move(puzzle_id: str, body: MoveBody, puzzles: Puzzles,
-               actor: Actor | None = Depends(optional_actor)) -> dict[str, Any]:
+               actor: Actor | None = Depends(solver)) -> dict[str, Any]:
     return await puzzles.move(puzzle_id, list(body.line), actor)
 
 
 @router.post("/{puzzle_id}/solution", summary="The whole solution (before an attempt: the puzzle given up)",
              dependencies=[Depends(per_address("puzzle_moves", "puzzle moves"))])
 async def solution(puzzle_id: str, puzzles: Puzzles,
-                   actor: Actor | None = Depends(optional_actor)) -> dict[str, Any]:
+                   actor: Actor | None = Depends(solver)) -> dict[str, Any]:
     return await puzzles.solution(puzzle_id, actor)

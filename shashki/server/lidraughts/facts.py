@@ -100,6 +100,7 @@ class StateView:
     clocks: Clocks | None
     draw_offer: str | None
     rematch_id: str | None
+    takeback_offer: str | None = None
     days_remaining_ms: int | None = None  # a correspondence game's time left to the side to move
 
 
@@ -116,6 +117,7 @@ def state_view(state: dict[str, Any]) -> StateView:
         moves=list(state["moves"]),
         clocks=Clocks(clocks["white_ms"], clocks["black_ms"], clocks["increment_ms"]) if clocks else None,
         draw_offer=state["draw_offer"],
+        takeback_offer=state.get("takeback_offer"),
         rematch_id=(state.get("rematch") or {}).get("game_id"),
         days_remaining_ms=(state.get("correspondence") or {}).get("remaining_ms"),
     )

@@ -66,17 +66,27 @@ class MoveStrings:
     notations of its states."""
 
     def __init__(self, variant: str, double_diagonal: bool, fen: str | None) -> None:
-        self.game = new_game(variant, double_diagonal, fen)
+        self.terms = (variant, double_diagonal, fen)
+        self._start()
+
+    def _start(self) -> None:
+        self.game = new_game(*self.terms)
         self.strings: list[str] = []
-        self.played = 0  # moves read so far (a capture adds one string per jump)
+        self.notations: list[str] = []  # the moves read so far (a capture adds one string per jump)
         self.last = ""  # the last move whole (lidraughts' `lastMove`)
 
+    @property
+    def played(self) -> int:
+        return len(self.notations)
+
     def update(self, notations: list[str]) -> list[str]:
+        if notations[: self.played] != self.notations:
+            self._start()  # moves taken back (games/takeback.py): read again from the start
         for notation in notations[self.played :]:
             move = self.game.play(notation)
             self.strings.extend(jump_strings(self.game.variant, move))
             self.last = move_string(self.game.variant, move)
-            self.played += 1
+            self.notations.append(notation)
         return self.strings
 
 

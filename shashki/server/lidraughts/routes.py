@@ -84,6 +84,8 @@ async def fields(request: Request) -> dict[str, str]:
     if not body:
         return out
     media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media in ("", "text/plain") and body.lstrip().startswith(b"{"):
+        media = "application/json"  # a JSON object sent without its type (found by an audit)
     if media == "application/json" or media.endswith("+json"):
         try:
             data = json.loads(body)
@@ -101,7 +103,11 @@ async def fields(request: Request) -> dict[str, str]:
             ) from None
         out.update((k, v) for k, v in form.multi_items() if isinstance(v, str))
     elif media in ("", "application/x-www-form-urlencoded", "text/plain"):
-        out.update(parse_qsl(body.decode("utf-8", "replace")))
+        text = body.decode("utf-8", "replace")
+        pairs = parse_qsl(text)
+        if not pairs and text.strip():
+            raise Invalid("bad_request", "The body is not a form (name=value&...) nor a JSON object.")
+        out.update(pairs)
     else:
         raise Invalid(
             "unsupported_body",
@@ -267,6 +273,16 @@ def _game_routes(kind: str) -> None:
     async def resign(game_id: str, api: Bots, actor: Actor = Depends(who)) -> dict:
         return await api.resign(actor.user, game_id)
 
+    async def takeback(game_id: str, accept: str, games: Games, actor: Actor = Depends(who)) -> dict:
+        # lichess's Board API: yes asks for a takeback or agrees to the opponent's, no declines one.
+        if accept not in ("yes", "no", "true", "false"):
+            raise Invalid("bad_request", "Say yes (ask for or agree to a takeback) or no (decline one).")
+        if accept in ("yes", "true"):
+            await games.offer_takeback(actor.id, game_id)
+        else:
+            await games.decline_takeback(actor.id, game_id)
+        return {"ok": True}
+
     async def abort(game_id: str, games: Games, actor: Actor = Depends(who)) -> dict:
         await games.abort(actor.id, game_id)
         return {"ok": True}
@@ -295,6 +311,9 @@ def _game_routes(kind: str) -> None:
         ("POST", "/{game_id}/chat", write_chat, "Write in the chat: room (player or spectator), text"),
         ("GET", "/{game_id}/chat", read_chat, "The chat lines you can see"),
     ]
+    if kind == "board":  # a bot's games have no takebacks (games/takeback.py)
+        summary = "Ask for or agree to a takeback (yes), decline one (no)"
+        routes.append(("POST", "/{game_id}/takeback/{accept}", takeback, summary))
     for method, path, endpoint, summary in routes:
         router.add_api_route(
             prefix + path,

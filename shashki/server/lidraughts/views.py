@@ -137,6 +137,8 @@ class Views:
             "binc": clocks.increment_ms if clocks else 0,
             "wdraw": state.draw_offer == "white",
             "bdraw": state.draw_offer == "black",
+            "wtakeback": state.takeback_offer == "white",  # lichess's names (games/takeback.py)
+            "btakeback": state.takeback_offer == "black",
             "status": status_name(state.status, state.reason),
         }
         if state.winner:

@@ -51,6 +51,15 @@ def refuse_rated_anonymous(user: User, rated: bool) -> None:
         )
 
 
+def refuse_bot(user: User) -> None:
+    """Bots play by challenges, never from the lobby's seeks (lichess: a bot "cannot use lobby seeks or
+    pools"; the Board API's seek is for people only): nobody seeking a game is paired with an engine."""
+    if user.is_bot:
+        raise Forbidden(
+            "bot_account", "Bot accounts do not seek games in the lobby: challenge a player or be challenged."
+        )
+
+
 def player_json(user: User) -> dict:
     """A player as offers show them; an anonymous visitor is flagged (and named "Anonymous")."""
     out = {"id": user.id, "username": user.username, "bot": user.is_bot}

@@ -25,7 +25,7 @@ from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
-from shashki.server.lobby.links import refuse_rated_anonymous
+from shashki.server.lobby.links import refuse_bot, refuse_rated_anonymous
 from shashki.server.lobby.models import Seek
 from shashki.server.lobby.offers import (
     QUICK_PAIRING,
@@ -78,6 +78,7 @@ class Seeks:
             terms = (time_control or TimeControl(None)).terms(variant, double_diagonal, rated)
             terms = replace(terms, days_per_move=days_per_move)
         terms = check_clock(replace(terms, initial_fen=None).checked(), self.min_clock_ms)
+        refuse_bot(user)
         refuse_rated_anonymous(user, terms.rated)
         return Seek(
             user_id=user.id,
@@ -170,6 +171,7 @@ class Seeks:
             raise Conflict("seek_taken", "Someone else accepted that seek first.")
         if seek.user_id == user.id:
             raise Conflict("own_seek", "You cannot accept your own seek.")
+        refuse_bot(user)
         refuse_rated_anonymous(user, seek.rated)
         try:
             return await self._accept(seek, user)

@@ -112,7 +112,9 @@ class NotificationService:
                     "opponent": live.players[mover.other].username,
                     "deadline": None if deadline is None else deadline.isoformat(),
                 }
-                news.append((mover_id, YOUR_TURN, r.ply, data))
+                # Each turn is told once: numbered by every ply made, so that the same ply played again
+                # after a takeback is a turn of its own (found by an audit: it was never told).
+                news.append((mover_id, YOUR_TURN, r.ply + (r.takebacks or 0), data))
         else:
             for color in (Color.WHITE, Color.BLACK):
                 user_id = r.player_id(color)

@@ -22,6 +22,7 @@ from sqlalchemy import Table, select
 from shashki.rules import Color, Outcome
 from shashki.rules.game import ABORTED
 from shashki.server.accounts import AccountService
+from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid
 from shashki.server.games.hooks import EndHook, EndWrite
 from shashki.server.games.models import GameRecord
@@ -178,16 +179,19 @@ class RatingService:
         return {i: rating_json(rows.get(i), variant, speed) for i in ids}
 
     async def leaderboard(self, variant: str, speed: str, *, limit: int = 100) -> list[dict]:
-        """The best established (not provisional) ratings of one variant and speed."""
+        """The best established (not provisional) ratings of one variant and speed, of open accounts (a
+        closed one keeps its ratings, as its games, but is ranked no more)."""
         check_speed(speed)
         async with self.db.session() as s:
             rows = list(
                 await s.scalars(
                     select(PlayerRating)
+                    .join(User, User.id == PlayerRating.user_id)
                     .where(
                         PlayerRating.variant == variant,
                         PlayerRating.speed == speed,
                         PlayerRating.games >= PROVISIONAL_GAMES,
+                        User.closed_at.is_(None),
                     )
                     .order_by(PlayerRating.rating.desc(), PlayerRating.id)
                     .limit(limit)

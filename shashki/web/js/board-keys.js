@@ -33,14 +33,15 @@ export class BoardKeys {
     return this.board.orientation === "black" ? { row: last - row, col: last - col } : { row, col };
   }
 
-  /** The squares were drawn again (a new board, or turned round): put the one tab stop back. */
-  squaresDrawn() {
+  /** The squares were drawn again (a new board, or turned round): put the one tab stop back, and the focus
+   * on the same square when a cell had it (`focused`: the board turned round with `f`). */
+  squaresDrawn(focused = false) {
     if (!this.cursor) {
       // The start: the bottom left corner as the player sees the board.
       const last = this.board.geom.size - 1;
       this.cursor = this.screen({ row: last, col: 0 });
     }
-    this.moveCursor(this.cursor, false);
+    this.moveCursor(this.cursor, focused);
   }
 
   moveCursor({ row, col }, focus = true) {

@@ -174,6 +174,7 @@ export class Board {
     // Squares below the pieces; their names and numbers above them, so that a piece never hides them.
     const layer = this.layers.squares;
     const labels = this.layers.coords;
+    const focused = layer.contains(document.activeElement); // a cell had the keyboard's focus (board-keys.js)
     layer.replaceChildren();
     labels.replaceChildren();
     const size = this.geom.size;
@@ -217,7 +218,7 @@ export class Board {
         }
       }
     }
-    if (this.keys) this.keys.squaresDrawn();
+    if (this.keys) this.keys.squaresDrawn(focused);
   }
 
   // -- drawing ----------------------------------------------------------------------------------------

@@ -27,6 +27,9 @@ export class Actions {
     this.lagMs = 0;
     this.opponentGoneSince = null;
     this.claimShown = null; // whether the claim button (true) or its countdown (false) is on screen
+    // The one-shot button clicked ({name, id} of its request): disabled until the next state (or the request's
+    // refusal) redraws the controls, so that a double click asks once (two takebacks against the computer).
+    this.oneShot = null;
     this.onTyped = null; // what Enter in the move box does with the text, when not simply sending it
     this.input = h("input", {
       id: "move-text",
@@ -80,6 +83,7 @@ export class Actions {
 
   send(type) {
     this.socket.send({ type, id: ++this.requestId });
+    return this.requestId;
   }
 
   // -- from the server -------------------------------------------------------------------------------
@@ -95,6 +99,10 @@ export class Actions {
 
   /** An error for the move in flight is shown by the move box (true); others are not ours (false). */
   refused(message) {
+    if (this.oneShot && message.id === this.oneShot.id) {
+      this.oneShot = null; // refused: the button may be clicked again
+      this.drawControls();
+    }
     if (!this.pending || message.id !== this.pending.id) return false;
     const error = message.error || {};
     this.pending = null;
@@ -107,6 +115,7 @@ export class Actions {
   stateChanged(next, moved, receivedAt) {
     const { myColor } = this.ctx;
     if (this.pending && next.ply > this.pending.ply) this.pending = null;
+    this.oneShot = null; // the controls are drawn anew for this state
     if (myColor && next.side_to_move === OTHER[myColor] && next.mover_disconnected_ms) {
       this.opponentGoneSince = receivedAt - next.mover_disconnected_ms;
     }
@@ -147,25 +156,49 @@ export class Actions {
 
   // -- drawing ---------------------------------------------------------------------------------------
 
-  /** The move box and the draw offer, shown to a player while the game is live. */
+  /** The move box, the draw offer and the takeback asked for, shown to a player while the game is live. */
   drawOffer() {
     const { game, myColor } = this.ctx;
     const live = this.ctx.isLive();
     this.form.hidden = !(live && myColor);
     if (!(live && myColor)) this.error.hidden = true;
     const offer = game.draw_offer;
+    const takeback = game.takeback_offer;
     const box = this.el.offer;
-    box.hidden = !(live && myColor && offer);
+    box.hidden = !(live && myColor && (offer || takeback));
     if (box.hidden) return;
     clear(box);
-    if (offer === myColor) box.append(t("game.drawOffered"));
-    else {
-      box.append(
+    const line = (...parts) => box.append(h("p", { class: "offer-line" }, ...parts));
+    if (offer === myColor) line(t("game.drawOffered"));
+    else if (offer) {
+      line(
         h("span", {}, t("game.drawOfferedToYou")),
         h("button", { id: "accept-draw", onClick: () => this.send("draw-accept") }, t("game.acceptDraw")),
         h("button", { class: "secondary", id: "decline-draw", onClick: () => this.send("draw-decline") }, t("game.declineDraw"))
       );
     }
+    // A takeback asked for (as on lichess): the asker may withdraw it, the opponent agrees or declines.
+    if (takeback === myColor) {
+      line(
+        h("span", {}, t("game.takebackOffered")),
+        h("button", { class: "secondary", id: "cancel-takeback", onClick: () => this.send("takeback-decline") }, t("game.cancelTakeback"))
+      );
+    } else if (takeback) {
+      line(
+        h("span", {}, t("game.takebackOfferedToYou")),
+        h("button", { id: "accept-takeback", onClick: () => this.send("takeback-accept") }, t("game.acceptTakeback")),
+        h("button", { class: "secondary", id: "decline-takeback", onClick: () => this.send("takeback-decline") }, t("game.declineTakeback"))
+      );
+    }
+  }
+
+  /** Whether the player may ask to take their last move back: a casual game outside tournaments, against
+   * a person or the computer but no bot, with a move of theirs to take back (games/takeback.py). */
+  canAskTakeback() {
+    const { game, myColor } = this.ctx;
+    if (game.rated || game.tournament || game.takeback_offer || game.white.bot || game.black.bot) return false;
+    if (game.takeback_declined === myColor) return false; // declined: asked again after the next move
+    return game.ply >= (game.side_to_move === myColor ? 2 : 1);
   }
 
   drawControls() {
@@ -174,6 +207,15 @@ export class Actions {
     const live = this.ctx.isLive();
     const items = [];
     const button = (name, label, onClick, cls = "secondary") => items.push(h("button", { class: cls, id: name, onClick }, label));
+    // A button whose request must not go twice: disabled once clicked, until the next state redraws it.
+    const once = (name, label, type, cls = "secondary") => {
+      button(name, label, (event) => {
+        if (this.oneShot) return;
+        event.currentTarget.disabled = true;
+        this.oneShot = { name, id: this.send(type) };
+      }, cls);
+      if (this.oneShot?.name === name) items[items.length - 1].disabled = true;
+    };
     button("flip", t("game.flip"), () => this.onFlip());
     button("sound", soundOn() ? t("game.soundOn") : t("game.soundOff"), () => {
       setSound(!soundOn());
@@ -181,10 +223,14 @@ export class Actions {
     });
     items[items.length - 1].setAttribute("aria-pressed", soundOn() ? "true" : "false");
     if (live && myColor) {
-      if (game.ply < 2) button("abort", t("game.abort"), () => this.send("abort"));
+      if (game.ply < 2) once("abort", t("game.abort"), "abort");
       else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
       // A draw is offered once each side has moved (before, the game is aborted instead).
-      if (!game.draw_offer && game.ply >= 2) button("offer-draw", t("game.offerDraw"), () => this.send("draw-offer"));
+      if (!game.draw_offer && game.ply >= 2) once("offer-draw", t("game.offerDraw"), "draw-offer");
+      if (this.canAskTakeback()) {
+        once("takeback", t("game.takeback"), "takeback-offer");
+        items[items.length - 1].title = t("game.takebackHint");
+      }
       // lichess's "Give 15 seconds": to a person, in a game with a clock, outside tournaments.
       const opponent = game[OTHER[myColor]];
       if (game.clocks && !game.tournament && !opponent?.computer) {

@@ -103,13 +103,20 @@ export class BoardController {
     }
     const ply = this.viewPly;
     try {
-      if (!this.positions) this.positions = await api("GET", `/api/games/${id}/positions`);
+      // An answer fetched while a state changed the game (a takeback: another line) may hold positions
+      // the game no longer has: dropped, and asked again.
+      for (let tries = 0; !this.positions; tries++) {
+        if (tries === 5) throw new Error(t("game.error"));
+        const seq = this.ctx.game.seq;
+        const positions = await api("GET", `/api/games/${id}/positions`);
+        if (this.ctx.game.seq === seq && !this.positions) this.positions = positions;
+      }
     } catch (e) {
       toast(e.message, "error");
       this.viewPly = null;
       return this.drawBoard();
     }
-    if (this.viewPly !== ply) return;
+    if (this.viewPly !== ply || this.ctx.game !== game) return; // a newer state is drawn by its own call
     const last = ply > 0 ? squaresOf(game.moves[ply - 1], geom).map((sq) => sq.label) : [];
     this.board.set({ fen: this.positions.fens[ply], lastMove: last, legal: [], movable: false, premoveColor: null });
     this.el.page.classList.add("history");
@@ -161,13 +168,14 @@ export class BoardController {
     this.onView();
   }
 
-  /** The keys that step through the game (and Escape, which drops a half-entered move); true if handled. */
+  /** The keys that step through the game, as on lichess: ← and → a move back or on, ↑ or Home the start,
+   * ↓ or End the current position (and Escape, which drops a half-entered move); true if handled. */
   handleKey(key) {
     const ply = this.viewPly ?? this.ctx.game.ply;
     if (key === "ArrowLeft") this.view(ply - 1);
     else if (key === "ArrowRight") this.view(ply + 1);
-    else if (key === "Home") this.view(0);
-    else if (key === "End") this.view(this.ctx.game.ply);
+    else if (key === "Home" || key === "ArrowUp") this.view(0);
+    else if (key === "End" || key === "ArrowDown") this.view(this.ctx.game.ply);
     else if (key === "Escape") this.board.cancel();
     else return false;
     return true;

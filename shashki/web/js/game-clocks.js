@@ -1,7 +1,9 @@
 // A game's two player bars: name, presence and clock of each side, the side to move's clock counting
 // down between the server's states (the server's clock decides; this only shows it running).
 // The player's own clock turns red under ten seconds; while it runs there, a warning sounds once and then
-// a tick each second.
+// a tick each second. Until each side has made its first move in a timed game, the side to move's bar says
+// how long it has left to make it before the game aborts itself (the state's `first_move_ms`), as lichess:
+// beside its clock, in the bar's one row, so that the board never moves when it comes and goes.
 
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -46,6 +48,20 @@ export class Clocks {
     return ms;
   }
 
+  /** The whole seconds `color` has left to make its first move, or null when nothing is to be shown: a
+   * timed game before each side has moved, its side to move (not the computer, which moves at once). */
+  firstMoveSeconds(color) {
+    const { game, receivedAt } = this.ctx;
+    if (game.first_move_ms == null || !this.ctx.isLive() || game.side_to_move !== color || game[color].computer) {
+      return null;
+    }
+    return Math.max(0, Math.ceil((game.first_move_ms - (performance.now() - receivedAt)) / 1000));
+  }
+
+  firstMoveText(seconds) {
+    return t("game.firstMove", { count: seconds });
+  }
+
   /** A player's rating beside the name, "?" while provisional (none for the computer or a visitor). */
   ratingOf(color) {
     const player = this.ctx.game[color];
@@ -66,6 +82,7 @@ export class Clocks {
       const online = presence[color];
       const ms = this.ms(color);
       const active = this.ctx.isLive() && game.side_to_move === color;
+      const firstMove = this.firstMoveSeconds(color);
       bar.dataset.color = color;
       fill(
         bar,
@@ -77,6 +94,10 @@ export class Clocks {
           playerLink(player),
           this.ratingOf(color)
         ),
+        // Beside the clock, in the bar's one row: the bar keeps its height, so the board does not move.
+        firstMove === null
+          ? null
+          : h("span", { class: "first-move", dataset: { firstMove: color } }, this.firstMoveText(firstMove)),
         ms === null
           ? null
           : h(
@@ -102,6 +123,9 @@ export class Clocks {
       clock.textContent = formatClock(ms);
       clock.classList.toggle("low", ms < LOW_MS);
       clock.classList.toggle("critical", this.critical(color, ms));
+      const firstMove = node.querySelector(`[data-first-move="${color}"]`);
+      const seconds = this.firstMoveSeconds(color);
+      if (firstMove && seconds !== null) firstMove.textContent = this.firstMoveText(seconds);
     }
     this.sound();
   }

@@ -146,6 +146,15 @@ export class Premoves {
   stateChanged(previous, next) {
     const { myColor } = this.ctx;
     if (!myColor || !previous || next.status !== "started") return;
+    if (next.ply < previous.ply) {
+      // Moves taken back (a takeback): what was planned on the position given up no longer follows.
+      this.cancel();
+      if (this.pairs.length) {
+        this.pairs = [];
+        this.drawPairs();
+      }
+      return;
+    }
     if (!(next.ply > previous.ply && next.side_to_move === myColor) || this.isPending()) return;
     const theirMove = next.moves[next.moves.length - 1];
     const pairs = this.pairs;

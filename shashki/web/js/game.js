@@ -70,10 +70,7 @@ export async function mount(container, { id }) {
   const chat = new Chat(ctx, el.chat);
   const tournament = new TournamentBox(ctx);
   const actions = new Actions(ctx, socket, { controls: el.controls, offer: el.offer }, {
-    onFlip: () => {
-      board.flip();
-      clocks.draw(board.orientation);
-    },
+    onFlip: flip,
     onRefused: () => {
       premoves.cancel(); // entered after a move the server has now refused: it no longer follows
       if (ctx.game) draw(); // put the position back as the server has it
@@ -306,11 +303,28 @@ export async function mount(container, { id }) {
     clocks.tick();
   }, 100);
 
-  // -- keys: stepping through the game; typing a move anywhere on the page goes to the move box ---------
+  function flip() {
+    board.flip();
+    clocks.draw(board.orientation);
+  }
+
+  // -- keys, as on lichess: ← → a move back or on, ↑ or Home the start, ↓ or End the current position
+  // (board.handleKey), f turns the board round; typing a move anywhere on the page goes to the move box.
+  // Never while typing in a field (the move box, the chat) nor with Ctrl, Alt or Meta (the browser's own
+  // keys); on the board the arrows move its focus instead (board-keys.js).
   function onKey(e) {
-    if (!ctx.game || e.target.closest("input, textarea, select")) return;
+    if (!ctx.game || e.ctrlKey || e.altKey || e.metaKey) return;
+    if (e.target.closest("input, textarea, select, [contenteditable]")) return;
     if (board.handleKey(e.key)) e.preventDefault();
-    else if (/^[a-j0-9]$/i.test(e.key) && ctx.myColor && ctx.isLive()) actions.focusMoveBox();
+    else if (beginsTypedMove(e.key)) actions.focusMoveBox();
+    else if ((e.key === "f" || e.key === "F") && !e.repeat) flip();
+  }
+
+  /** Whether `key` may begin a move the player types now: a square's number, or its file's letter where
+   * squares are named by letters (there "f" is the f-file, as in f6-e5; elsewhere it flips the board). */
+  function beginsTypedMove(key) {
+    if (!ctx.myColor || !ctx.isLive()) return false;
+    return /^[0-9]$/.test(key) || (variant(ctx.game.variant).algebraic && /^[a-j]$/i.test(key));
   }
   document.addEventListener("keydown", onKey);
 

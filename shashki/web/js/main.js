@@ -7,6 +7,7 @@
 // /puzzles[/{id}]  the puzzle trainer · /puzzles/history  the player's attempts.
 // /tournaments  the tournaments · /tournament/{id}  one tournament.
 // /tv[/{variant}]  the best game in play.
+// /leaderboard[/{variant}[/{speed}]]  the best players.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
@@ -33,6 +34,7 @@ const ROUTES = [
   [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, () => import("./tournament.js"), (m) => ({ id: m[1] })],
   [/^\/tv\/?$/, () => import("./tv.js"), () => ({})],
   [/^\/tv\/([a-z-]+)\/?$/, () => import("./tv.js"), (m) => ({ variant: m[1] })],
+  [/^\/leaderboard(?:\/([a-z-]+)(?:\/([a-z]+))?)?\/?$/, () => import("./leaderboard.js"), (m) => ({ variant: m[1], speed: m[2] })],
 ];
 
 function notFound(view) {
@@ -53,6 +55,7 @@ function renderHeader() {
   nav.append(link("/tournaments", t("tournament.nav"), here.startsWith("/tournament")));
   nav.append(link("/analysis", t("analysis.nav"), here === "/analysis"));
   nav.append(link("/puzzles", t("puzzle.nav"), here.startsWith("/puzzles")));
+  nav.append(link("/leaderboard", t("nav.leaderboard"), here.startsWith("/leaderboard")));
   const anonymous = session.user && session.user.anonymous;
   if (session.user && !anonymous) {
     const mine = `/@/${encodeURIComponent(session.user.username)}`;
