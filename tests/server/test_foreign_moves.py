@@ -13,6 +13,7 @@ from sqlalchemy import event
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.service import GameService
 from shashki.server.redisbus import make_bus
+from shashki.server.storage import Database
 
 from .test_game_parts import _service
 
@@ -23,14 +24,20 @@ def _as_if_shared(games: GameService) -> None:
     games.store.bus.shared = True  # type: ignore[misc]
 
 
+async def _two_processes(tmp_path) -> tuple[Database, GameService, GameService]:
+    """Two game services on one database, standing for two processes (`_as_if_shared`)."""
+    db, one = await _service(tmp_path)
+    other = GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
+    for games in (one, other):
+        _as_if_shared(games)
+    return db, one, other
+
+
 def test_a_game_moved_on_by_another_process_is_caught_up_with_the_moves_since(tmp_path):
     rng = random.Random(3)
 
     async def scenario():
-        db, one = await _service(tmp_path)
-        other = GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
-        for games in (one, other):
-            _as_if_shared(games)
+        db, one, other = await _two_processes(tmp_path)
         live = await one.create(white_id=1, black_id=2)
         await other.store.live(live.id)  # both processes hold the game
         seen: list[str] = []
@@ -70,10 +77,7 @@ def test_a_game_taken_back_by_another_process_is_loaded_afresh_even_at_the_ply_i
     so the game is loaded afresh, not caught up with "no move since"."""
 
     async def scenario():
-        db, one = await _service(tmp_path)
-        other = GameService(db, make_bus(None), engine=RandomOpponent(seed=1), computer_delay_seconds=0)
-        for games in (one, other):
-            _as_if_shared(games)
+        db, one, other = await _two_processes(tmp_path)
         live = await one.create(white_id=1, black_id=2)
         await one.move(1, live.id, "c3-d4", ply=0)
         await one.move(2, live.id, "f6-g5", ply=1)

@@ -8,7 +8,7 @@ import { clear, fill, h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { OTHER } from "./game-clocks.js";
 import { confirmMove } from "./game-confirm.js";
-import { rematchControls } from "./game-rematch.js";
+import { rematchControls, seekLike, seekNewOpponent } from "./game-rematch.js";
 import { setSound, soundOn } from "./sound.js";
 
 export class Actions {
@@ -243,6 +243,7 @@ export class Actions {
       this.claimShown = left === null ? null : left <= 0;
     }
     if (!live && myColor && features.rematch && game.status === "finished") rematchControls(this.ctx, button, items);
+    if (!live && myColor && seekLike(game)) button("new-opponent", t("game.newOpponent"), () => seekNewOpponent(game));
     // A spectator follows the players to their rematch (lichess's "View rematch").
     if (!myColor && game.rematch?.game_id) {
       items.push(h("a", { class: "button", id: "view-rematch", href: `/game/${game.rematch.game_id}` }, t("game.viewRematch")));

@@ -1,5 +1,6 @@
 // A rematch: the same terms, colours swapped. The offer stands on the finished game's state
-// (`rematch: {offer, game_id}`); once the new game exists, both players are taken to it.
+// (`rematch: {offer, game_id}`); once the new game exists, both players are taken to it. Or, as lichess's
+// "New opponent": a seek on the same terms, which waits in the lobby unless a seek there fits it at once.
 
 import { api, ApiError } from "./api.js";
 import { h, toast } from "./dom.js";
@@ -22,6 +23,29 @@ export function rematchControls(ctx, button, items) {
     button("rematch-decline", t("game.declineDraw"), call("/rematch/decline"));
   } else {
     button("rematch", t("game.rematch"), call("/rematch"), "");
+  }
+}
+
+/** The terms of a finished game as a seek's body (lichess's "New opponent"), or null for a game a seek
+ * cannot repeat: against the computer, in a tournament, or from a position set up. */
+export function seekLike(game) {
+  if (game.white.computer || game.black.computer || game.tournament || game.initial_fen) return null;
+  const clocks = game.clocks;
+  return {
+    variant: game.variant,
+    double_diagonal: !!game.double_diagonal,
+    rated: !!game.rated,
+    time_control: clocks ? { minutes: clocks.initial_ms / 60000, increment: Math.round(clocks.increment_ms / 1000) } : null,
+    days: game.correspondence ? game.correspondence.days_per_move : null,
+  };
+}
+
+export async function seekNewOpponent(game) {
+  try {
+    const data = await api("POST", "/api/seeks", seekLike(game));
+    navigate(data.game ? `/game/${data.game.id}` : "/");
+  } catch (e) {
+    toast(e instanceof ApiError ? e.message : String(e), "error");
   }
 }
 
