@@ -1,4 +1,4 @@
-"""How the Bot and Board APIs read a request's fields (`lidraughts/routes.fields`): urlencoded and
+"""How the Bot and Board APIs read a request's fields (`lidraughts/wire.fields`): urlencoded and
 multipart forms, JSON whatever the case of its media type, and a refusal, never a silent default, for a
 body of another type or one that does not parse; and a Board API seek refused with a 4xx before its
 stream starts (found by a hostile-client audit: a multipart challenge was made of the defaults, and a
