@@ -1,8 +1,12 @@
 """The ASGI application: services wired together, routes mounted, and `run()` for `shashki serve`.
 
 >>> app = create_app(Settings(data_dir=Path("/tmp/shashki-doctest")))
->>> sorted(path for path in app.openapi()["paths"] if path.startswith("/ws"))
-['/ws/analysis', '/ws/games/{game_id}', '/ws/lobby', '/ws/tournaments/{tournament_id}']
+>>> print(*(path for path in sorted(app.openapi()["paths"]) if path.startswith("/ws")), sep="\\n")
+/ws/analysis
+/ws/games/{game_id}
+/ws/lobby
+/ws/simuls/{simul_id}
+/ws/tournaments/{tournament_id}
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from shashki.server.http import (
     puzzles,
     rematch,
     reviews,
+    simuls,
     social,
     tournaments,
     validation,
@@ -65,6 +70,7 @@ from shashki.server.puzzles.service import PuzzleService
 from shashki.server.ratings import RatingService
 from shashki.server.redisbus import RedisBus, make_bus
 from shashki.server.reviews import ReviewService
+from shashki.server.simuls import SimulService
 from shashki.server.social import SocialService
 from shashki.server.storage import Database
 from shashki.server.tournaments.director import Director
@@ -219,9 +225,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             feed,
             min_clock_ms=round(settings.min_clock_seconds * 1000),
         )
+        # Simuls: a host plays many players at once (simuls/: its listener follows their games).
+        app.state.simuls = SimulService(
+            db,
+            game_service,
+            accounts_service,
+            bus,
+            app.state.social.blocked_between,
+            min_clock_ms=round(settings.min_clock_seconds * 1000),
+        )
         app.state.security.closing_hooks += [
             app.state.lobby.withdraw_offers_of,
             app.state.tournaments.withdraw_everywhere,
+            app.state.simuls.withdraw_everywhere,
         ]
         tournament_results = Results(db, feed)
         game_service.store.add_listener(tournament_results)
@@ -233,6 +249,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             schedule=Schedule.from_setting(settings.tournament_schedule),
         )
         resumed = await game_service.resume()
+        await app.state.simuls.resume()
         await app.state.reviews.resume()
         app.state.reviews.start()
         director.start()
@@ -261,6 +278,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await app.state.reviews.close()
             await director.close()
             await tournament_results.close()
+            await app.state.simuls.close()
             await feed.close()
             await app.state.social.close()
             await game_service.close()
@@ -297,7 +315,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # the lidraughts routes before `players`: /api/users/status is not a player called "status".
     routers = (
         live, lobby, accounts, exports, games, lidraughts_routes, players, chat, rematch, social, meta, ops,
-        explorer, reviews, analysis, tournaments, puzzles,
+        explorer, reviews, analysis, tournaments, simuls, puzzles,
     )
     for module in (*routers, notifications):
         app.include_router(module.router)

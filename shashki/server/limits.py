@@ -218,5 +218,7 @@ def limit_table(settings) -> dict[str, Limit]:
         "pdn_imports": settings.public.limit_pdn_imports,
         "tournaments": settings.public.limit_tournaments,
         "tournament_actions": settings.public.limit_tournament_actions,
+        "simuls": settings.public.limit_simuls,
+        "simul_actions": settings.public.limit_simul_actions,
         "puzzle_moves": settings.public.limit_puzzle_moves,  # per address: the puzzle trainer's moves
     }

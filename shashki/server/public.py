@@ -69,6 +69,8 @@ class PublicSettings(BaseSettings):
     # Tournaments created per account, and joins, withdrawals and pauses per account (issue 13).
     limit_tournaments: LimitSetting = Limit(10, 3600.0)
     limit_tournament_actions: LimitSetting = Limit(30, 60.0)
+    limit_simuls: LimitSetting = Limit(10, 3600.0)  # simuls announced, per account
+    limit_simul_actions: LimitSetting = Limit(60, 60.0)  # asking to play, accepting, starting, per account
     # Moves sent to the puzzle trainer, per client address (each is checked against the rules).
     limit_puzzle_moves: LimitSetting = Limit(120, 60.0)
 

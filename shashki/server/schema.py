@@ -15,6 +15,7 @@ import shashki.server.notifications.models
 import shashki.server.puzzles.models
 import shashki.server.ratings.models
 import shashki.server.reviews.models
+import shashki.server.simuls.models
 import shashki.server.social.models
 import shashki.server.tournaments.models  # noqa: F401  (each module adds its tables to Base.metadata)
 from shashki.server.storage.base import Base

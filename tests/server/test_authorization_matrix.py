@@ -56,6 +56,7 @@ PLAYERS = {"other": OWN, "spectator": 403}  # either player may; a spectator may
 SEEK_CLOCKS = itertools.count(1)
 SEEK = {"time_control": {"minutes": 5, "increment": 0}}
 TOURNAMENT = {"name": "Matrix", "system": "arena", "clock": {"initial": 60, "increment": 0}, "minutes": 30}
+SIMUL = {"name": "Matrix", "clock": {"initial": 60, "increment": 0}}
 BOT = "the Bot API serves bot accounts: tests/server/test_bot_api.py plays through every route"
 
 MATRIX: dict[tuple[str, str], Row] = {
@@ -163,6 +164,20 @@ MATRIX: dict[tuple[str, str], Row] = {
         owner_check=False,
         notes="berserk is for an arena game of one's own: test_tournaments_arena.py",
     ),
+    # Simuls: white hosts one (not started) which black has asked to play; the host's answers are the
+    # host's alone; withdrawing acts on the caller's own request, so a spectator's finds none (409).
+    ("POST", "/api/simuls"): Row(ANYONE, body=SIMUL),
+    ("POST", "/api/simuls/{simul_id}/join"): Row(ANYONE),
+    ("POST", "/api/simuls/{simul_id}/withdraw"): Row({"other": OWN, "spectator": 409}, owner="black"),
+    ("POST", "/api/simuls/{simul_id}/accept/{username}"): Row({"other": 403, "spectator": 403}),
+    ("POST", "/api/simuls/{simul_id}/unaccept/{username}"): Row({"other": 403, "spectator": 403}),
+    ("POST", "/api/simuls/{simul_id}/remove/{username}"): Row({"other": 403, "spectator": 403}),
+    ("POST", "/api/simuls/{simul_id}/start"): Row(
+        {"other": 403, "spectator": 403},
+        owner_check=False,
+        notes="the host starts once a player is accepted: tests/server/test_simuls.py",
+    ),
+    ("POST", "/api/simuls/{simul_id}/cancel"): Row({"other": 403, "spectator": 403}),
     ("POST", "/api/board/seek"): Row(
         ANYONE, owner_check=False, notes="a stream: test_bot_api.py's seek test holds it open"
     ),
@@ -249,6 +264,10 @@ class World:
         assert r.status_code == 201, r.text
         self.tournament = r.json()["id"]
         assert self.white.post(f"/api/tournaments/{self.tournament}/join").status_code == 200
+        r = self.white.post("/api/simuls", SIMUL)
+        assert r.status_code == 201, r.text
+        self.simul = r.json()["id"]
+        assert self.black.post(f"/api/simuls/{self.simul}/join").status_code == 200
         self.anonymous = httpx.Client(base_url=server.url, timeout=10)
         self.visitor = httpx.Client(base_url=server.url, timeout=10)
         r = self.visitor.post("/api/auth/anonymous")
@@ -283,6 +302,7 @@ class World:
             move="2218",
             accept="yes",
             tournament_id=self.tournament,
+            simul_id=self.simul,
         )
 
     def fingerprint(self) -> tuple:
@@ -301,6 +321,7 @@ class World:
             self.black.http.get("/api/account").json()["user"],
             self.black.http.get("/api/notifications").json(),
             httpx.get(f"{self.server.url}/api/tournaments/{self.tournament}/standings").json(),
+            httpx.get(f"{self.server.url}/api/simuls/{self.simul}").json(),
         )
 
     def close(self) -> None:

@@ -26,7 +26,7 @@ STATE_KEYS = {
     "id", "seq", "variant", "double_diagonal", "rated", "status", "white", "black", "ply", "side_to_move",
     "fen", "initial_fen", "moves", "legal_moves", "clocks", "draw_offer", "result", "winner", "reason",
     "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch", "correspondence",
-    "tournament", "first_move_ms", "takeback_offer", "takeback_declined",
+    "tournament", "simul", "first_move_ms", "takeback_offer", "takeback_declined",
 }  # fmt: skip
 
 

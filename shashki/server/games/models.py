@@ -117,6 +117,8 @@ class GameRecord(Base):
     # The player whose request the opponent declined, who may ask again after the next move.
     takeback_declined: Mapped[Color | None] = mapped_column(ColorColumn(), nullable=True)
     takebacks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The simultaneous exhibition the game is played in, if any (`server/simuls`, 0011).
+    simul_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
 
     def player_id(self, color: Color) -> int | None:
         """The account playing `color` (None: the computer)."""

@@ -63,6 +63,8 @@ class RematchService:
             raise Conflict("game_in_progress", "A rematch is offered once the game is over.")
         if r.rematch_id:
             raise Conflict("rematch_exists", "This game has had its rematch.", game_id=r.rematch_id)
+        if r.simul_id is not None:  # as on lichess: the host plays the exhibition's games once
+            raise Conflict("simul_game", "A simultaneous exhibition's games have no rematch.")
 
     @checked_again
     async def offer(

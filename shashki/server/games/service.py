@@ -193,12 +193,15 @@ class GameService:
         initial_fen: str | None = None,
         within: AlsoWrite | None = None,
         claims: Claims | None = None,
+        simul_id: str | None = None,
+        more_time: tuple[Color, int] | None = None,
     ) -> LiveGame:
         """Start a game between two accounts, or an account and the computer (the player id left None),
         on `terms` (or on the terms given one by one). `claims(game_id)` (rows the game takes: the seek or
         challenge it answers) or `within(session, game_id)` (another domain's writes) are written in the
         same transaction as the game (`GameStore.insert`): what answered the offer is marked only with a
-        game."""
+        game. A simultaneous exhibition's game names it (`simul_id`), and its host may start with
+        `more_time` (a colour and milliseconds) on their clock."""
         if terms is None:
             terms = GameTerms(
                 variant, double_diagonal, clock_initial_ms, clock_increment_ms, rated, initial_fen
@@ -221,14 +224,15 @@ class GameService:
             white_id=white_id,
             black_id=black_id,
             computer_level=computer_level,
-            white_ms=terms.clock_initial_ms,
-            black_ms=terms.clock_initial_ms,
+            white_ms=_started_clock(terms, Color.WHITE, more_time),
+            black_ms=_started_clock(terms, Color.BLACK, more_time),
             turn_started_at=now,
             ply=0,
             version=1,
             status=GameStatus.STARTED,
             created_at=now,
             move_deadline_at=deadline,
+            simul_id=simul_id,
         )
         return await self.store.insert(record, within, claims)
 
@@ -394,3 +398,11 @@ class GameService:
 
     def player_left(self, game_id: str, color: Color | str) -> None:
         self.presence.left(game_id, Color(color))
+
+
+def _started_clock(terms: GameTerms, color: Color, more_time: tuple[Color, int] | None) -> int | None:
+    """A side's clock at the start: the terms' time, and a simul host's extra time on their side."""
+    if terms.clock_initial_ms is None:
+        return None
+    extra = more_time[1] if more_time is not None and more_time[0] is color else 0
+    return terms.clock_initial_ms + extra

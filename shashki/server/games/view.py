@@ -157,6 +157,7 @@ class GameView:
     rematch_id: str | None
     correspondence: DaysView | None = None
     tournament: str | None = None
+    simul: str | None = None  # the simultaneous exhibition the game is played in (`server/simuls`)
     # The player asking to take their last move back (games/takeback.py), while the game is played.
     takeback_offer: Color | None = None
     takeback_declined: Color | None = None  # who may ask again only after the next move
@@ -210,6 +211,7 @@ class GameView:
             "rematch": {"offer": _name(self.rematch_offer), "game_id": self.rematch_id},
             "correspondence": None if self.correspondence is None else self.correspondence.as_dict(),
             "tournament": self.tournament,
+            "simul": self.simul,
             "first_move_ms": self.first_move_ms,
         }
 
@@ -313,6 +315,7 @@ def build_view(
         rematch_id=r.rematch_id,
         correspondence=days,
         tournament=live.tournament,
+        simul=r.simul_id,
         takeback_offer=r.takeback_offer if live.is_live else None,
         takeback_declined=r.takeback_declined if live.is_live else None,
         first_move_ms=first_move_left,

@@ -37,6 +37,7 @@ from shashki.server.public import PublicSettings
 from shashki.server.puzzles.service import PuzzleService
 from shashki.server.ratings import RatingService
 from shashki.server.reviews import ReviewService
+from shashki.server.simuls import SimulService
 from shashki.server.social import SocialService
 from shashki.server.storage import Database
 from shashki.server.tournaments.service import TournamentService
@@ -113,6 +114,10 @@ async def _analysis(conn: HTTPConnection) -> AnalysisService:
     return conn.app.state.analysis
 async def _tournaments(conn: HTTPConnection) -> TournamentService:
     return conn.app.state.tournaments
+async def _simuls(conn: HTTPConnection) -> SimulService:
+    return conn.app.state.simuls
+
+
 async def _social(conn: HTTPConnection) -> SocialService:
     return conn.app.state.social
 
@@ -158,5 +163,6 @@ Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
 Preferences = Annotated[PreferenceService, Depends(_preferences)]
 Tournaments = Annotated[TournamentService, Depends(_tournaments)]
+Simuls = Annotated[SimulService, Depends(_simuls)]
 Social = Annotated[SocialService, Depends(_social)]
 Puzzles = Annotated[PuzzleService, Depends(_puzzles)]

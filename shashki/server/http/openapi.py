@@ -17,6 +17,7 @@ def document_websockets(app: FastAPI) -> None:
         "/ws/lobby": "The lobby, live: open seeks; for a logged-in player, challenges and games starting",
         "/ws/analysis": "The analysis board: the engine's lines for a position, deeper as they come",
         "/ws/tournaments/{tournament_id}": "One tournament, live: its state after every change; pairings",
+        "/ws/simuls/{simul_id}": "One simul, live: its state after every change; each game's board",
     }
     default_openapi = app.openapi
 
@@ -25,7 +26,7 @@ def document_websockets(app: FastAPI) -> None:
             return app.openapi_schema
         schema = default_openapi()
         for path, summary in sockets.items():
-            names = [name for name in ("game_id", "tournament_id") if "{" + name + "}" in path]
+            names = [name for name in ("game_id", "tournament_id", "simul_id") if "{" + name + "}" in path]
             parameters = [
                 {"name": name, "in": "path", "required": True, "schema": {"type": "string"}} for name in names
             ]
