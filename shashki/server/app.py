@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import logging
@@ -258,7 +259,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sampler = Sampler(sampled.sources())
         sampler.start()
         app.state.draining = False
-        undrain = ops.drain_on_sigterm(app.state, settings.drain_seconds)
+        # Set as the stop begins (the signal handed to uvicorn): the API's streams end at once rather than
+        # hold the stop, and the games' clocks stop where they stand (`GameService.stop`), so that no flag
+        # falls while the process waits for its requests to end and nobody can reach it.
+        app.state.stopping = asyncio.Event()
+        stopped: list[asyncio.Task] = []
+        loop = asyncio.get_running_loop()
+
+        def begin_stop() -> None:
+            if not app.state.stopping.is_set():
+                app.state.stopping.set()
+                stopped.append(loop.create_task(game_service.stop()))
+
+        def on_stop() -> None:  # in the signal handler: the work itself in the loop's next turn
+            loop.call_soon_threadsafe(begin_stop)
+
+        undrain = ops.drain_on_sigterm(app.state, settings.drain_seconds, on_stop)
         gc.freeze()  # the start-up's objects (live for good) out of every collection
         gc.set_threshold(*GC_THRESHOLDS)
         try:
@@ -266,13 +282,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             # Shutting down: uvicorn has stopped taking connections and closed the sockets (code 1012,
             # "service restart": clients reconnect, to another process behind the proxy); readiness now
-            # fails; the games this process owns are handed over first (with several processes another
-            # takes each at once, timers and all: games/owners.py); then the timers and the engine stop.
+            # fails; the games this process owns had their clocks stopped and were handed over as the
+            # stop began (with several processes another takes each at once, timers and all:
+            # games/owners.py); then the timers and the engine stop.
             # Every move was committed before it was acknowledged, so the games resume in whichever
             # process next loads them.
             app.state.draining = True
+            app.state.stopping.set()
             undrain()
-            await game_service.hand_over()
+            for task in stopped:
+                await task
+            await game_service.stop()  # once: nothing more when the signal began it
             await sampler.close()
             await app.state.bots.jumps.close()
             await app.state.reviews.close()

@@ -57,3 +57,61 @@ def test_a_short_clock_restarts_from_its_stored_time_and_runs_out_after_the_rest
     ws = white.socket(gid)
     final = ws.wait_state(lambda g: g["status"] == "finished", timeout=5)
     assert (final["winner"], final["reason"]) == ("black", "time")
+
+
+def test_a_clean_stop_charges_the_time_already_thought_but_not_the_downtime(own_server):
+    """Found by an audit: every restart gave the side to move back all it had thought on its move. A
+    clean stop (SIGTERM) writes the clocks as they stand, as lichess saves its clocks; the downtime after
+    it is still charged to nobody."""
+    white, black = Player(own_server), Player(own_server)
+    gid = white.challenge(black, time_control={"minutes": 1, "increment": 0})["id"]
+    assert white.post(f"/api/games/{gid}/move", {"move": "c3-d4"}).status_code == 200
+    assert black.post(f"/api/games/{gid}/move", {"move": "f6-g5"}).status_code == 200
+    time.sleep(1.5)  # White thinks (the clocks run from here, each side having moved)
+    own_server.stop()  # SIGTERM
+    time.sleep(1.5)  # down
+    own_server.start()
+    after = white.http.get(f"/api/games/{gid}").json()["game"]
+    assert after["status"] == "started" and after["clocks"]["running"] == "white"
+    # About 58.5 s: the 1.5 s thought charged, the 1.5 s down not (without the stop's save: 60 s again).
+    assert 57_800 <= after["clocks"]["white_ms"] <= 58_900, after["clocks"]
+    assert after["clocks"]["black_ms"] == 60_000
+
+
+def test_a_stop_with_an_api_stream_open_ends_the_stream_at_once_and_flags_nobody(own_server):
+    """Found by an audit: an open Bot/Board API stream held the stop for its 10 s, during which the flag
+    timer ran while nobody could reach the server: a 6 s clock fell. The streams end as the stop begins,
+    and the clocks stop with it."""
+    import threading
+
+    import httpx
+
+    white, black = Player(own_server), Player(own_server)
+    token = white.token("board:play")
+    ended: list[float] = []
+
+    def stream() -> None:
+        with httpx.stream("GET", f"{own_server.url}/api/stream/event", timeout=30,
+                          headers={"Authorization": f"Bearer {token}"}) as r:  # fmt: skip
+            for _ in r.iter_lines():
+                pass
+        ended.append(time.monotonic())
+
+    reader = threading.Thread(target=stream, daemon=True)
+    reader.start()
+    gid = white.challenge(black, time_control={"minutes": 0.05, "increment": 0})["id"]  # 3 s each
+    assert white.post(f"/api/games/{gid}/move", {"move": "c3-d4"}).status_code == 200
+    assert black.post(f"/api/games/{gid}/move", {"move": "f6-g5"}).status_code == 200
+    time.sleep(0.5)
+    asked = time.monotonic()
+    own_server.process.terminate()  # SIGTERM
+    own_server.process.wait(15)
+    stopped = time.monotonic() - asked
+    reader.join(5)
+    assert stopped < 5, f"the stop took {stopped:.1f} s"  # not the 10 s of waiting for the stream
+    assert ended and ended[0] - asked < 5
+    time.sleep(3)  # longer than White's clock had left
+    own_server.start()
+    after = white.http.get(f"/api/games/{gid}").json()["game"]
+    assert after["status"] == "started", after
+    assert 1_500 <= after["clocks"]["white_ms"] <= 2_600, after["clocks"]

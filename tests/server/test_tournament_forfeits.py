@@ -53,7 +53,7 @@ def test_the_side_that_did_not_start_loses_by_forfeit(tmp_path, variant, plies, 
             state = p.games.state(await p.games.live(pairing.game_id))
             mover = pairing.white_id if state["side_to_move"] == "white" else pairing.black_id
             await p.games.move(mover, pairing.game_id, state["legal_moves"][0]["move"])
-        await p.games.abort(pairing.white_id, pairing.game_id)  # as the first-move timer does
+        await p.games.actions.abort_unstarted(pairing.game_id, 0)  # the first-move timer
         (done,) = await _recorded(p, tid)
         standings = (await p.service.standings(tid))["players"]
         await p.close()

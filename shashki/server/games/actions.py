@@ -196,6 +196,23 @@ class GameActions:
             else:
                 await self.finish(live, Outcome.win(live.to_move.other, TIME))
 
+    async def stop_clock(self, game_id: str) -> None:
+        """A clean stop's: the clocks of a game with a running clock written as they stand now, the
+        turn begun again from now (a side out of time loses first), so that the next start, which
+        restarts the turn from the stored time (`GameStore.restart_turn`), charges nobody the time the
+        server was down and gives nobody back the time already thought (lichess saves its clocks as it
+        stops). A correspondence game keeps its stored deadline."""
+
+        async def stop(live: LiveGame) -> None:
+            await self.flag_locked(live)
+            clock = live.clock()
+            if live.is_live and clock is not None and clock.running:
+                now = utcnow()
+                white, black = clock.at(now)
+                await self.store.commit(live, {"white_ms": white, "black_ms": black, "turn_started_at": now})
+
+        await self._timed(game_id, stop)
+
     async def check_flag(self, game_id: str) -> None:
         """The flag check on its own (the flag timer's): the game brought up to date, under its lock."""
         await self._timed(game_id, self.flag_locked)
@@ -287,8 +304,15 @@ class GameActions:
 
     @checked_again
     async def abort(self, user_id: int, game_id: str) -> dict[str, Any]:
-        """Call the game off, which either player may do until each side has made a move."""
+        """Call the game off, which either player may do until each side has made a move — except in a
+        tournament's game, as on lichess: there a player resigns, and one who does not start loses by
+        forfeit or is paused when the first-move timer aborts the game (`abort_unstarted`)."""
         async with self.seated(user_id, game_id, flag=False) as (live, _):
+            if live.tournament is not None:
+                raise Conflict(
+                    "tournament_game",
+                    "A tournament's game is not aborted: resign to give your opponent the point.",
+                )
             if live.record.ply >= 2:
                 raise Conflict("too_late_to_abort", "Both sides have moved: resign or offer a draw instead.")
             view = await self.finish(live, Outcome.aborted())

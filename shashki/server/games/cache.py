@@ -114,6 +114,10 @@ class GameCache:
             games.append(live)
         return games
 
+    def live_ids(self) -> list[str]:
+        """The ids of the games in play this process keeps."""
+        return list(self._live)
+
     @property
     def cached(self) -> int:
         """How many games in play this process keeps (the `live_games` gauge)."""

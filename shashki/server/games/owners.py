@@ -94,9 +94,21 @@ class LocalOwners:
 
     def __init__(self, timers: Sequence[Timers]) -> None:
         self.timers = timers
+        self._armed: set[str] = set()
+        self._closed = False  # stopping: no more timers armed
 
     def __call__(self, live: LiveGame) -> None:
+        if self._closed:
+            return
         _arm(self.timers, live)
+        if live.is_live:
+            self._armed.add(live.id)
+        else:
+            self._armed.discard(live.id)
+
+    def held(self, game_ids: list[str]) -> list[str]:
+        """The games among `game_ids` (in play, cached) whose timers this process runs: all of them."""
+        return game_ids
 
     async def claim(self, game_id: str) -> bool:
         return True
@@ -105,7 +117,14 @@ class LocalOwners:
         pass
 
     async def hand_over(self) -> int:
-        return 0  # no other process to take the games: they resume at the next start
+        """Stop arming timers and drop those armed: nobody's clock falls while the process stops (no
+        other process takes the games: they resume at the next start). Returns 0: none handed over."""
+        self._closed = True
+        for game_id in sorted(self._armed):
+            for timer in self.timers:
+                timer.drop(game_id)
+        self._armed.clear()
+        return 0
 
     async def close(self) -> None:
         pass
@@ -335,6 +354,10 @@ class GameOwners:
         if taken:
             log.info("took over %d of %d games handed over by %s", taken, len(game_ids), by)
         return taken
+
+    def held(self, game_ids: list[str]) -> list[str]:
+        """The games among `game_ids` whose lease this process holds (their timers run here)."""
+        return [game_id for game_id in game_ids if game_id in self.owned]
 
     async def hand_over(self) -> int:
         """Stop owning games, and let the others take them at once: the loops stop, the timers of every

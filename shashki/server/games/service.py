@@ -16,6 +16,7 @@ in it. A thin façade over the parts that do the work, which it wires together:
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import string
 from datetime import datetime, timedelta
@@ -24,7 +25,7 @@ from typing import Any
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
 from shashki.server import metrics
 from shashki.server.accounts import AccountService
-from shashki.server.errors import Conflict, Invalid, NotFound
+from shashki.server.errors import Conflict, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
@@ -42,6 +43,8 @@ from shashki.server.games.terms import GameTerms
 from shashki.server.redisbus import RedisBus
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
+
+log = logging.getLogger(__name__)
 
 __all__ = ["GameService", "LiveGame", "new_rules_game", "other"]
 
@@ -94,6 +97,7 @@ class GameService:
         self.actions = GameActions(self.store, self.presence, max_lag_ms=max_lag_compensation_ms)
         self.takebacks = Takebacks(self.actions, self.store)
         self._background = Background()
+        self._stopped = False  # `stop` has run
         self.flags = FlagTimer(self.actions, self._background)
         self.computer = ComputerTurns(
             self.store, self.actions, self.engine, self._background, delay=computer_delay_seconds
@@ -162,9 +166,31 @@ class GameService:
         await self.owners.start()
         return resumed
 
+    async def stop(self) -> int:
+        """A clean stop's first step, as it is asked (the signal, before the server waits for its open
+        requests and streams to end): the clocks of the games this process runs stop where they stand
+        (`GameActions.stop_clock`), and the games are handed over (`hand_over`), their timers dropped, so
+        that no clock falls while the process stops and nobody can reach it. Once; how many were handed
+        over."""
+        if self._stopped:
+            return 0
+        self._stopped = True
+        held = self.owners.held(self.store.cache.live_ids())
+        slots = asyncio.Semaphore(RESUME_AT_ONCE)
+
+        async def stop_clock(game_id: str) -> None:
+            async with slots:
+                try:
+                    await self.actions.stop_clock(game_id)
+                except Exception:  # the next start restarts it from the time stored before
+                    log_failure(log, "stopping the clock of game %s", game_id)
+
+        await asyncio.gather(*(stop_clock(game_id) for game_id in held))
+        return await self.hand_over()
+
     async def hand_over(self) -> int:
-        """A clean stop's first step with several processes: the games this process owns are handed
-        to the others at once, their timers dropped here (games/owners.py); how many. Before `close`."""
+        """The games this process owns handed to the other processes at once (with one process: their
+        timers dropped), games/owners.py; how many. Before `close`."""
         return await self.owners.hand_over()
 
     async def close(self) -> None:
@@ -377,7 +403,8 @@ class GameService:
             r = live.record
             if not live.is_live:
                 raise Conflict("game_over", "The game is over.")
-            if r.ply > (0 if color is Color.WHITE else 1):
+            first = live.rules.positions[0].side_to_move  # Black in English and Pool, or a set-up side
+            if r.ply > (0 if color is first else 1):
                 raise Conflict("already_moved", "Berserk is only possible before your first move.")
             column = "white_ms" if color is Color.WHITE else "black_ms"
             current = getattr(r, column)

@@ -12,6 +12,7 @@ play, issue 16), `Visitor` (the same, reading), `Member` (an account only).
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import Depends
@@ -134,6 +135,12 @@ async def _database(conn: HTTPConnection) -> Database:
     return conn.app.state.db
 
 
+async def _stopping(conn: HTTPConnection) -> asyncio.Event:
+    """Set once the process begins to stop (app.py): the API's streams end then."""
+    stopping = getattr(conn.app.state, "stopping", None)
+    return stopping if stopping is not None else asyncio.Event()
+
+
 async def _draining(conn: HTTPConnection) -> bool:
     """Whether the server is shutting down (set by the application's lifespan)."""
     return bool(getattr(conn.app.state, "draining", False))
@@ -161,6 +168,7 @@ Explorer = Annotated[ExplorerService, Depends(_explorer)]
 Reviews = Annotated[ReviewService, Depends(_reviews)]
 Db = Annotated[Database, Depends(_database)]
 Draining = Annotated[bool, Depends(_draining)]
+Stopping = Annotated[asyncio.Event, Depends(_stopping)]
 Preferences = Annotated[PreferenceService, Depends(_preferences)]
 Tournaments = Annotated[TournamentService, Depends(_tournaments)]
 Simuls = Annotated[SimulService, Depends(_simuls)]

@@ -8,7 +8,8 @@
 `/health` stays as it was (answers once the server serves).
 
 `drain_on_sigterm`: with `drain_seconds`, a SIGTERM first makes readiness fail while the server goes on
-serving, and only then lets uvicorn shut it down (sockets closed with 1012, leases of games handed over).
+serving, and only then lets uvicorn shut it down (sockets closed with 1012, leases of games handed over);
+with or without, the games' clocks stop and the API's streams end as uvicorn begins to (`on_stop`).
 """
 
 from __future__ import annotations
@@ -96,26 +97,33 @@ class RequestTiming:
                 )
 
 
-def drain_on_sigterm(state: Any, seconds: float) -> Callable[[], None]:
-    """Put a drain before uvicorn's handling of SIGTERM: the first one sets `state.draining` (readiness
-    fails) and hands the signal on to uvicorn's handler `seconds` later; a second SIGTERM, or SIGINT,
-    is handed on at once. Installed from the lifespan's start-up (uvicorn has set its handlers by then);
-    returns what puts uvicorn's handler back. Nothing without `seconds` or outside the main thread."""
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+def drain_on_sigterm(
+    state: Any, seconds: float, on_stop: Callable[[], None] | None = None
+) -> Callable[[], None]:
+    """Put a drain before uvicorn's handling of SIGTERM: with `seconds`, the first one sets
+    `state.draining` (readiness fails) and hands the signal on to uvicorn's handler `seconds` later; a
+    second SIGTERM, or SIGINT, is handed on at once. `on_stop()` is called as the signal is handed on,
+    before uvicorn waits for the open requests and streams to end (the games' clocks stop then, and the
+    streams end: `GameService.stop`). Installed from the lifespan's start-up (uvicorn has set its
+    handlers by then); returns what puts uvicorn's handlers back. Nothing outside the main thread."""
+    if threading.current_thread() is not threading.main_thread():
         return lambda: None
     loop = asyncio.get_running_loop()
-    handed_on = signal.getsignal(signal.SIGTERM)
-    if not callable(handed_on):
-        return lambda: None
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
     pending: list[asyncio.TimerHandle] = []
 
     def hand_on(sig: int, frame: FrameType | None) -> None:
-        handed_on(sig, frame)
+        if on_stop is not None:
+            on_stop()
+        handler = handlers[signal.Signals(sig)]
+        if callable(handler):
+            handler(sig, frame)
 
-    def on_sigterm(sig: int, frame: FrameType | None) -> None:
-        if getattr(state, "draining", False):  # a second SIGTERM: no more waiting
-            for timer in pending:
+    def on_signal(sig: int, frame: FrameType | None) -> None:
+        if seconds <= 0 or sig != signal.SIGTERM or getattr(state, "draining", False):
+            for timer in pending:  # no (more) waiting
                 timer.cancel()
+            state.draining = True
             hand_on(sig, frame)
             return
         state.draining = True
@@ -124,12 +132,15 @@ def drain_on_sigterm(state: Any, seconds: float) -> Callable[[], None]:
         )
         pending.append(loop.call_later(seconds, hand_on, sig, None))
 
-    signal.signal(signal.SIGTERM, on_sigterm)
+    installed = [sig for sig, handler in handlers.items() if callable(handler)]
+    for sig in installed:
+        signal.signal(sig, on_signal)
 
     def restore() -> None:
         for timer in pending:
             timer.cancel()
-        if signal.getsignal(signal.SIGTERM) is on_sigterm:
-            signal.signal(signal.SIGTERM, handed_on)
+        for sig in installed:
+            if signal.getsignal(sig) is on_signal:
+                signal.signal(sig, handlers[sig])
 
     return restore

@@ -24,7 +24,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from shashki.server.accounts import Actor
 from shashki.server.errors import Forbidden, Invalid
 from shashki.server.http.auth import current_actor
-from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits
+from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits, Stopping
 from shashki.server.lidraughts.api import days_of, time_control_of
 from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.lidraughts.wire import fields, flag, ndjson, while_authorized
@@ -73,11 +73,11 @@ ACTORS = {"bot": bot_actor, "board": board_actor}
     summary="Stream your events (NDJSON): challenge, challengeCanceled/Declined, gameStart, gameFinish",
 )
 async def stream_events(
-    api: Bots, accounts: Accounts, actor: Actor = Depends(any_player)
+    api: Bots, accounts: Accounts, stopping: Stopping, actor: Actor = Depends(any_player)
 ) -> StreamingResponse:
     streams = api.streams
     await streams.event_slots.check(actor.id)
-    return ndjson(while_authorized(streams.events(actor.user), accounts, actor))
+    return ndjson(while_authorized(streams.events(actor.user), accounts, actor, stopping))
 
 
 @router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
@@ -107,7 +107,7 @@ def _game_routes(kind: str) -> None:
     noun = "Bot" if kind == "bot" else "Board"
 
     async def stream(
-        game_id: str, api: Bots, accounts: Accounts, actor: Actor = Depends(who)
+        game_id: str, api: Bots, accounts: Accounts, stopping: Stopping, actor: Actor = Depends(who)
     ) -> StreamingResponse:
         streams = api.streams
         await streams.game_slots.check(actor.id)
@@ -119,7 +119,7 @@ def _game_routes(kind: str) -> None:
             async for line in lines:
                 yield line
 
-        return ndjson(while_authorized(all_lines(), accounts, actor))
+        return ndjson(while_authorized(all_lines(), accounts, actor, stopping))
 
     async def move(
         game_id: str,
@@ -248,7 +248,12 @@ async def cancel_challenge(challenge_id: str, api: Bots, actor: Actor = Depends(
     summary="Seek an opponent: rated, time (min), increment (s) or days, variant, color; open until paired",
 )
 async def seek(
-    api: Bots, accounts: Accounts, limits: Limits, request: Request, actor: Actor = Depends(board_actor)
+    api: Bots,
+    accounts: Accounts,
+    limits: Limits,
+    request: Request,
+    stopping: Stopping,
+    actor: Actor = Depends(board_actor),
 ) -> Response:
     await limits.hit("seeks", str(actor.id), "seeks")  # the site's seeks count in the same window
     data = await fields(request)
@@ -272,4 +277,4 @@ async def seek(
         if made["seek"] is None:  # a waiting seek fitted: the game has started already
             return JSONResponse({"id": None, "gameId": made["game"]["id"]})
         return JSONResponse({"id": made["seek"]["id"]})
-    return ndjson(while_authorized(api.seek(actor.user, terms), accounts, actor))
+    return ndjson(while_authorized(api.seek(actor.user, terms), accounts, actor, stopping))

@@ -98,21 +98,30 @@ class NdjsonResponse(StreamingResponse):
 
 
 async def while_authorized(
-    lines: AsyncIterator[dict | None], accounts: AccountService, actor: Actor
+    lines: AsyncIterator[dict | None],
+    accounts: AccountService,
+    actor: Actor,
+    stopping: asyncio.Event | None = None,
 ) -> AsyncIterator[dict | None]:
     """The stream's lines until its token is revoked or its session logged out, in any process
-    (accounts/revocation.py); then a last line `{"error": {"code": "credential_ended", ...}}`. The stream
-    itself is closed either way, so its clean-up (presence ended, seek withdrawn) runs.
+    (accounts/revocation.py), then a last line `{"error": {"code": "credential_ended", ...}}`; or until
+    the server process begins to stop (`stopping`): the stream simply ends, as a dropped connection does,
+    so that the client connects again (to another process, or once this one is back) instead of holding
+    the stop. The stream itself is closed either way, so its clean-up (presence ended, seek withdrawn)
+    runs.
     """
     async with accounts.watch(actor) as revoked:
         if not await accounts.still_valid(actor, fresh=True):  # ended before the watch began
             revoked.set()
         ended = asyncio.ensure_future(revoked.wait())
+        stop = asyncio.ensure_future((stopping or asyncio.Event()).wait())
         line: asyncio.Future | None = None
         try:
             while True:
                 line = asyncio.ensure_future(anext(lines))
-                await asyncio.wait({line, ended}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait({line, ended, stop}, return_when=asyncio.FIRST_COMPLETED)
+                if not line.done() and stop.done():
+                    return
                 if not line.done():
                     yield error_body("credential_ended", "This token was revoked or this session logged out.")
                     return
@@ -124,6 +133,7 @@ async def while_authorized(
             # Whether revoked, finished or cancelled (the client left): the stream's own clean-up runs,
             # in the task that was reading it, before the generator is closed.
             ended.cancel()
+            stop.cancel()
             if line is not None and not line.done():
                 line.cancel()
                 with contextlib.suppress(BaseException):

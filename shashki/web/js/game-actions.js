@@ -223,7 +223,8 @@ export class Actions {
     });
     items[items.length - 1].setAttribute("aria-pressed", soundOn() ? "true" : "false");
     if (live && myColor) {
-      if (game.ply < 2) once("abort", t("game.abort"), "abort");
+      // A tournament's game is never aborted by a player (the server refuses it): resign instead.
+      if (game.ply < 2 && !game.tournament) once("abort", t("game.abort"), "abort");
       else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
       // A draw is offered once each side has moved (before, the game is aborted instead).
       if (!game.draw_offer && game.ply >= 2) once("offer-draw", t("game.offerDraw"), "draw-offer");
