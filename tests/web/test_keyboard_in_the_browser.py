@@ -37,6 +37,8 @@ def focused_cell(page) -> tuple[int, int]:
 def tab_to_the_board(page) -> None:
     for _ in range(80):
         page.keyboard.press("Tab")
+        # The board's one tab stop is a square: never the <svg> itself, where no key would work.
+        assert page.evaluate("document.activeElement.tagName.toLowerCase()") != "svg"
         if page.locator("svg.board rect:focus").count():
             return
     pytest.fail("Tab never reached the board")

@@ -14,6 +14,9 @@ export class BoardKeys {
     this.board = board;
     this.cursor = null; // {row, col} of the cell in the tab order, in board coordinates
     this.keyboard = false; // whether the last input was a key (the focus ring is shown only then)
+    // Chromium makes an <svg> with focus listeners a tab stop of its own, where no key works: out of
+    // the tab order, so that Tab goes straight to the one cell that is in it (found by an audit).
+    board.svg.setAttribute("tabindex", "-1");
     board.svg.addEventListener("keydown", (e) => this.keyDown(e));
     board.svg.addEventListener("focusin", () => this.drawFocus());
     board.svg.addEventListener("focusout", () => queueMicrotask(() => this.drawFocus()));
