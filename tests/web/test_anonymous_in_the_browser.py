@@ -10,7 +10,17 @@ import re
 import httpx
 import pytest
 
-from .helpers import DESKTOP, PHONE, click_square, game_id, new_name, register, wait_for_ply, wait_for_turn
+from .helpers import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    click_square,
+    game_id,
+    new_name,
+    register,
+    wait_for_ply,
+    wait_for_turn,
+)
 
 
 def play_first_move(page, server, gid: str) -> None:
@@ -98,3 +108,27 @@ def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server,
     # The link is spent: a third visitor is told the game has begun and is shown it.
     third = pages(link.removeprefix(server.url))
     third.wait_for_url(re.compile(rf"/game/{gid}$"))
+
+
+def test_a_signed_out_friend_logs_in_on_a_rated_links_page_and_joins_from_there(pages, server):
+    """Found by an audit: a rated link told a signed-out friend to log in, and the header's log-in went to
+    the lobby, which never led back to the challenge."""
+    host = httpx.Client(base_url=server.url, timeout=10)
+    name = new_name("host")
+    assert host.post("/api/auth/register", json={"username": name, "password": PASSWORD}).status_code == 201
+    r = host.post("/api/auth/login", json={"username": name, "password": PASSWORD})
+    host.headers["X-CSRF-Token"] = r.json()["csrf_token"]
+    terms = {"rated": True, "time_control": {"minutes": 5, "increment": 0}}
+    r = host.post("/api/challenges/open", json=terms)
+    assert r.status_code == 201, r.text
+    link = r.json()["challenge"]["link"]
+    friend = pages(f"/challenge/{link}")
+    friend.wait_for_selector("#friend-invitation")
+    assert friend.locator("#friend-join").is_disabled()
+    register(friend, new_name("friend"))  # the form on the challenge's own page
+    friend.wait_for_selector("#friend-join:not([disabled])")
+    assert friend.url.endswith(f"/challenge/{link}")
+    friend.click("#friend-join")
+    gid = game_id(friend)
+    assert httpx.get(f"{server.url}/api/games/{gid}").json()["game"]["rated"] is True
+    host.close()

@@ -7,6 +7,7 @@
 import { api, ensureSession, isAnonymous, session } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { authCard } from "./lobby-auth.js";
 import { navigate } from "./router.js";
 import { act, card, playerLabel, timeControlLabel, variantName } from "./widgets.js";
 
@@ -130,7 +131,10 @@ export async function mount(container, { link }) {
       h("p", { id: "friend-invitation" }, t("friend.invited", { name: playerLabel(challenge.challenger) })),
       h("p", {}, termsText(challenge), " · ", t("friend.yourColor", { color: t(`color.choose.${yours}`) })),
       refused ? h("p", { class: "error" }, t("friend.ratedNeedsAccount")) : null,
-      join
+      join,
+      // Logging in or registering right here: the session's change draws this page again, Join enabled
+      // (found by an audit: the header's log-in went to the lobby, which never led back here).
+      refused ? authCard() : null
     );
   }
 
