@@ -41,6 +41,12 @@ def scene(server):
     r = alice.post("/api/tournaments", arena)
     assert r.status_code == 201, r.text
     tournament = r.json()["id"]
+    # A simul under way: Alice hosts, Bob plays (its page shows a small board with the clocks).
+    r = alice.post("/api/simuls", {"name": "Axe simul", "clock": {"initial": 600, "increment": 5}})
+    assert r.status_code == 201, r.text
+    simul = r.json()["id"]
+    for player, action in ((bob, "join"), (alice, f"accept/{bob.name}"), (alice, "start")):
+        assert player.post(f"/api/simuls/{simul}/{action}").status_code == 200
     link = bob.post("/api/challenges/open", {}).json()["challenge"]["link"]
     yield {
         "player": alice,
@@ -55,6 +61,8 @@ def scene(server):
             "analysis board": "/analysis",
             "tournaments": "/tournaments",
             "tournament": f"/tournament/{tournament}",
+            "simuls": "/simuls",
+            "simul": f"/simul/{simul}",
             "TV": "/tv",
             "challenge link": f"/challenge/{link}",
             "puzzles": "/puzzles",
@@ -66,6 +74,7 @@ def scene(server):
             "rules": "/rules/international",
             "analysis board": "/analysis",
             "tournaments": "/tournaments",
+            "simuls": "/simuls",
             "TV": "/tv",
             "puzzles": "/puzzles",
             "puzzle history": "/puzzles/history",

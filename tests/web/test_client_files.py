@@ -55,6 +55,8 @@ def scripts() -> dict[str, str]:
         "/rules/russian-giveaway",
         "/tournaments",
         "/tournament/ab12cd34",
+        "/simuls",
+        "/simul/ab12cd34",
     ],
 )
 def test_every_page_address_answers_the_client_page(server, path):

@@ -140,7 +140,7 @@ def test_a_first_visit_asks_nothing_the_server_refuses(browser, server):
     logged: list[str] = []
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     page.on("console", lambda m: logged.append(m.text) if m.type in ("error", "warning") else None)
-    for path in ("/", "/rules", "/analysis", "/puzzles", "/tournaments", "/tv"):
+    for path in ("/", "/rules", "/analysis", "/puzzles", "/tournaments", "/simuls", "/tv"):
         page.goto(server.url + path)
         page.wait_for_selector("body[data-ready]")
         page.wait_for_load_state("networkidle")

@@ -258,6 +258,11 @@ def visits(server):
     r = alice.post("/api/tournaments", arena)
     assert r.status_code == 201, r.text
     tournament = r.json()["id"]
+    r = alice.post("/api/simuls", {"name": "Evening simul", "clock": {"initial": 600, "increment": 5}})
+    assert r.status_code == 201, r.text
+    simul = r.json()["id"]
+    for player, action in ((bob, "join"), (alice, f"accept/{bob.name}"), (alice, "start")):
+        assert player.post(f"/api/simuls/{simul}/{action}").status_code == 200
     link = bob.post("/api/challenges/open", {}).json()["challenge"]["link"]
     yield {
         "player": alice,
@@ -267,6 +272,7 @@ def visits(server):
             "settings": "/settings",
             "analysis board": "/analysis",
             "tournaments": "/tournaments",
+            "simuls": "/simuls",
             "TV": "/tv",
             "puzzles": "/puzzles",
             "leaderboard": "/leaderboard",
@@ -282,6 +288,8 @@ def visits(server):
             "analysis board": "/analysis",
             "tournaments": "/tournaments",
             "tournament": f"/tournament/{tournament}",
+            "simuls": "/simuls",
+            "simul": f"/simul/{simul}",
             "challenge link": f"/challenge/{link}",
             "puzzles": "/puzzles",
             "puzzle history": "/puzzles/history",

@@ -5,7 +5,8 @@ The client (shashki/web: plain ES modules, SVG and CSS, no build step) routes it
 `/rules` and `/rules/{variant}` the rules pages, `/settings` the looks (theme, board, pieces),
 `/challenge/{link}` a challenge by link, `/analysis` the analysis board, `/puzzles`, `/puzzles/{id}` and
 `/puzzles/history` the puzzle trainer and the player's attempts, `/tournaments` the
-tournaments and `/tournament/{id}` one of them, `/tv` and `/tv/{variant}` the best game in play,
+tournaments and `/tournament/{id}` one of them, `/simuls` the simultaneous exhibitions and `/simul/{id}`
+one of them, `/tv` and `/tv/{variant}` the best game in play,
 `/leaderboard`, `/leaderboard/{variant}` and `/leaderboard/{variant}/{speed}` the best players. Its
 files are served under `/static/`.
 
@@ -31,6 +32,7 @@ WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 PAGES = (
     "/", "/game/{game_id}", "/@/{username}", "/rules", "/rules/{variant}", "/settings", "/challenge/{link}",
     "/analysis", "/tournaments", "/tournament/{tournament_id}", "/tv", "/tv/{variant}",
+    "/simuls", "/simul/{simul_id}",  # the simultaneous exhibitions (web/js/simuls.js, simul.js)
     "/puzzles", "/puzzles/{puzzle_id}",  # the puzzle trainer and /puzzles/history (web/js/puzzle*.js)
     "/leaderboard", "/leaderboard/{variant}", "/leaderboard/{variant}/{speed}",  # web/js/leaderboard.js
 )

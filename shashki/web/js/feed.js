@@ -90,6 +90,9 @@ function onLobby() {
 function globalNotice(message) {
   if (message.type === "gameStart") {
     const id = message.game.id;
+    // A simul's games start all at once: its page shows them as boards (and sends each player to theirs),
+    // so the host stays there rather than being taken to each game in turn.
+    if (message.game.simul && location.pathname === `/simul/${message.game.simul}`) return;
     if (!location.pathname.startsWith(`/game/${id}`)) navigate(`/game/${id}`);
     return;
   }

@@ -1,6 +1,7 @@
 // A rematch: the same terms, colours swapped. The offer stands on the finished game's state
 // (`rematch: {offer, game_id}`); once the new game exists, both players are taken to it. Or, as lichess's
 // "New opponent": a seek on the same terms, which waits in the lobby unless a seek there fits it at once.
+// A simul's game has neither (as on lichess: the server refuses its rematch, `simul_game`).
 
 import { api, ApiError } from "./api.js";
 import { h, toast } from "./dom.js";
@@ -8,8 +9,9 @@ import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 
 /** The rematch controls of a finished game for the player `ctx.myColor`: `button(id, label, onClick, cls)`
- * adds a button, `items` takes anything else. */
+ * adds a button, `items` takes anything else. None for a simul's game: the host plays its games once. */
 export function rematchControls(ctx, button, items) {
+  if (ctx.game.simul) return;
   const rematch = ctx.game.rematch || {};
   const call = (path) => () => rematchCall(ctx.id, path);
   if (rematch.game_id) {
@@ -27,9 +29,9 @@ export function rematchControls(ctx, button, items) {
 }
 
 /** The terms of a finished game as a seek's body (lichess's "New opponent"), or null for a game a seek
- * cannot repeat: against the computer, in a tournament, or from a position set up. */
+ * cannot repeat: against the computer, in a tournament or a simul, or from a position set up. */
 export function seekLike(game) {
-  if (game.white.computer || game.black.computer || game.tournament || game.initial_fen) return null;
+  if (game.white.computer || game.black.computer || game.tournament || game.simul || game.initial_fen) return null;
   const clocks = game.clocks;
   return {
     variant: game.variant,

@@ -57,6 +57,7 @@ export async function mount(container, { id }) {
     chat: h("section", { class: "chat", id: "chat", hidden: true }),
     review: h("section", { class: "review", id: "review" }),
     spectators: h("span", { class: "spectators", id: "spectators", hidden: true }),
+    simul: h("p", { class: "game-simul", id: "game-simul", hidden: true }),
   };
 
   // -- the live channel and the page's parts ---------------------------------------------------------
@@ -113,6 +114,7 @@ export async function mount(container, { id }) {
       premoves.panel,
       el.controls,
       tournament.el,
+      el.simul,
       el.info,
       el.review,
       el.chat
@@ -232,8 +234,19 @@ export async function mount(container, { id }) {
       ctx.myColor ? confirmOption(game) : null,
     ];
     el.info.append(...lines.filter(Boolean));
+    if (game.simul) showSimul(game.simul);
     detectFeatures();
     loadRatings();
+  }
+
+  /** A simul's game: the way back to the simul (its name once fetched), as lidraughts links it. */
+  function showSimul(simulId) {
+    const back = h("a", { href: `/simul/${simulId}`, id: "back-to-simul" }, t("simul.back"));
+    fill(el.simul, back);
+    el.simul.hidden = false;
+    api("GET", `/api/simuls/${simulId}`)
+      .then((simul) => back.append(": ", h("span", { translate: "no" }, simul.name)))
+      .catch(() => {});
   }
 
   /** The players' ratings beside their names, as lichess shows them (a finished rated game's as they were). */

@@ -6,6 +6,7 @@
 // /analysis  the analysis board.
 // /puzzles[/{id}]  the puzzle trainer · /puzzles/history  the player's attempts.
 // /tournaments  the tournaments · /tournament/{id}  one tournament.
+// /simuls  the simultaneous exhibitions · /simul/{id}  one simul.
 // /tv[/{variant}]  the best game in play.
 // /leaderboard[/{variant}[/{speed}]]  the best players.
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
@@ -32,6 +33,8 @@ const ROUTES = [
   [/^\/puzzles(?:\/([A-Za-z0-9_-]+))?\/?$/, () => import("./puzzle.js"), (m) => ({ id: m[1] })],
   [/^\/tournaments\/?$/, () => import("./tournaments.js"), () => ({})],
   [/^\/tournament\/([A-Za-z0-9_-]+)\/?$/, () => import("./tournament.js"), (m) => ({ id: m[1] })],
+  [/^\/simuls\/?$/, () => import("./simuls.js"), () => ({})],
+  [/^\/simul\/([A-Za-z0-9_-]+)\/?$/, () => import("./simul.js"), (m) => ({ id: m[1] })],
   [/^\/tv\/?$/, () => import("./tv.js"), () => ({})],
   [/^\/tv\/([a-z-]+)\/?$/, () => import("./tv.js"), (m) => ({ variant: m[1] })],
   [/^\/leaderboard(?:\/([a-z-]+)(?:\/([a-z]+))?)?\/?$/, () => import("./leaderboard.js"), (m) => ({ variant: m[1], speed: m[2] })],
@@ -53,6 +56,7 @@ function renderHeader() {
   fill(nav, link("/", t("nav.lobby"), here === "/"), link("/rules", t("nav.rules"), here.startsWith("/rules")));
   nav.append(link("/tv", t("tv.nav"), here.startsWith("/tv"))); // TV (tv.js)
   nav.append(link("/tournaments", t("tournament.nav"), here.startsWith("/tournament")));
+  nav.append(link("/simuls", t("simul.nav"), here.startsWith("/simul")));
   nav.append(link("/analysis", t("analysis.nav"), here === "/analysis"));
   nav.append(link("/puzzles", t("puzzle.nav"), here.startsWith("/puzzles")));
   nav.append(link("/leaderboard", t("nav.leaderboard"), here.startsWith("/leaderboard")));
