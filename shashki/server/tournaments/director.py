@@ -12,9 +12,11 @@ tournaments are taken over once its lease expires.
 - Swiss: round after round: once every game of the round is over, the next round is paired
   (`swiss.pair_round`) and stored whole (pairings, seats, the bye) in one transaction with the round
   number (compare-and-set), then its games are created; a restart creates the games still missing. It
-  finishes after the last round, or when nobody can be paired any more.
+  finishes after the last round, or when nobody can be paired any more. A player who did not start their
+  game lost it by forfeit and was withdrawn with it (`results.py`): the next rounds leave them out.
 - Round robin: the same, the rounds taken from the Berger tables (`roundrobin.round_robin_rounds`) of the
-  players at the start, in rating order; a game against a player who withdrew is won by forfeit.
+  players at the start, in rating order; a game against a player who withdrew is won by forfeit (between
+  two who both withdrew, lost by both: 0 points each).
 
 Every game is created by `GameService.create` with the tournament's `GameTerms`, and its pairing (arena:
 its seats and the players' game column) is written in the same transaction (`within`), so a game exists

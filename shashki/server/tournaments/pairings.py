@@ -28,7 +28,7 @@ from shashki.server.errors import Conflict
 from shashki.server.games.service import AlsoWrite
 from shashki.server.storage import Database, rows_changed
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer, TournamentSeat
-from shashki.server.tournaments.state import DONE, PENDING, PLAYING, ROUNDROBIN, Snapshot
+from shashki.server.tournaments.state import DONE, DOUBLE_FORFEIT, PENDING, PLAYING, ROUNDROBIN, Snapshot
 from shashki.server.tournaments.swiss import ByeKind
 
 
@@ -96,10 +96,10 @@ async def store_round(
 ) -> bool:
     """Round `number` stored whole, in one transaction with the round number (compare-and-set on the
     snapshot's): its pairings pending (a round robin's game against a player who withdrew done, won by
-    forfeit), the bye, and every seat. False, and nothing written, when another writer stored a round
-    first, or when the players are no longer the snapshot's (one joined or withdrew since it was read:
-    an entry takes the tournament's row first, as this does, `TournamentService.join`); the director
-    pairs again from a fresh snapshot."""
+    forfeit; between two who both withdrew, lost by both: `DOUBLE_FORFEIT`), the bye, and every seat.
+    False, and nothing written, when another writer stored a round first, or when the players are no
+    longer the snapshot's (one joined or withdrew since it was read: an entry takes the tournament's row
+    first, as this does, `TournamentService.join`); the director pairs again from a fresh snapshot."""
     t = snap.tournament
     withdrawn = {p.user_id for p in snap.players if p.withdrawn}
     async with db.session() as s:
@@ -128,7 +128,8 @@ async def store_round(
                     if white in withdrawn and black in withdrawn
                     else ("black" if white in withdrawn else "white")
                 )
-                row.result = {"white": "1-0", "black": "0-1", None: "0-0"}[row.winner]
+                # Both withdrew: no winner, and no draw either: a forfeit lost by both (DOUBLE_FORFEIT).
+                row.result = {"white": "1-0", "black": "0-1", None: DOUBLE_FORFEIT}[row.winner]
             rows.append(row)
         if bye is not None:
             kind = ByeKind.PAIRING.value if t.system != ROUNDROBIN else "free"

@@ -6,8 +6,10 @@ director is woken to pair them again (arena) or to see whether the round is over
 An aborted game (the first-move timer: a player did not start) counts for nobody in an arena, and the
 player who did not move is paused, as lila withdraws players who do not start their game; in a Swiss event
 or a round robin it is lost by that player (a forfeit, lichess Swiss, recorded "+-" or "-+": a win that the
-tie-break of wins over the board leaves out), so that the round can end. The player who did not move is
-the side to move: Black first in English and Pool (`to_move`).
+tie-break of wins over the board leaves out), so that the round can end. In a Swiss event that player is
+also withdrawn, in the same transaction, as lichess's Swiss does ("so they don't lose more games"): the
+next rounds do not pair them; a round robin's table keeps them (each game they do not start is lost by
+forfeit). The player who did not move is the side to move: Black first in English and Pool (`to_move`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,17 @@ from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.tournaments.live import TournamentFeed
 from shashki.server.tournaments.models import Tournament, TournamentPairing, TournamentPlayer
-from shashki.server.tournaments.state import ABORTED, ARENA, DONE, FORFEITS, PLAYING, Snapshot, load
+from shashki.server.tournaments.state import (
+    ABORTED,
+    ARENA,
+    DONE,
+    FORFEITS,
+    PLAYING,
+    SWISS,
+    Snapshot,
+    load,
+    points_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -105,10 +117,25 @@ class Results:
                         )
                         .values(paused=True)
                     )
+            withdrawn = record.status == GameStatus.ABORTED and t.system == SWISS
+            if withdrawn:
+                # lichess Swiss: the player who did not play is withdrawn, "so they don't lose more games":
+                # with the forfeit, so that no later round (which needs this round over) pairs them.
+                await s.execute(
+                    update(TournamentPlayer)
+                    .where(
+                        TournamentPlayer.tournament_id == t.id,
+                        TournamentPlayer.user_id == record.player_id(absent),
+                    )
+                    .values(withdrawn=True, paused=False)
+                )
             await s.commit()
         self.feed.poke()  # the director may pair them again now; the cached figures follow
         await self.refresh_entries(tournament_id, [pairing.white_id, pairing.black_id or 0])
-        self.feed.changed(tournament_id)
+        if withdrawn:
+            self.feed.entrants_changed(tournament_id)  # one player fewer: the lists' counts too
+        else:
+            self.feed.changed(tournament_id)
         return True
 
     async def refresh_entries(self, tournament_id: str, user_ids: list[int]) -> None:
@@ -154,12 +181,8 @@ def figures(snap: Snapshot, user_id: int) -> dict:
     half = 0
     marks = []
     for p in sorted(mine, key=lambda p: p.round):
-        if p.winner is None:
-            half, mark = half + 1, "½"
-        elif (p.winner == Color.WHITE.value) == (p.white_id == user_id):
-            half, mark = half + 2, "1"
-        else:
-            mark = "0"
-        marks.append(mark)
+        points = points_of(p, user_id)  # a double forfeit: 0, a loss for both
+        half += points
+        marks.append({2: "1", 1: "½", 0: "0"}[points])
     half += sum(b.half_points for b in snap.byes() if b.player == user_id)
     return {"score": half, "games": len(mine), "colors": colors, "sheet": " ".join(marks)}

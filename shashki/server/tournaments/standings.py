@@ -14,9 +14,14 @@ Unplayed rounds follow FIDE C.07 Article 16 (the "dummy opponent" of the 2023 re
 - Buchholz cut 1 removes a voluntarily unplayed round of the player first, if there is one (16.5), else the
   lowest contribution (14.1).
 
-"Number of wins" counts games won over the board (FIDE WON, 7.2), not byes. Direct encounter (6) applies
-among the players still tied on everything before it: when all of them have met, the points they scored
-against each other; otherwise it does not separate them.
+A double forfeit (a round robin's game between two players who both withdrew) is no game: 0 points for
+each, not a draw; in a Swiss event's records an unplayed round of each (voluntary).
+
+While a Swiss round is in play, the tie-breaks are those after the last complete round (`completed`).
+
+"Number of wins" counts games won over the board (FIDE WON, 7.2), not byes nor forfeits. Direct encounter
+(6) applies among the players still tied on everything before it: when all of them have met, the points
+they scored against each other; otherwise it does not separate them.
 
 Round robins rank by points, Sonneborn-Berger, wins and direct encounter (Buchholz says nothing there:
 everyone meets everyone). Scores are in points (a win 1, a draw 0.5).
@@ -69,6 +74,12 @@ def _records(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: I
     for g in games:
         if rounds is not None and g.round > rounds:
             continue
+        if g.double_forfeit:  # neither played: 0 points each, an unplayed round of each (16), not a game
+            for me in (g.white, g.black):
+                if me in records:
+                    records[me].unplayed.append((0.0, True))
+                    seen[me].add(g.round)
+            continue
         white = {None: 0.5, Color.WHITE: 1.0, Color.BLACK: 0.0}[g.winner]
         for me, other, pts in ((g.white, g.black, white), (g.black, g.white, 1.0 - white)):
             if me in records:
@@ -94,9 +105,16 @@ def _adjusted(rec: _Record) -> float:
 
 
 def swiss_standings(players: Sequence[SwissPlayer], games: Sequence[SwissGame], byes: Sequence[Bye],
-                    rounds: int) -> list[Standing]:
-    """The standings after `rounds` rounds (withdrawn players included, with their results)."""
-    records = _records(players, games, byes, rounds)
+                    rounds: int, completed: int | None = None) -> list[Standing]:
+    """The standings after `rounds` rounds (withdrawn players included, with their results).
+
+    `completed`: how many of them are complete (every game ended; None: all `rounds`). While round `rounds`
+    is being played, the points count every game ended, but the tie-breaks are those of the standings after
+    the completed rounds: the round in progress is no round that anyone missed (16), and a game of it that
+    ended does not yet move its players' opponents' Buchholz and Sonneborn-Berger."""
+    done = rounds if completed is None else min(completed, rounds)
+    records = _records(players, games, byes, done)
+    points = records if done == rounds else _records(players, games, byes, rounds)
     rows: list[_Row] = []
     for p in players:
         rec = records[p.id]
@@ -111,14 +129,14 @@ def swiss_standings(players: Sequence[SwissPlayer], games: Sequence[SwissGame], 
             cut = bh - min(c for c, _ in contributions)
         sb = sum((_adjusted(records[o]) if o in records else 0.0) * pts for o, pts in rec.games)
         sb += sum(rec.points * pts for pts, _ in rec.unplayed)
-        rows.append(_Row(p.id, rec.points, bh, cut, sb, rec.wins))
+        rows.append(_Row(p.id, points[p.id].points, bh, cut, sb, rec.wins))
     return _rank(rows, records)
 
 
 def round_robin_standings(players: Sequence[int], games: Sequence[SwissGame]) -> list[Standing]:
     """Round robin standings: points, then Sonneborn-Berger (the points of the opponents beaten plus half
     those of the opponents drawn), wins, direct encounter. The free round of an odd round robin scores
-    nothing."""
+    nothing, as does a double forfeit (two players who both withdrew: neither played)."""
     records = _records([SwissPlayer(p, 0) for p in players], games, [], rounds=None)
     rows: list[_Row] = []
     for p in players:

@@ -40,6 +40,10 @@ PENDING, PLAYING, DONE, ABORTED = "pending", "started", "finished", "aborted"
 # The result of a game lost by not starting it (results.py): a forfeit, scored as a loss but not played over
 # the board ("+-": White wins by forfeit; the tie-break of wins leaves it out).
 FORFEITS = {"white": "+-", "black": "-+"}
+# A round robin's game between two players who have both withdrawn (pairings.store_round): stored with no
+# winner, but no draw: a forfeit lost by both (FIDE), 0 points each and no game over the board; a "0" on
+# both sheets, a loss in both counts.
+DOUBLE_FORFEIT = "0-0"
 # lila `Pairing.notSoQuickFinish`: a berserk win scores its extra point from 14 plies (7 moves) on; a
 # draughts move is a ply as a chess move is, so the same figure is kept (ArenaRules.berserk_min_plies).
 RULES = ArenaRules()
@@ -47,6 +51,25 @@ RULES = ArenaRules()
 
 def winner_of(p: TournamentPairing) -> Color | None:
     return None if p.winner is None else Color(p.winner)
+
+
+def is_double_forfeit(p: TournamentPairing) -> bool:
+    return p.winner is None and p.result == DOUBLE_FORFEIT
+
+
+def points_of(p: TournamentPairing, user_id: int) -> int:
+    """The half points a finished game gave `user_id` (a win 2, a draw 1, a loss or a double forfeit 0)."""
+    if is_double_forfeit(p):
+        return 0
+    if p.winner is None:
+        return 1
+    return 2 if (p.winner == Color.WHITE.value) == (p.white_id == user_id) else 0
+
+
+def completed_rounds(pairings: list[TournamentPairing], current: int) -> int:
+    """How many rounds are complete: the current one once none of its games is pending or in play."""
+    running = any(p.round == current and p.status in (PENDING, PLAYING) for p in pairings)
+    return current - 1 if running else current
 
 
 @dataclass
@@ -139,6 +162,7 @@ class Snapshot:
                 p.black_id or 0,
                 winner_of(p),
                 played=p.game_id is not None and p.result not in FORFEITS.values(),
+                double_forfeit=is_double_forfeit(p),
             )
             for p in self.finished_games()
         ]
@@ -199,7 +223,13 @@ class Snapshot:
         entries = {p.user_id: p for p in self.players}
         t = self.tournament
         if system == SWISS:
-            rows = swiss_standings(self.swiss_players(), self.swiss_games(), self.byes(), t.round)
+            rows = swiss_standings(
+                self.swiss_players(),
+                self.swiss_games(),
+                self.byes(),
+                t.round,
+                completed_rounds(self.pairings, t.round),
+            )
         else:
             rows = round_robin_standings([p.user_id for p in self.players], self.swiss_games())
         results = self._sheets()
@@ -235,7 +265,8 @@ class Snapshot:
         return out
 
     def _sheets(self) -> dict[int, tuple[list[str], int, int, int]]:
-        """Each player's results by round: 1, ½, 0, + (a pairing bye), ½ (a late-join bye), * (in play),
+        """Each player's results by round: 1, ½, 0 (a double forfeit too), + (a pairing bye), ½ (a late-join
+        bye), * (in play),
         - (no game: the round robin's free round, which scores nothing, or a round not played)."""
         marks: dict[int, dict[int, str]] = {}
         counts: dict[int, list[int]] = {}
@@ -250,6 +281,9 @@ class Snapshot:
                 c = counts.setdefault(me, [0, 0, 0])
                 if p.status != DONE:
                     marks.setdefault(me, {})[p.round] = "*"
+                elif is_double_forfeit(p):  # lost by forfeit, by both
+                    marks.setdefault(me, {})[p.round] = "0"
+                    c[2] += 1
                 elif p.winner is None:
                     marks.setdefault(me, {})[p.round] = "½"
                     c[1] += 1

@@ -59,13 +59,24 @@ class SwissPlayer:
 @dataclass(frozen=True)
 class SwissGame:
     """A game of round `round`; `winner` None is a draw; `played` False for a game won by forfeit (a
-    round robin's game against a player who withdrew), which no tie-break counts as won over the board."""
+    round robin's game against a player who withdrew), which no tie-break counts as won over the board.
+    `double_forfeit`: neither player played (a round robin's game between two players who both withdrew,
+    winner None, stored "0-0"): no draw but a loss for both, 0 points each, and no game over the board (FIDE
+    C.07 16: an unplayed round of each)."""
 
     round: int
     white: int
     black: int
     winner: Color | None
     played: bool = True
+    double_forfeit: bool = False
+
+    @property
+    def points(self) -> tuple[int, int]:
+        """(White's, Black's) half points: a win 2, a draw 1, a double forfeit nothing for either."""
+        if self.double_forfeit:
+            return 0, 0
+        return {None: (1, 1), Color.WHITE: (2, 0), Color.BLACK: (0, 2)}[self.winner]
 
 
 class ByeKind(Enum):
@@ -124,14 +135,15 @@ def _states(players: Iterable[SwissPlayer], games: Iterable[SwissGame], byes: It
         if g.round >= round_number:
             continue
         white, black = states.get(g.white), states.get(g.black)
-        points = {None: (1, 1), Color.WHITE: (2, 0), Color.BLACK: (0, 2)}[g.winner]
+        points = g.points
         for state, color, other, pts in ((white, Color.WHITE, g.black, points[0]),
                                          (black, Color.BLACK, g.white, points[1])):
             if state is not None:
                 state.score += pts
-                state.colors.append(color)
-                state.color_in[g.round] = color
                 state.opponents.add(other)
+                if not g.double_forfeit:  # nobody sat at that board: no colour played
+                    state.colors.append(color)
+                    state.color_in[g.round] = color
     for b in byes:
         if b.round < round_number and b.player in states:
             states[b.player].score += b.half_points
