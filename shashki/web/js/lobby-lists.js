@@ -109,7 +109,13 @@ export class LobbyLists {
           // The player's rating in the seek's variant and speed, "?" while provisional (as lichess).
           h("td", { class: "rating" }, seek.rating ? `${seek.rating.rating}${seek.rating.provisional ? "?" : ""}` : ""),
           h("td", {}, variantName(seek.variant), seek.double_diagonal ? " ⧄" : ""),
-          h("td", {}, timeControlLabel(seek.time_control, seek.days)),
+          // On a phone the mode's column goes and the mode shows under the time control (style.css).
+          h(
+            "td",
+            { class: "time" },
+            timeControlLabel(seek.time_control, seek.days),
+            h("span", { class: "mode-below" }, t(seek.rated ? "terms.rated" : "terms.casual"))
+          ),
           h("td", {}, t(seek.rated ? "terms.rated" : "terms.casual")),
           h("td", {}, t(`color.choose.${seek.color}`)),
           h("td", {}, action)
