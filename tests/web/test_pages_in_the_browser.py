@@ -208,3 +208,17 @@ def test_the_players_ratings_are_shown_beside_their_names(pages, server):
     page = pages(f"/game/{computer}", player=white)
     expect(page.locator('[data-rating="white"]')).to_have_text("1500?")
     assert page.locator('[data-rating="black"]').count() == 0  # the computer has none
+
+
+@pytest.mark.parametrize("path", ["/nope", "/login", "/lobby", "/game/abc/white"])
+def test_an_address_that_is_no_page_shows_the_not_found_page(pages, server, path):
+    """Found by an audit: a mistyped address showed the API's JSON 404 as the page."""
+    page = pages("/")
+    response = page.goto(server.url + path)
+    assert response.status == 404
+    page.wait_for_selector("body[data-ready]")
+    assert page.locator("h1", has_text="There is no such page.").count() == 1
+    # The API, and a client that does not ask for a page, still get the JSON answer.
+    for asked, accept in ((path, "application/json"), ("/api/nope", "text/html")):
+        r = httpx.get(server.url + asked, headers={"Accept": accept})
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"

@@ -7,7 +7,7 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException
 
 from shashki.server.errors import UNAVAILABLE, ServiceError
@@ -98,7 +98,13 @@ def install(app: FastAPI) -> None:
         app.add_exception_handler(kind, unavailable)
 
     @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, error: HTTPException) -> JSONResponse:
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        if error.status_code == 404:
+            from shashki.server.http.pages import not_found_page  # the pages sit above the errors
+
+            page = not_found_page(request.method, request.url.path, request.headers.get("accept", ""))
+            if page is not None:
+                return page
         code = HTTP_CODES.get(error.status_code, "error")
         return JSONResponse(
             error_body(code, str(error.detail)),

@@ -53,6 +53,20 @@ async def page() -> FileResponse:
     return FileResponse(WEB_DIR / "index.html", headers=NO_CACHE)
 
 
+# Where the API and the files live: a missing address there is answered in JSON (or plainly), never with
+# the page.
+NOT_PAGES = ("/api/", "/ws/", "/static/", "/web/", "/health", "/metrics", "/docs", "/openapi", "/redoc")
+
+
+def not_found_page(method: str, path: str, accept: str) -> FileResponse | None:
+    """A browser asking for an address that is no page (a mistyped `/lobby`, `/login`): the client's page,
+    with status 404, which routes itself to its "not found" view in the player's language, as lichess
+    answers; None for the API, the files and any client that does not ask for HTML."""
+    if method not in ("GET", "HEAD") or path.startswith(NOT_PAGES) or "text/html" not in accept:
+        return None
+    return FileResponse(WEB_DIR / "index.html", status_code=404, headers=NO_CACHE)
+
+
 for _path in PAGES:
     router.add_api_route(_path, page, methods=["GET", "HEAD"], include_in_schema=False)
 
