@@ -102,8 +102,12 @@ class TournamentTerms:
         else:
             minutes, rounds = None, None  # the Berger tables decide, once the players are known
             # 0 is no size: refused below, as for the other systems, not taken as "the default".
-            size = ROUND_ROBIN_PLAYERS if max_players is None else max_players
-            max_players = min(size, ROUND_ROBIN_PLAYERS)
+            if max_players is not None and max_players > ROUND_ROBIN_PLAYERS:  # said, not cut silently
+                raise Invalid(
+                    "bad_max_players",
+                    f"A round robin has at most {ROUND_ROBIN_PLAYERS} players: hold a Swiss event for more.",
+                )
+            max_players = ROUND_ROBIN_PLAYERS if max_players is None else max_players
         if max_players is not None and not 2 <= max_players <= 10_000:
             raise Invalid("bad_max_players", "At most 2 to 10,000 players.")
         if self.password is not None and not 1 <= len(self.password) <= MAX_PASSWORD:

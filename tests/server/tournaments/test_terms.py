@@ -26,3 +26,13 @@ def test_a_tournament_of_no_players_is_refused_in_every_system(system, extra):
 def test_a_round_robin_without_a_size_takes_its_largest():
     terms = TournamentTerms("Size", "roundrobin", "russian-giveaway", 60, 0, starts_at=NOW).checked(NOW, 1000)
     assert terms.max_players == 20
+
+
+def test_a_round_robin_larger_than_its_tables_is_refused_not_cut_silently():
+    """Found by an audit: `max_players: 50` made a round robin of 20 without a word."""
+    terms = TournamentTerms("Size", "roundrobin", "russian-giveaway", 60, 0, starts_at=NOW, max_players=50)
+    with pytest.raises(Invalid) as refused:
+        terms.checked(NOW, 1000)
+    assert refused.value.code == "bad_max_players" and "20" in refused.value.message
+    fits = TournamentTerms("Size", "roundrobin", "russian-giveaway", 60, 0, starts_at=NOW, max_players=8)
+    assert fits.checked(NOW, 1000).max_players == 8
