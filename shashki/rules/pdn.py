@@ -243,6 +243,8 @@ def iter_games(lines: Iterable[str], *, default_variant: str = DEFAULT_VARIANT_K
         if not isinstance(raw, str):
             raise PdnError(f"line {lineno}: PDN must be text", code="bad_pdn")
         line = raw.rstrip("\r\n")
+        if lineno == 1:
+            line = line.removeprefix("\ufeff")  # a byte-order mark, as Windows programs save UTF-8
         if not comment_line and line.startswith("%"):
             continue  # PGN/PDN escape line
         pos = 0

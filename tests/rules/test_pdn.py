@@ -345,3 +345,13 @@ def test_reading_arbitrary_text_raises_only_pdn_error(text):
     for game in games:
         with contextlib.suppress(PdnError):
             game.replay()
+
+
+def test_a_byte_order_mark_before_the_text_is_no_move():
+    """Found by an audit: a PDN file saved with a UTF-8 byte-order mark (as Windows programs write it) and
+    sent as it is read made a phantom game whose first "move" was the mark."""
+    text = '\ufeff[Event "x"]\n[GameType "25"]\n1. c3-d4 f6-g5 *\n'
+    (game,) = read_games(text)
+    assert game.moves == ["c3-d4", "f6-g5"] and game.tags["Event"] == "x"
+    (bare,) = read_games("\ufeff1. c3-d4 *")
+    assert bare.moves == ["c3-d4"]
