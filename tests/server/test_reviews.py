@@ -76,10 +76,19 @@ def test_the_only_legal_move_of_a_played_game_is_forced_and_costs_neither_a_mark
     forced = {3, 5, 11, 13, 17, 21}
     review = asyncio.run(evaluate_game(SideToMoveEngine(), full, 0.01))
     moves = review["moves"]
-    assert [m["ply"] for m in moves if m["mark"] is None] == sorted(forced)
+    # The plies where the game's move was the engine's own pick (the first legal move): not judged either.
+    replay, chosen = Game("russian-giveaway"), set()
+    for ply, move in enumerate(GIVEAWAY_WIN_FOR_WHITE):
+        if replay.legal_moves()[0].notation(replay.variant) == move:
+            chosen.add(ply)
+        replay.play(move)
+    assert chosen - forced and (set(range(len(moves))) - chosen - forced)  # the test sees both kinds
+    assert [m["ply"] for m in moves if m["mark"] is None] == sorted(forced | chosen)
     assert all(m["loss"] == 0 and m["best"] is None for m in moves if m["ply"] in forced)
     assert [m["eval"] for m in moves] == review["evals"][1:]  # evaluated all the same
-    black = [move_accuracy(0 if m["ply"] in forced else m["loss"]) for m in moves if m["ply"] % 2]
+    black = [
+        move_accuracy(0 if m["ply"] in forced | chosen else m["loss"]) for m in moves if m["ply"] % 2
+    ]
     assert review["accuracy"]["black"] == pytest.approx(sum(black) / len(black), abs=0.1)
 
 
@@ -329,3 +338,35 @@ def test_a_finished_review_asked_again_is_not_analysed_again_and_a_failed_one_is
     looks_after_done, second, looks = asyncio.run(scenario())
     assert looks_after_done == LOOKS_PER_REVIEW
     assert second == "done" and looks == 2 * LOOKS_PER_REVIEW
+
+
+class WhiteWinsEngine:
+    """Every search sure that White wins (+19.5), whoever is to move."""
+
+    async def analyse(self, game: Game, limit: Limit) -> list[Line]:
+        score = 1950 if game.position.white_to_move else -1950
+        return [Line(depth=1, score=score, pv=(game.legal_moves()[0],), nodes=1, seconds=0.0)]
+
+    async def close(self) -> None:
+        pass
+
+
+def test_a_game_drawn_by_a_rule_ends_on_its_result_and_the_move_that_drew_is_no_blunder():
+    """Found by an audit: a Russian game drawn by threefold repetition was scored +19.5 at its end and
+    Black's last move, which reached the draw, called a blunder."""
+    full = Game("russian", "W:WKa1,e1:BKh6,d8")
+    for move in ["a1-b2", "h6-g5", "b2-a1", "g5-h6"] * 2:
+        full.play(move)
+    assert full.outcome is not None and full.outcome.winner is None  # drawn by repetition
+    review = asyncio.run(evaluate_game(WhiteWinsEngine(), full, 0.01))
+    assert review["evals"][-1] == 0
+    assert review["moves"][-1]["move"] == "g5-h6" and review["moves"][-1]["mark"] is None
+
+
+def test_the_engines_own_choice_is_never_marked_whatever_the_next_search_says():
+    moves = ["a", "b", "c"]
+    evals = [0, 0, 2000, 2000]  # the search after Black's "b" sees what the one before it did not
+    judged, _ = judge(moves, evals, ["a", "b", "c"], white_first=True)
+    assert [(j.loss, j.mark) for j in judged] == [(0.0, None)] * 3
+    judged, _ = judge(moves, evals, ["a", "x", "c"], white_first=True)  # another move was best: judged
+    assert judged[1].mark == "blunder" and judged[1].best == "x"

@@ -74,8 +74,10 @@ def judge(
     for i, move in enumerate(moves):
         white_moved = (i % 2 == 0) == white_first
         before, after = chance(evals[i]), chance(evals[i + 1])
-        if i in forced:
-            loss = 0.0  # no other move: the two searches differ by noise only
+        if i in forced or best[i] == move:
+            # No other move, or the engine's own choice: the two searches around it differ by noise only
+            # (a repetition scored a draw in one search and not in the next), never a mistake of the move.
+            loss = 0.0
         else:
             loss = max(0.0, (before - after) if white_moved else (after - before))
         mark = next((name for threshold, name in MARKS if loss >= threshold), None)

@@ -334,8 +334,11 @@ async def evaluate_game(
         position = game.position
         if ply < len(moves) and len(position.legal_moves()) == 1:
             forced.add(ply)
-        if ply == len(moves) and not position.legal_moves():
-            outcome = full.outcome
+        if ply == len(moves) and (game.outcome is not None or not position.legal_moves()):
+            # The rules ended the game here (no move left, or a draw by a rule: repetition, a count, the
+            # double diagonal): its result is the evaluation, not a search (an audit found a rule's draw
+            # scored +19.5 and the move that reached it called a blunder).
+            outcome = game.outcome or full.outcome
             winner = outcome.winner if outcome is not None else None
             evals.append(0 if winner is None else CAP if winner is Color.WHITE else -CAP)
             best.append(None)
