@@ -209,3 +209,13 @@ def test_a_server_stopped_while_starting_a_simul_makes_the_missing_games_when_it
             p.close()
     finally:
         server.stop()
+
+
+def test_a_host_announcing_two_simuls_at_once_hosts_one(players):
+    host = players()
+    answers = at_once(*(lambda: host.post("/api/simuls", TERMS) for _ in range(4)))
+    assert sorted(r.status_code for r in answers) == [201, 409, 409, 409]
+    hosted = [s for part in ok(host.http.get("/api/simuls")).values() for s in part
+              if s["host"]["username"] == host.name]  # fmt: skip
+    assert len(hosted) == 1
+    ok(host.post(f"/api/simuls/{hosted[0]['id']}/cancel"))

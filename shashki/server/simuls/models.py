@@ -37,6 +37,9 @@ class Simul(Base):
 
 # The lists (waiting, playing, the last finished) read each status in order, not every simul ever held.
 Index("ix_simuls_status", Simul.status, Simul.created_at)
+# A host hosts one simul at a time: two announced at once cannot both be stored.
+_HOSTING = Simul.status.in_(("created", "started"))
+Index("uq_simuls_hosting", Simul.host_id, unique=True, sqlite_where=_HOSTING, postgresql_where=_HOSTING)
 
 
 class SimulPlayer(Base):

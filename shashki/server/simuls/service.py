@@ -45,6 +45,7 @@ from shashki.server.storage.base import utcnow
 log = logging.getLogger(__name__)
 
 ID_ALPHABET = string.ascii_letters + string.digits
+HOSTING = "You host a simul already: finish or cancel it first."
 
 Blocked = Callable[[int, int], Awaitable[bool]]  # whether either of two accounts blocks the other
 
@@ -103,10 +104,12 @@ class SimulService:
                 .limit(1)
             )
             if hosting is not None:
-                raise Conflict("simul_exists", "You host a simul already: finish or cancel it first.",
-                               simul=hosting)  # fmt: skip
+                raise Conflict("simul_exists", HOSTING, simul=hosting)
             s.add(simul)
-            await s.commit()
+            try:
+                await s.commit()
+            except IntegrityError:  # another announced at the same moment (`uq_simuls_hosting`)
+                raise Conflict("simul_exists", HOSTING) from None
         await self._changed(simul.id, lobby=True)
         return await self.get(simul.id)
 

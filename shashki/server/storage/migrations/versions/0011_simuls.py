@@ -35,6 +35,11 @@ def upgrade() -> None:
     )
     op.create_index("ix_simuls_host_id", "simuls", ["host_id"])
     op.create_index("ix_simuls_status", "simuls", ["status", "created_at"])
+    hosting = sa.text("status IN ('created', 'started')")
+    op.create_index(
+        "uq_simuls_hosting", "simuls", ["host_id"], unique=True,
+        sqlite_where=hosting, postgresql_where=hosting,
+    )  # fmt: skip
     op.create_table(
         "simul_players",
         sa.Column("simul_id", sa.String(length=12), nullable=False),
@@ -57,6 +62,7 @@ def downgrade() -> None:
     with op.batch_alter_table("games", schema=None) as batch_op:
         batch_op.drop_column("simul_id")
     op.drop_table("simul_players")
+    op.drop_index("uq_simuls_hosting", table_name="simuls")
     op.drop_index("ix_simuls_status", table_name="simuls")
     op.drop_index("ix_simuls_host_id", table_name="simuls")
     op.drop_table("simuls")
