@@ -12,25 +12,17 @@ answered `pong`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-
 from fastapi import APIRouter, Depends, WebSocket
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
-from shashki.server.errors import ServiceError
 from shashki.server.http.auth import player
 from shashki.server.http.deps import Accounts, Bus, Simuls
-from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
-from shashki.server.http.frames import answer_until_closed
-from shashki.server.http.live import TRY_AGAIN_LATER, _accept, _close_with, _ended_with_credential
+from shashki.server.http.feeds import follow_channel
 from shashki.server.http.sender import Sender
 from shashki.server.http.throttle import per_account
 from shashki.server.simuls import SimulTerms
 
-log = logging.getLogger(__name__)
 router = APIRouter(tags=["simuls"])
 ACTIONS = [Depends(per_account("simul_actions", "simul actions"))]
 
@@ -136,34 +128,11 @@ async def cancel(simul_id: str, simuls: Simuls, actor: Actor = Depends(player)) 
 async def simul_socket(
     websocket: WebSocket, simul_id: str, accounts: Accounts, simuls: Simuls, bus: Bus
 ) -> None:
-    accepted, actor = await _accept(websocket, accounts)
-    if not accepted:
-        return
-    send = Sender(websocket)
+    async def state(_actor: Actor | None) -> dict:
+        return {"type": "simul", "simul": await simuls.get(simul_id)}
 
-    async def send_state() -> None:
-        await send({"type": "simul", "simul": await simuls.get(simul_id)})
+    async def relay(send: Sender, _actor: Actor | None, event: dict) -> None:
+        if event.get("type") in ("simul", "board"):
+            await send(event)
 
-    async def forward(events) -> None:
-        async for event in events:
-            if event.get("type") in ("simul", "board"):
-                await send(event)
-
-    try:
-        async with (
-            bus.subscribe(f"simul:{simul_id}") as events,
-            _ended_with_credential(websocket, send, actor, accounts),
-        ):
-            await send_state()
-            forwarder = asyncio.create_task(forward(events))
-            try:
-                await answer_until_closed(websocket, send, send_state)
-            finally:
-                forwarder.cancel()
-                with contextlib.suppress(BaseException):
-                    await forwarder
-    except ServiceError as error:
-        await _close_with(websocket, send, service_error_body(error), 4404)
-    except UNAVAILABLE as error:
-        log.warning("simul socket closed, a backing service is unavailable: %s", error)
-        await _close_with(websocket, send, unavailable_body(), TRY_AGAIN_LATER)
+    await follow_channel(websocket, accounts, bus, f"simul:{simul_id}", state, relay)

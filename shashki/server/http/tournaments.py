@@ -12,10 +12,7 @@ change (T's `me` is the viewer's own), and to a player who is paired `{"type": "
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import logging
 from datetime import datetime
 
 from fastapi import APIRouter, Depends, Query, Request, WebSocket
@@ -23,18 +20,15 @@ from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
-from shashki.server.errors import Forbidden, ServiceError
+from shashki.server.errors import Forbidden
 from shashki.server.http.auth import optional_actor, player
 from shashki.server.http.deps import Accounts, Bus, Tournaments
-from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.exports import site
-from shashki.server.http.frames import answer_until_closed
-from shashki.server.http.live import TRY_AGAIN_LATER, _accept, _close_with, _ended_with_credential
+from shashki.server.http.feeds import follow_channel
 from shashki.server.http.sender import Sender
 from shashki.server.http.throttle import per_account
 from shashki.server.tournaments.terms import TournamentTerms
 
-log = logging.getLogger(__name__)
 router = APIRouter(tags=["tournaments"])
 
 
@@ -191,41 +185,18 @@ def personal(event: dict, me: dict | None) -> str:
 async def tournament_socket(
     websocket: WebSocket, tournament_id: str, accounts: Accounts, tournaments: Tournaments, bus: Bus
 ) -> None:
-    accepted, actor = await _accept(websocket, accounts)
-    if not accepted:
-        return
-    send = Sender(websocket)
-    viewer = _viewer(actor)
+    async def state(actor: Actor | None) -> dict:
+        return {"type": "tournament", "tournament": await tournaments.get(tournament_id, _viewer(actor))}
 
-    async def send_state() -> None:
-        await send({"type": "tournament", "tournament": await tournaments.get(tournament_id, viewer)})
+    async def relay(send: Sender, actor: Actor | None, event: dict) -> None:
+        viewer = _viewer(actor)
+        if event.get("type") == "paired":
+            if viewer in event.get("users", ()):
+                await send({"type": "paired", "game": event["game"]})
+        elif event.get("type") == "tournament":
+            me = event.get("entries", {}).get(str(viewer)) if viewer is not None else None
+            if viewer is not None and me is None:
+                me = {"joined": False, "paused": False, "withdrawn": False, "game": None}
+            await send.text(personal(event, me))
 
-    async def forward(events) -> None:
-        async for event in events:
-            if event.get("type") == "paired":
-                if viewer in event.get("users", ()):
-                    await send({"type": "paired", "game": event["game"]})
-            elif event.get("type") == "tournament":
-                me = event.get("entries", {}).get(str(viewer)) if viewer is not None else None
-                if viewer is not None and me is None:
-                    me = {"joined": False, "paused": False, "withdrawn": False, "game": None}
-                await send.text(personal(event, me))
-
-    try:
-        async with (
-            bus.subscribe(f"tournament:{tournament_id}") as events,
-            _ended_with_credential(websocket, send, actor, accounts),
-        ):
-            await send_state()
-            forwarder = asyncio.create_task(forward(events))
-            try:
-                await answer_until_closed(websocket, send, send_state)
-            finally:
-                forwarder.cancel()
-                with contextlib.suppress(BaseException):
-                    await forwarder
-    except ServiceError as error:
-        await _close_with(websocket, send, service_error_body(error), 4404)
-    except UNAVAILABLE as error:
-        log.warning("tournament socket closed, a backing service is unavailable: %s", error)
-        await _close_with(websocket, send, unavailable_body(), TRY_AGAIN_LATER)
+    await follow_channel(websocket, accounts, bus, f"tournament:{tournament_id}", state, relay)

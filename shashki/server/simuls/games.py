@@ -6,12 +6,10 @@ finished when its last game ends."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -19,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from shashki.rules import Color
 from shashki.server.errors import Conflict, ServiceError, log_failure
 from shashki.server.events import EventBus
+from shashki.server.games.listeners import Background
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameStatus
 from shashki.server.games.service import AlsoWrite, GameService
@@ -39,7 +38,7 @@ class SimulGames:
         self.games = games
         self.bus = bus
         self.changed = changed
-        self._tasks: set[asyncio.Task] = set()
+        self._background = Background()
         # This process's commits only: another process's commit is published and recorded by that
         # process's own listener.
         games.store.add_listener(self._committed)
@@ -114,12 +113,7 @@ class SimulGames:
     def _committed(self, live: LiveGame) -> None:
         """This process's commit of a game: a simul game's board published; its end recorded."""
         if live.record.simul_id is not None:
-            self._spawn(self._game_changed(live))
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            self._background.spawn(self._game_changed(live))
 
     async def _game_changed(self, live: LiveGame) -> None:
         try:
@@ -167,11 +161,7 @@ class SimulGames:
             await self.changed(simul_id, True)
 
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(BaseException):
-                await task
+        await self._background.close()
 
 
 def _outcome(live: LiveGame, user_id: int) -> str:
