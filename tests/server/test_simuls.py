@@ -9,6 +9,8 @@ from datetime import UTC, datetime
 
 import websockets.sync.client as ws_client
 
+from shashki.server.simuls import SimulTerms
+
 from .helpers import Player, Server, at_once, eventually
 from .test_anonymous_play import Visitor
 
@@ -219,3 +221,75 @@ def test_a_host_announcing_two_simuls_at_once_hosts_one(players):
               if s["host"]["username"] == host.name]  # fmt: skip
     assert len(hosted) == 1
     ok(host.post(f"/api/simuls/{hosted[0]['id']}/cancel"))
+
+
+def test_the_hosts_answers_racing_with_the_start_leave_every_player_a_game_or_none(players):
+    """Found by an audit: a player put back among those waiting as the simul started kept a place without
+    a game, and the simul never ended (its host locked out of hosting another)."""
+    host, anna, boris = players(), players(), players()
+    sid = announce(host)["id"]
+    for p in (anna, boris):
+        ok(p.post(f"/api/simuls/{sid}/join"))
+        ok(host.post(f"/api/simuls/{sid}/accept/{p.name}"))
+    start, unaccept = at_once(
+        lambda: host.post(f"/api/simuls/{sid}/start"),
+        lambda: host.post(f"/api/simuls/{sid}/unaccept/{boris.name}"),
+    )
+    assert start.status_code == 200
+    assert unaccept.status_code in (200, 409)
+    simul = shown(host, sid)
+    assert all(p["accepted"] and p["game"] for p in simul["players"]), simul["players"]
+    for p in simul["players"]:
+        ok(host.post(f"/api/games/{p['game']}/abort"))
+    assert eventually(lambda: shown(host, sid), lambda s: s["status"] == "finished")["status"] == "finished"
+
+
+def test_the_limits_hold_when_players_join_and_are_accepted_at_once(tmp_path, monkeypatch):
+    """Found by an audit: requests sent at once each counted the others' places as free (108 asking where
+    100 may, 58 accepted where 50 may)."""
+    import asyncio
+
+    from shashki.server.accounts import AccountService
+    from shashki.server.events import InProcessBus
+    from shashki.server.games.computer import RandomOpponent
+    from shashki.server.games.service import GameService
+    from shashki.server.simuls import SimulService
+    from shashki.server.simuls import service as simul_service
+    from shashki.server.storage import Database
+
+    monkeypatch.setattr(simul_service, "MAX_APPLICANTS", 4)
+    monkeypatch.setattr(simul_service, "MAX_PLAYERS", 2)
+
+    async def run():
+        db = await Database(f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}").open()
+        bus = InProcessBus()
+        accounts = AccountService(db, argon2_memory_kib=1024, argon2_time_cost=1)
+        games = GameService(db, bus, engine=RandomOpponent(), accounts=accounts)
+        simuls = SimulService(db, games, accounts, bus, min_clock_ms=1000)
+        try:
+            host, *others = [await accounts.register(f"s{i}", "correct horse battery") for i in range(8)]
+            sid = (await simuls.create(host, SimulTerms("Limits", "russian", 60_000, 0)))["id"]
+            joined = await asyncio.gather(*(simuls.join(u, sid) for u in others), return_exceptions=True)
+            entered = [p["username"] for p in (await simuls.get(sid))["players"]]
+            answers = await asyncio.gather(
+                *(simuls.accept(host, sid, name) for name in entered), return_exceptions=True
+            )
+            accepted = sum(p["accepted"] for p in (await simuls.get(sid))["players"])
+            return joined, entered, answers, accepted
+        finally:
+            await games.close()
+            await db.close()
+
+    joined, entered, answers, accepted = asyncio.run(run())
+    assert len(entered) == 4 and sum(isinstance(j, Exception) for j in joined) == 3
+    assert accepted == 2 and sum(isinstance(a, Exception) for a in answers) == 2
+
+
+def test_a_name_or_text_with_control_or_invisible_characters_is_refused(players):
+    host = players()
+    for name in ("ab\x00\x01\x1b[31mred", "\u200b\u200b\u200b", "\u202eevil name"):
+        assert code(host.post("/api/simuls", TERMS | {"name": name})) == (400, "bad_name"), repr(name)
+    assert code(host.post("/api/simuls", TERMS | {"text": "bell\x07"})) == (400, "bad_text")
+    sid = announce(host, text="Two lines:\nwelcome, all")["id"]
+    assert shown(host, sid)["text"] == "Two lines:\nwelcome, all"
+    ok(host.post(f"/api/simuls/{sid}/cancel"))

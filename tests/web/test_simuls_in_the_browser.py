@@ -118,7 +118,7 @@ def test_a_simul_announced_joined_accepted_started_and_followed_live(pages, serv
     # Anna resigns: her board says so, the host's score counts it, and her game offers no rematch.
     assert anna.post(f"/api/games/{anna_game}/resign").status_code == 200
     expect(anna_board).to_have_attribute("data-outcome", "lost")
-    expect(anna_board.locator(".outcome")).to_have_text("lost")
+    expect(anna_board.locator(".outcome")).to_have_text(f"{anna.name} lost")  # whose result it is
     expect(host_page.locator("#simul-score")).to_have_attribute("data-won", "1")
     anna_page.goto(f"{server.url}/game/{anna_game}")
     anna_page.wait_for_selector("#result:not([hidden])")

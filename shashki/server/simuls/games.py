@@ -47,6 +47,11 @@ class SimulGames:
         """The games of the accepted players who have none yet; how many were made. A player who can play
         no game now (an account closed meanwhile) is let go, as if never accepted."""
         async with self.db.session() as s:
+            # Nobody but the accepted has a place in a started simul (the start let the others go).
+            await s.execute(
+                delete(SimulPlayer).where(SimulPlayer.simul_id == simul.id, SimulPlayer.accepted.is_(False))
+            )
+            await s.commit()
             waiting = list(await s.scalars(
                 select(SimulPlayer.user_id)
                 .where(SimulPlayer.simul_id == simul.id, SimulPlayer.accepted, SimulPlayer.game_id.is_(None))

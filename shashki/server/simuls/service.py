@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
@@ -114,7 +115,7 @@ class SimulService:
         return await self.get(simul.id)
 
     async def join(self, user: User, simul_id: str) -> dict[str, Any]:
-        """Ask to play the host; the host accepts or removes the request."""
+        """Ask to play the host; the host accepts or turns the request down."""
         may_take_part(user)
         simul = await self.reads.simul(simul_id)
         _not_started(simul)
@@ -123,41 +124,23 @@ class SimulService:
         if self.blocked is not None and await self.blocked(simul.host_id, user.id):
             raise Forbidden("blocked", "You cannot play this host.")
         async with self.db.session() as s:
-            entered = await s.scalar(
-                select(func.count()).select_from(SimulPlayer).where(SimulPlayer.simul_id == simul_id)
-            )
-            if (entered or 0) >= MAX_APPLICANTS:
+            await _taken(s, simul_id)
+            if await s.get(SimulPlayer, (simul_id, user.id)) is not None:
+                return await self.get(simul_id)  # asked already: nothing more to do
+            if await _count(s, simul_id) >= MAX_APPLICANTS:
                 raise Conflict("simul_full", "This simul has as many players as it takes.")
             s.add(SimulPlayer(simul_id=simul_id, user_id=user.id, accepted=False, joined_at=utcnow()))
-            try:
-                await s.commit()
-            except IntegrityError:  # asked already: nothing more to do
-                await s.rollback()
-                return await self.get(simul_id)
-            if (await s.scalar(select(Simul.status).where(Simul.id == simul_id))) != CREATED:
-                # Started between the read above and this entry: the start let the waiting go; so does this.
-                await s.execute(
-                    delete(SimulPlayer).where(
-                        SimulPlayer.simul_id == simul_id, SimulPlayer.user_id == user.id,
-                        SimulPlayer.game_id.is_(None),
-                    )
-                )  # fmt: skip
-                await s.commit()
-                raise Conflict("simul_started", "This simul has started: it takes no more players.")
+            await s.commit()
         await self._changed(simul_id, lobby=True)
         return await self.get(simul_id)
 
     async def withdraw(self, user: User, simul_id: str) -> dict[str, Any]:
         """Take back one's request, before the simul starts (a game once started is resigned instead)."""
-        simul = await self.reads.simul(simul_id)
-        _not_started(simul)
         async with self.db.session() as s:
+            await _taken(s, simul_id)
             done = await s.execute(
-                delete(SimulPlayer).where(
-                    SimulPlayer.simul_id == simul_id, SimulPlayer.user_id == user.id,
-                    SimulPlayer.game_id.is_(None),
-                )
-            )  # fmt: skip
+                delete(SimulPlayer).where(SimulPlayer.simul_id == simul_id, SimulPlayer.user_id == user.id)
+            )
             await s.commit()
         if rows_changed(done) != 1:
             raise Conflict("not_entered", "You have not asked to play this simul.")
@@ -166,74 +149,55 @@ class SimulService:
 
     async def accept(self, host: User, simul_id: str, username: str, accepted: bool = True) -> dict[str, Any]:
         """The host takes a player (`accepted`) or puts them back among those waiting for an answer."""
-        simul = await self._hosted(host, simul_id)
-        _not_started(simul)
+        await self._hosted(host, simul_id)
         player = await self._player_named(simul_id, username)
         async with self.db.session() as s:
-            if accepted and not player.accepted:
-                count = await s.scalar(
-                    select(func.count())
-                    .select_from(SimulPlayer)
-                    .where(SimulPlayer.simul_id == simul_id, SimulPlayer.accepted)
-                )
-                if (count or 0) >= MAX_PLAYERS:
-                    raise Conflict("simul_full", f"A simul has at most {MAX_PLAYERS} games.")
-            await s.execute(
+            await _taken(s, simul_id)
+            if accepted and await _count(s, simul_id, accepted=True) >= MAX_PLAYERS:
+                raise Conflict("simul_full", f"A simul has at most {MAX_PLAYERS} games.")
+            done = await s.execute(
                 update(SimulPlayer)
                 .where(SimulPlayer.simul_id == simul_id, SimulPlayer.user_id == player.user_id)
                 .values(accepted=accepted)
             )
             await s.commit()
+        if rows_changed(done) != 1:  # withdrew meanwhile
+            raise NotFound("no_such_player", f"{username!r} has not asked to play this simul.")
         await self._changed(simul_id)
         return await self.get(simul_id)
 
     async def remove(self, host: User, simul_id: str, username: str) -> dict[str, Any]:
         """The host turns a player's request down."""
-        simul = await self._hosted(host, simul_id)
-        _not_started(simul)
+        await self._hosted(host, simul_id)
         player = await self._player_named(simul_id, username)
         async with self.db.session() as s:
+            await _taken(s, simul_id)
             await s.execute(
                 delete(SimulPlayer).where(
-                    SimulPlayer.simul_id == simul_id, SimulPlayer.user_id == player.user_id,
-                    SimulPlayer.game_id.is_(None),
+                    SimulPlayer.simul_id == simul_id, SimulPlayer.user_id == player.user_id
                 )
-            )  # fmt: skip
+            )
             await s.commit()
         await self._changed(simul_id, lobby=True)
         return await self.get(simul_id)
 
     async def cancel(self, host: User, simul_id: str) -> dict[str, Any]:
         """The host calls the simul off before it starts."""
-        _not_started(await self._hosted(host, simul_id))
+        await self._hosted(host, simul_id)
         async with self.db.session() as s:
-            done = await s.execute(
-                update(Simul)
-                .where(Simul.id == simul_id, Simul.status == CREATED)
-                .values(status=CANCELLED, finished_at=utcnow())
-            )
+            await _taken(s, simul_id, CANCELLED)
             await s.commit()
-        if rows_changed(done) != 1:
-            raise Conflict("simul_started", "This simul has started already: its games are played out.")
         await self._changed(simul_id, lobby=True)
         return await self.get(simul_id)
 
     async def start(self, host: User, simul_id: str) -> dict[str, Any]:
         """Start: one game against each accepted player, at once; those not accepted are let go."""
-        _not_started(await self._hosted(host, simul_id))
+        await self._hosted(host, simul_id)
         async with self.db.session() as s:
-            accepted = list(await s.scalars(
-                select(SimulPlayer.user_id).where(SimulPlayer.simul_id == simul_id, SimulPlayer.accepted)
-            ))  # fmt: skip
-            if not accepted:
+            await _taken(s, simul_id, STARTED)
+            if not await _count(s, simul_id, accepted=True):
+                await s.rollback()
                 raise Conflict("no_players", "Accept at least one player first.")
-            done = await s.execute(
-                update(Simul)
-                .where(Simul.id == simul_id, Simul.status == CREATED)
-                .values(status=STARTED, started_at=utcnow())
-            )
-            if rows_changed(done) != 1:
-                raise Conflict("simul_started", "This simul has started already.")
             await s.execute(
                 delete(SimulPlayer).where(SimulPlayer.simul_id == simul_id, SimulPlayer.accepted.is_(False))
             )
@@ -307,3 +271,30 @@ def _not_started(simul: Simul) -> None:
         raise Conflict("simul_cancelled", "The host called this simul off.")
     if simul.status != CREATED:
         raise Conflict("simul_started", "This simul has started: its games are being played.")
+
+
+async def _taken(s: AsyncSession, simul_id: str, status: str = CREATED) -> None:
+    """The simul's row taken for this transaction while it waits for its start (set to `status`: the
+    start, the cancellation, or unchanged), or Conflict / NotFound with the reason. Taking the row first
+    (a row lock on PostgreSQL, the one writer on SQLite) makes the entries, the host's answers and the
+    start one at a time: no answer lands after the start, and no count passes its limit (found by an
+    audit: a player put back as the simul started was left without a game, and the simul never ended)."""
+    values: dict[str, Any] = {"status": status}
+    if status == STARTED:
+        values["started_at"] = utcnow()
+    elif status == CANCELLED:
+        values["finished_at"] = utcnow()
+    done = await s.execute(update(Simul).where(Simul.id == simul_id, Simul.status == CREATED).values(values))
+    if rows_changed(done) != 1:
+        simul = await s.get(Simul, simul_id)
+        if simul is None:
+            raise NotFound("no_such_simul", f"There is no simul {simul_id!r}.")
+        _not_started(simul)
+
+
+async def _count(s: AsyncSession, simul_id: str, *, accepted: bool | None = None) -> int:
+    """How many players asked to play the simul (or how many of them are accepted)."""
+    query = select(func.count()).select_from(SimulPlayer).where(SimulPlayer.simul_id == simul_id)
+    if accepted is not None:
+        query = query.where(SimulPlayer.accepted.is_(accepted))
+    return await s.scalar(query) or 0

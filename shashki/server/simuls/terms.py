@@ -35,8 +35,8 @@ class SimulTerms:
         """These terms made canonical (the name's spaces, the variant's key), or Invalid with the reason;
         the clock has at least `min_clock_ms` a side (`SHASHKI_MIN_CLOCK_SECONDS`), as every game's."""
         name = " ".join(self.name.split())
-        if not 2 <= len(name) <= 60:
-            raise Invalid("bad_name", "A simul's name has 2 to 60 characters.")
+        if not 2 <= len(name) <= 60 or not name.isprintable():  # no controls, no invisible or bidi marks
+            raise Invalid("bad_name", "A simul's name has 2 to 60 printable characters.")
         if not min_clock_ms <= self.clock_initial_ms <= MAX_CLOCK_MS:
             raise Invalid(
                 "clock_too_short" if self.clock_initial_ms < min_clock_ms else "bad_clock",
@@ -49,8 +49,8 @@ class SimulTerms:
             raise Invalid("bad_color", "The host plays white, black or random.")
         if not 0 <= self.host_extra_ms <= MAX_EXTRA_MINUTES * 60_000:
             raise Invalid("bad_extra_time", f"The host's extra time is 0 to {MAX_EXTRA_MINUTES} minutes.")
-        if len(self.text) > 2000:
-            raise Invalid("bad_text", "A simul's description has at most 2,000 characters.")
+        if len(self.text) > 2000 or not all(c.isprintable() or c in "\n\t" for c in self.text):
+            raise Invalid("bad_text", "A simul's description has at most 2,000 printable characters.")
         return SimulTerms(
             name, variant, self.clock_initial_ms, self.clock_increment_ms, self.host_extra_ms,
             self.host_color, self.text.strip(),

@@ -157,7 +157,10 @@ export class SimulBoards {
     entry.el.classList.toggle("ended", !!outcome);
     entry.names[player.color].textContent = player.username || "?";
     entry.names[hostSide].textContent = host;
-    entry.result.textContent = outcome ? t(`simul.outcome.${outcome}`) : myMove ? t("simul.yourMove") : "";
+    // The result says whose it is (the player's, as the server records it): under the host's name a bare
+    // "lost" read as the host's loss (found by an audit).
+    const result = outcome ? t(`simul.outcome.${outcome}`, { name: player.username || "?" }) : "";
+    entry.result.textContent = result || (myMove ? t("simul.yourMove") : "");
     this.drawClocks(entry);
   }
 
