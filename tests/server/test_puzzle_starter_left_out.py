@@ -24,3 +24,22 @@ def test_no_puzzle_with_a_second_winning_move_is_shipped():
     shipped = {p["id"] for p in read_puzzles(starter_file("russian-giveaway"))}
     assert len(shipped) > 5000
     assert not shipped & LEFT_OUT
+
+
+PROVEN = {  # FEN: the shipped solution's first move, where another first move was proven to win too
+    "B:W18,31,32:B6,8,11": "f6-e5",
+    "B:WK6,20,22,23,27,28,29,30,32:B8": "g7-f6",
+    "W:W22,31,32:B1,3,23": "g1-f2",
+    "B:W12,18,24,29:B5,6,7,8": "a7-b6",
+}
+
+
+def test_the_generator_now_refuses_them():
+    """The solution's first move is confirmed the only winning one four plies deeper (generate.solve);
+    that it still makes puzzles is test_puzzles_generation.py's."""
+    from shashki.rules import Position, get_variant
+    from shashki.server.puzzles.generate import solve
+
+    variant = get_variant("russian-giveaway")
+    for fen in PROVEN:
+        assert solve(Position.from_fen(fen, variant), 9) is None, fen

@@ -21,7 +21,10 @@ a game is a candidate, and in the ordinary variants so is each position one mist
    - at the solver's next turn several moves win (the win is proven by the search; the rest is
      technique with more than one road, so the puzzle stops before it).
    A solver move that is no longer the only winning one (and no other move wins either) rejects the
-   candidate, and so does a line longer than `MAX_SOLVER_MOVES`.
+   candidate, and so does a line longer than `MAX_SOLVER_MOVES`. A line the tables do not prove is
+   confirmed once more at its start, `CONFIRM_PLIES` deeper: the first move must still be the only one
+   that wins (an audit found 45 starter puzzles with a second winning first move that a search four
+   plies deeper than theirs saw).
 3. **The tables** (Russian giveaway): every solver position of the line the tables cover must agree
    (the move wins, no other does); a line whose every solver position they cover is marked
    `verified="tablebase"`, others `"search"`. A disagreement rejects the candidate.
@@ -64,6 +67,7 @@ MAX_GAME_PLIES = 200
 FIRST_CANDIDATE_PLY = 6  # the opening's first moves are book, not puzzles
 MIN_PIECES = 3  # two pieces on the board are an exercise, not a puzzle
 KING_WORTH = 3  # men: the material count of the end test (ordinary variants)
+CONFIRM_PLIES = 4  # how much deeper than the solution's depth its first move is confirmed the only win
 MISTAKES_PER_POSITION = 3  # ordinary variants: the positions after a game position's mistakes searched
 
 
@@ -181,6 +185,8 @@ def solve(position: Position, depth: int, searcher: Searcher | None = None) -> t
         moves.append(reply)
     else:
         return None
+    if not covered and judge(searcher, position, depth + CONFIRM_PLIES).unique != moves[0]:
+        return None  # deeper, a second first move wins too (or this one no longer does)
     return moves, ("tablebase" if covered else "search")
 
 
