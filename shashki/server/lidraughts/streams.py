@@ -82,7 +82,11 @@ async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncGe
     try:
         while True:
             try:
-                sub, event = await asyncio.wait_for(queue.get(), keepalive)
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancellation that
+                # comes as the queue hands an event over, and the stream then outlived its close (found
+                # by an audit: a stop waited 10 s on a Board API stream whose game's clock was stopped).
+                async with asyncio.timeout(keepalive):
+                    sub, event = await queue.get()
             except TimeoutError:
                 yield None
                 continue
@@ -256,7 +260,8 @@ class Streams:
                 while True:
                     try:
                         wait = max(0.0, release_at - loop.time()) if held else None
-                        event = await asyncio.wait_for(queue.get(), wait)
+                        async with asyncio.timeout(wait):  # not wait_for: see `merged`
+                            event = await queue.get()
                     except TimeoutError:
                         event = {"type": "release"}
                     kind = event and event.get("type")
