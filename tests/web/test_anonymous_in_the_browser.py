@@ -132,3 +132,27 @@ def test_a_signed_out_friend_logs_in_on_a_rated_links_page_and_joins_from_there(
     gid = game_id(friend)
     assert httpx.get(f"{server.url}/api/games/{gid}").json()["game"]["rated"] is True
     host.close()
+
+
+def test_the_headers_log_in_comes_back_to_the_challenge(pages, server):
+    """The header's Log in from a challenge's page leads to the lobby's form and, once logged in, back to
+    the challenge (a recheck audit: it stayed in the lobby)."""
+    host = httpx.Client(base_url=server.url, timeout=10)
+    name = new_name("host")
+    assert host.post("/api/auth/register", json={"username": name, "password": PASSWORD}).status_code == 201
+    r = host.post("/api/auth/login", json={"username": name, "password": PASSWORD})
+    host.headers["X-CSRF-Token"] = r.json()["csrf_token"]
+    terms = {"rated": True, "time_control": {"minutes": 5, "increment": 0}}
+    link = host.post("/api/challenges/open", json=terms).json()["challenge"]["link"]
+    friend = pages(f"/challenge/{link}")
+    friend.wait_for_selector("#friend-invitation")
+    friend.click("#account .login-link")
+    friend.wait_for_selector("#register-button")
+    register(friend, new_name("friend"))
+    friend.wait_for_url(re.compile(rf"/challenge/{link}$"))
+    friend.wait_for_selector("#friend-join:not([disabled])")
+    # A "next" leading off the site is not followed.
+    other = pages("/?next=//example.com/x#login")
+    register(other, new_name("other"))
+    assert other.url.startswith(server.url)
+    host.close()

@@ -4,6 +4,7 @@
 import { login, register } from "./api.js";
 import { h, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { navigate } from "./router.js";
 import { card } from "./widgets.js";
 
 export function authCard() {
@@ -22,6 +23,9 @@ export function authCard() {
     try {
       await action(username.value.trim(), password.value);
       toast(t("auth.welcome", { name: username.value.trim() }));
+      // Back to the page that asked for the log-in (the header's link carries it), on this site only.
+      const next = new URLSearchParams(location.search).get("next");
+      if (next && next.startsWith("/") && !next.startsWith("//")) navigate(next, { replace: true });
     } catch (e) {
       error.textContent = e.message;
       error.hidden = false;

@@ -72,7 +72,7 @@ function renderHeader() {
     // An anonymous visitor plays at once; logging in or registering (from the lobby) keeps their games.
     account.append(
       h("span", { class: "me anonymous", title: t("anon.hint") }, t("anon.name")),
-      h("a", { href: "/#login", class: "login-link" }, t("auth.login"))
+      h("a", { href: loginHref(here), class: "login-link" }, t("auth.login"))
     );
   } else if (session.user) {
     account.append(
@@ -92,9 +92,15 @@ function renderHeader() {
       )
     );
   } else {
-    account.append(h("a", { href: "/#login", class: "login-link" }, t("auth.login")));
+    account.append(h("a", { href: loginHref(here), class: "login-link" }, t("auth.login")));
   }
   document.title = `Shashki — ${t("app.tagline")}`;
+}
+
+/** The lobby's log-in form, coming back to this page once logged in (lobby-auth.js reads `next`): a
+ * friend on a challenge's page returns to it, as lichess's log-in returns to where it was asked. */
+function loginHref(here) {
+  return here === "/" ? "/#login" : `/?next=${encodeURIComponent(here)}#login`;
 }
 
 /** On a phone the navigation folds behind one button (style.css shows it under 600px). */
