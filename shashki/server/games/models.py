@@ -162,6 +162,15 @@ class PlayerTally(Base):
     drawn: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class ServerHeartbeat(Base):
+    """When the server process last said it was alive (one row: games/heartbeat.py), 0012."""
+
+    __tablename__ = "server_heartbeat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    alive_at: Mapped[datetime] = mapped_column(UtcDateTime())
+
+
 class MoveRecord(Base):
     """One applied move. (game_id, ply) is unique: two submissions for the same ply cannot both land."""
 

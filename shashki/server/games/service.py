@@ -29,6 +29,7 @@ from shashki.server.errors import Conflict, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
+from shashki.server.games.heartbeat import Heartbeat
 from shashki.server.games.hooks import EndHook
 from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
 from shashki.server.games.live import LiveGame, Player
@@ -120,6 +121,8 @@ class GameService:
         else:
             self.owners = LocalOwners(timers)
         self.store.add_listener(self.owners)
+        # One process: its sign of life, for the clocks after a crash (games/heartbeat.py).
+        self.heartbeat = Heartbeat(db) if isinstance(self.owners, LocalOwners) else None
         # The read side of the games' tables for the other domains (profiles, lists, exports).
         self.queries = self.store.queries
 
@@ -142,6 +145,11 @@ class GameService:
         that restart): flags and first-move timers are armed, the computer moves when to move. With
         several processes, only the games no live process owns (games/owners.py) are restarted."""
         await self.presence.start()
+        # After a crash, the side to move thought until the process was last alive (one process only).
+        alive = None
+        if self.heartbeat is not None:
+            alive = await self.heartbeat.last()
+            self.heartbeat.start()
         ids = await self.queries.started_ids()
         # Correspondence deadlines within the flag timer's horizon are armed from the database, now and
         # every half horizon (the games further off hold no timer).
@@ -151,7 +159,7 @@ class GameService:
         async def restart(live: LiveGame) -> None:
             async with slots:
                 try:
-                    await self.store.restart_turn(live)
+                    await self.store.restart_turn(live, alive)
                 except Conflict:  # another process changed it meanwhile: resume it as it now stands
                     self.store.notify(await self.store.live(live.id))
                 except NotFound:
@@ -175,6 +183,8 @@ class GameService:
         if self._stopped:
             return 0
         self._stopped = True
+        if self.heartbeat is not None:  # no sign of life after the clocks are written
+            await self.heartbeat.stop()
         held = self.owners.held(self.store.cache.live_ids())
         slots = asyncio.Semaphore(RESUME_AT_ONCE)
 
@@ -194,6 +204,8 @@ class GameService:
         return await self.owners.hand_over()
 
     async def close(self) -> None:
+        if self.heartbeat is not None:
+            await self.heartbeat.stop()
         await self.store.cache.followers.close()
         await self.owners.close()
         await self.presence.close()

@@ -166,8 +166,10 @@ class GameStore:
 
     # -- writing ------------------------------------------------------------------------------------
 
-    async def restart_turn(self, live: LiveGame) -> None:
-        """Start the side to move's turn afresh, now: its clock goes on from the time it had stored.
+    async def restart_turn(self, live: LiveGame, alive: datetime | None = None) -> None:
+        """Start the side to move's turn afresh, now: its clock goes on from the time it had stored, less
+        the time it thought until the server was last `alive` (after a crash: games/heartbeat.py; a
+        clean stop has written the clock already, and was alive no later).
 
         Called for each game in play when the server starts (`GameService.resume`), as lichess does
         after a restart: the time the server was down is nobody's thinking time, so it is not charged to
@@ -181,7 +183,15 @@ class GameStore:
                 # read again (the listeners are told, the flag timer arms from the stored deadline).
                 self.notify(live)
             elif live.is_live:
-                await self.commit(live, {"turn_started_at": utcnow()})
+                now = utcnow()
+                changes: dict[str, Any] = {"turn_started_at": now}
+                clock = live.clock()
+                if alive is not None and clock is not None and clock.running:
+                    # Its clock as it stood when the server was last alive; one at 0 falls at once (the
+                    # flag timer, armed by this commit).
+                    white, black = clock.at(min(max(alive, live.record.turn_started_at), now))
+                    changes |= {"white_ms": white, "black_ms": black}
+                await self.commit(live, changes)
 
     async def insert(
         self, record: GameRecord, within: AlsoWrite | None = None, claims: Claims | None = None
