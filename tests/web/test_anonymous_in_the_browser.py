@@ -110,18 +110,23 @@ def test_a_link_challenge_is_taken_by_a_friend_in_another_browser(pages, server,
     third.wait_for_url(re.compile(rf"/game/{gid}$"))
 
 
+def rated_link(server) -> str:
+    """A rated challenge by link of a new account's: its link."""
+    with httpx.Client(base_url=server.url, timeout=10) as host:
+        name = new_name("host")
+        account = {"username": name, "password": PASSWORD}
+        assert host.post("/api/auth/register", json=account).status_code == 201
+        host.headers["X-CSRF-Token"] = host.post("/api/auth/login", json=account).json()["csrf_token"]
+        terms = {"rated": True, "time_control": {"minutes": 5, "increment": 0}}
+        r = host.post("/api/challenges/open", json=terms)
+        assert r.status_code == 201, r.text
+        return r.json()["challenge"]["link"]
+
+
 def test_a_signed_out_friend_logs_in_on_a_rated_links_page_and_joins_from_there(pages, server):
     """Found by an audit: a rated link told a signed-out friend to log in, and the header's log-in went to
     the lobby, which never led back to the challenge."""
-    host = httpx.Client(base_url=server.url, timeout=10)
-    name = new_name("host")
-    assert host.post("/api/auth/register", json={"username": name, "password": PASSWORD}).status_code == 201
-    r = host.post("/api/auth/login", json={"username": name, "password": PASSWORD})
-    host.headers["X-CSRF-Token"] = r.json()["csrf_token"]
-    terms = {"rated": True, "time_control": {"minutes": 5, "increment": 0}}
-    r = host.post("/api/challenges/open", json=terms)
-    assert r.status_code == 201, r.text
-    link = r.json()["challenge"]["link"]
+    link = rated_link(server)
     friend = pages(f"/challenge/{link}")
     friend.wait_for_selector("#friend-invitation")
     assert friend.locator("#friend-join").is_disabled()
@@ -131,19 +136,12 @@ def test_a_signed_out_friend_logs_in_on_a_rated_links_page_and_joins_from_there(
     friend.click("#friend-join")
     gid = game_id(friend)
     assert httpx.get(f"{server.url}/api/games/{gid}").json()["game"]["rated"] is True
-    host.close()
 
 
 def test_the_headers_log_in_comes_back_to_the_challenge(pages, server):
     """The header's Log in from a challenge's page leads to the lobby's form and, once logged in, back to
     the challenge (a recheck audit: it stayed in the lobby)."""
-    host = httpx.Client(base_url=server.url, timeout=10)
-    name = new_name("host")
-    assert host.post("/api/auth/register", json={"username": name, "password": PASSWORD}).status_code == 201
-    r = host.post("/api/auth/login", json={"username": name, "password": PASSWORD})
-    host.headers["X-CSRF-Token"] = r.json()["csrf_token"]
-    terms = {"rated": True, "time_control": {"minutes": 5, "increment": 0}}
-    link = host.post("/api/challenges/open", json=terms).json()["challenge"]["link"]
+    link = rated_link(server)
     friend = pages(f"/challenge/{link}")
     friend.wait_for_selector("#friend-invitation")
     friend.click("#account .login-link")
@@ -155,4 +153,3 @@ def test_the_headers_log_in_comes_back_to_the_challenge(pages, server):
     other = pages("/?next=//example.com/x#login")
     register(other, new_name("other"))
     assert other.url.startswith(server.url)
-    host.close()
