@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import logging
@@ -259,22 +258,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sampler = Sampler(sampled.sources())
         sampler.start()
         app.state.draining = False
-        # Set as the stop begins (the signal handed to uvicorn): the API's streams end at once rather than
-        # hold the stop, and the games' clocks stop where they stand (`GameService.stop`), so that no flag
-        # falls while the process waits for its requests to end and nobody can reach it.
-        app.state.stopping = asyncio.Event()
-        stopped: list[asyncio.Task] = []
-        loop = asyncio.get_running_loop()
-
-        def begin_stop() -> None:
-            if not app.state.stopping.is_set():
-                app.state.stopping.set()
-                stopped.append(loop.create_task(game_service.stop()))
-
-        def on_stop() -> None:  # in the signal handler: the work itself in the loop's next turn
-            loop.call_soon_threadsafe(begin_stop)
-
-        undrain = ops.drain_on_sigterm(app.state, settings.drain_seconds, on_stop)
+        finish_stop = ops.stop_on_signal(app.state, settings.drain_seconds, game_service.stop)
         gc.freeze()  # the start-up's objects (live for good) out of every collection
         gc.set_threshold(*GC_THRESHOLDS)
         try:
@@ -287,11 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             # games/owners.py); then the timers and the engine stop.
             # Every move was committed before it was acknowledged, so the games resume in whichever
             # process next loads them.
-            app.state.draining = True
-            app.state.stopping.set()
-            undrain()
-            for task in stopped:
-                await task
+            await finish_stop()
             await game_service.stop()  # once: nothing more when the signal began it
             await sampler.close()
             await app.state.bots.jumps.close()

@@ -133,7 +133,7 @@ def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_aft
 GAMES_ORDER = [
     "models", "statements", "tally", "hooks", "terms", "replay", "clock", "presence", "live", "view",
     "loader", "follow", "queries", "cache", "store",
-    "owners", "actions", "takeback", "computer", "listeners", "heartbeat", "service", "rematch",
+    "owners", "actions", "takeback", "computer", "listeners", "heartbeat", "lifecycle", "service", "rematch",
 ]  # fmt: skip
 
 

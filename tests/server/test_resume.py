@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from sqlalchemy import update
 
-from shashki.server.games import service as games_service
+from shashki.server.games import lifecycle
 from shashki.server.games.models import GameRecord
 from shashki.server.games.terms import GameTerms
 
@@ -51,7 +51,7 @@ def test_games_loaded_together_are_the_games_loaded_one_by_one(tmp_path):
 
 
 def test_every_game_in_play_resumes_in_batches_with_its_turn_restarted(tmp_path, monkeypatch):
-    monkeypatch.setattr(games_service, "RESUME_BATCH", 3)  # 8 games: three batches, the last one short
+    monkeypatch.setattr(lifecycle, "RESUME_BATCH", 3)  # 8 games: three batches, the last one short
 
     async def scenario():
         db = await _database(tmp_path)

@@ -98,13 +98,9 @@ class LocalOwners:
         self._closed = False  # stopping: no more timers armed
 
     def __call__(self, live: LiveGame) -> None:
-        if self._closed:
-            return
-        _arm(self.timers, live)
-        if live.is_live:
-            self._armed.add(live.id)
-        else:
-            self._armed.discard(live.id)
+        if not self._closed:
+            _arm(self.timers, live)
+            (self._armed.add if live.is_live else self._armed.discard)(live.id)
 
     def held(self, game_ids: list[str]) -> list[str]:
         """The games among `game_ids` (in play, cached) whose timers this process runs: all of them."""

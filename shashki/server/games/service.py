@@ -15,8 +15,6 @@ in it. A thin façade over the parts that do the work, which it wires together:
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import secrets
 import string
 from datetime import datetime, timedelta
@@ -25,8 +23,9 @@ from typing import Any
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
 from shashki.server import metrics
 from shashki.server.accounts import AccountService
-from shashki.server.errors import Conflict, Invalid, NotFound, log_failure
+from shashki.server.errors import Conflict, Invalid
 from shashki.server.events import EventBus
+from shashki.server.games import lifecycle
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
 from shashki.server.games.heartbeat import Heartbeat
@@ -45,15 +44,9 @@ from shashki.server.redisbus import RedisBus
 from shashki.server.storage import Database
 from shashki.server.storage.base import utcnow
 
-log = logging.getLogger(__name__)
-
 __all__ = ["GameService", "LiveGame", "new_rules_game", "other"]
 
 GAME_ID_ALPHABET = string.ascii_letters + string.digits
-# The server's start: the games in play are loaded this many at a time, and this many turns restarted at
-# once (on PostgreSQL each is a round trip; on SQLite they queue for its one writer).
-RESUME_BATCH = 200
-RESUME_AT_ONCE = 8
 
 # The names the Bot API adapter still uses (it moves to `shashki.server.lidraughts`): `new_game` and
 # `Color.other` are the typed forms.
@@ -140,63 +133,20 @@ class GameService:
     # -- life cycle ---------------------------------------------------------------------------------
 
     async def resume(self) -> int:
-        """Load every unfinished game: the side to move's clock restarts from its stored time (the
-        server's downtime is not charged, lichess-style), and the listeners are told (by the commit of
-        that restart): flags and first-move timers are armed, the computer moves when to move. With
-        several processes, only the games no live process owns (games/owners.py) are restarted."""
+        """Load every unfinished game and restart its turn (games/lifecycle.py `resume`); how many."""
         await self.presence.start()
-        # After a crash, the side to move thought until the process was last alive (one process only).
-        alive = None
-        if self.heartbeat is not None:
-            alive = await self.heartbeat.last()
-            self.heartbeat.start()
-        ids = await self.queries.started_ids()
         # Correspondence deadlines within the flag timer's horizon are armed from the database, now and
         # every half horizon (the games further off hold no timer).
         self._background.spawn(self.flags.sweep_forever())
-        slots = asyncio.Semaphore(RESUME_AT_ONCE)
-
-        async def restart(live: LiveGame) -> None:
-            async with slots:
-                try:
-                    await self.store.restart_turn(live, alive)
-                except Conflict:  # another process changed it meanwhile: resume it as it now stands
-                    self.store.notify(await self.store.live(live.id))
-                except NotFound:
-                    pass  # deleted meanwhile (with its account)
-
-        resumed = 0
-        for start in range(0, len(ids), RESUME_BATCH):  # loaded a batch at a time (`live_many`)
-            batch = ids[start : start + RESUME_BATCH]
-            mine = [game_id for game_id in batch if await self.owners.claim(game_id)]
-            resumed += len(mine)
-            await asyncio.gather(*(restart(live) for live in await self.store.live_many(mine)))
-        await self.owners.start()
-        return resumed
+        return await lifecycle.resume(self.store, self.owners, self.heartbeat)
 
     async def stop(self) -> int:
-        """A clean stop's first step, as it is asked (the signal, before the server waits for its open
-        requests and streams to end): the clocks of the games this process runs stop where they stand
-        (`GameActions.stop_clock`), and the games are handed over (`hand_over`), their timers dropped, so
-        that no clock falls while the process stops and nobody can reach it. Once; how many were handed
-        over."""
+        """A clean stop's first step, as it is asked (games/lifecycle.py `stop`): the clocks stopped where
+        they stand, the games handed over. Once; how many were handed over."""
         if self._stopped:
             return 0
         self._stopped = True
-        if self.heartbeat is not None:  # no sign of life after the clocks are written
-            await self.heartbeat.stop()
-        held = self.owners.held(self.store.cache.live_ids())
-        slots = asyncio.Semaphore(RESUME_AT_ONCE)
-
-        async def stop_clock(game_id: str) -> None:
-            async with slots:
-                try:
-                    await self.actions.stop_clock(game_id)
-                except Exception:  # the next start restarts it from the time stored before
-                    log_failure(log, "stopping the clock of game %s", game_id)
-
-        await asyncio.gather(*(stop_clock(game_id) for game_id in held))
-        return await self.hand_over()
+        return await lifecycle.stop(self.store, self.owners, self.actions, self.heartbeat)
 
     async def hand_over(self) -> int:
         """The games this process owns handed to the other processes at once (with one process: their

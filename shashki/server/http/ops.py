@@ -19,7 +19,7 @@ import logging
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from types import FrameType
 from typing import Any
 
@@ -144,3 +144,35 @@ def drain_on_sigterm(
                 signal.signal(sig, handlers[sig])
 
     return restore
+
+
+def stop_on_signal(
+    state: Any, seconds: float, stop: Callable[[], Coroutine[Any, Any, object]]
+) -> Callable[[], Awaitable[None]]:
+    """As the stop begins (the signal handed on to uvicorn, after the drain: `drain_on_sigterm`), set
+    `state.stopping` (the API's streams end at once rather than hold the stop) and begin `stop()` (the
+    games' clocks stopped where they stand: `GameService.stop`), so that no flag falls while the process
+    waits for its requests to end and nobody can reach it. Returns what the lifespan's end awaits: the
+    signal handlers put back, `stopping` set, and the `stop()` begun finished."""
+    state.stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    begun: list[asyncio.Task] = []
+
+    def begin() -> None:
+        if not state.stopping.is_set():
+            state.stopping.set()
+            begun.append(loop.create_task(stop()))
+
+    def on_stop() -> None:  # in the signal handler: the work itself in the loop's next turn
+        loop.call_soon_threadsafe(begin)
+
+    undrain = drain_on_sigterm(state, seconds, on_stop)
+
+    async def finish() -> None:
+        state.draining = True
+        state.stopping.set()
+        undrain()
+        for task in begun:
+            await task
+
+    return finish
