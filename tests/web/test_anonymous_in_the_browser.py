@@ -145,7 +145,9 @@ def test_the_headers_log_in_comes_back_to_the_challenge(pages, server):
     friend = pages(f"/challenge/{link}")
     friend.wait_for_selector("#friend-invitation")
     friend.click("#account .login-link")
-    friend.wait_for_selector("#register-button")
+    # The lobby's form, not the challenge page's own (still shown while the lobby is drawn).
+    friend.wait_for_url(re.compile(r"/\?next="))
+    friend.wait_for_selector('[data-tab="friend"]')
     register(friend, new_name("friend"))
     friend.wait_for_url(re.compile(rf"/challenge/{link}$"))
     friend.wait_for_selector("#friend-join:not([disabled])")
