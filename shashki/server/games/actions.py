@@ -208,8 +208,7 @@ class GameActions:
             clock = live.clock()
             if live.is_live and clock is not None and clock.running:
                 now = utcnow()
-                white, black = clock.at(now)
-                await self.store.commit(live, {"white_ms": white, "black_ms": black, "turn_started_at": now})
+                await self.store.commit(live, live.turn_restarted(now, now))
 
         await self._timed(game_id, stop)
 

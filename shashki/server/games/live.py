@@ -119,3 +119,14 @@ class LiveGame:
             white_to_move=self.rules.position.white_to_move,
             since=r.turn_started_at,
         )
+
+    def turn_restarted(self, now: datetime, stood: datetime | None = None) -> dict[str, Any]:
+        """The changes that begin the side to move's turn again at `now`, with a running clock charged up
+        to `stood` (within this turn; none: not charged) and kept from there: a clean stop's (`stood` is
+        now) and a start's after a crash (`stood` is when the server was last alive)."""
+        changes: dict[str, Any] = {"turn_started_at": now}
+        clock = self.clock()
+        if stood is not None and clock is not None and clock.running:
+            white, black = clock.at(min(max(stood, self.record.turn_started_at), now))
+            changes |= {"white_ms": white, "black_ms": black}
+        return changes

@@ -183,15 +183,9 @@ class GameStore:
                 # read again (the listeners are told, the flag timer arms from the stored deadline).
                 self.notify(live)
             elif live.is_live:
-                now = utcnow()
-                changes: dict[str, Any] = {"turn_started_at": now}
-                clock = live.clock()
-                if alive is not None and clock is not None and clock.running:
-                    # Its clock as it stood when the server was last alive; one at 0 falls at once (the
-                    # flag timer, armed by this commit).
-                    white, black = clock.at(min(max(alive, live.record.turn_started_at), now))
-                    changes |= {"white_ms": white, "black_ms": black}
-                await self.commit(live, changes)
+                # Its clock as it stood when the server was last alive; one at 0 falls at once (the
+                # flag timer, armed by this commit).
+                await self.commit(live, live.turn_restarted(utcnow(), alive))
 
     async def insert(
         self, record: GameRecord, within: AlsoWrite | None = None, claims: Claims | None = None
