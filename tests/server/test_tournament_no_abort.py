@@ -67,3 +67,25 @@ def test_berserk_is_before_ones_own_first_move_when_black_moves_first(tmp_path):
     clocks, refused = asyncio.run(run())
     assert clocks["white_ms"] == clocks["initial_ms"] // 2 and clocks["black_ms"] == clocks["initial_ms"]
     assert refused == "already_moved"
+
+
+def test_a_tournament_game_has_no_rematch(tmp_path):
+    """As on lichess (found by an audit: an arena's players could play a rematch outside the arena; the same in any system): the
+    tournament pairs its players again itself."""
+    from shashki.server.games.rematch import RematchService
+
+    async def run():
+        p, tid, _ = await _event(tmp_path, "swiss", "russian-giveaway", 2)
+        try:
+            (pairing,) = await _pairings(p, tid)
+            rematch = RematchService(p.games, p.games.bus)
+            state = p.games.state(await p.games.live(pairing.game_id))
+            await p.games.move(pairing.white_id, pairing.game_id, state["legal_moves"][0]["move"])
+            await p.games.resign(pairing.black_id, pairing.game_id)
+            with pytest.raises(Conflict) as error:
+                await rematch.offer(pairing.white_id, pairing.game_id)
+            return error.value.code
+        finally:
+            await p.close()
+
+    assert asyncio.run(run()) == "tournament_rematch"

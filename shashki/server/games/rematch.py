@@ -65,6 +65,8 @@ class RematchService:
             raise Conflict("rematch_exists", "This game has had its rematch.", game_id=r.rematch_id)
         if r.simul_id is not None:  # as on lichess: the host plays the exhibition's games once
             raise Conflict("simul_game", "A simultaneous exhibition's games have no rematch.")
+        if live.tournament is not None:  # as on lichess: the tournament pairs its players again itself
+            raise Conflict("tournament_rematch", "A tournament's games have no rematch: the tournament pairs you.")
 
     @checked_again
     async def offer(

@@ -1,7 +1,8 @@
 // A rematch: the same terms, colours swapped. The offer stands on the finished game's state
 // (`rematch: {offer, game_id}`); once the new game exists, both players are taken to it. Or, as lichess's
 // "New opponent": a seek on the same terms, which waits in the lobby unless a seek there fits it at once.
-// A simul's game has neither (as on lichess: the server refuses its rematch, `simul_game`).
+// A simul's or a tournament's game has neither (as on lichess: the server refuses its rematch, `simul_game`,
+// `tournament_rematch`; the tournament pairs its players again).
 
 import { api, ApiError } from "./api.js";
 import { h, toast } from "./dom.js";
@@ -9,9 +10,10 @@ import { t } from "./i18n.js";
 import { navigate } from "./router.js";
 
 /** The rematch controls of a finished game for the player `ctx.myColor`: `button(id, label, onClick, cls)`
- * adds a button, `items` takes anything else. None for a simul's game: the host plays its games once. */
+ * adds a button, `items` takes anything else. None for a simul's game (the host plays its games once) or a
+ * tournament's (the tournament pairs its players). */
 export function rematchControls(ctx, button, items) {
-  if (ctx.game.simul) return;
+  if (ctx.game.simul || ctx.game.tournament) return;
   const rematch = ctx.game.rematch || {};
   const call = (path) => () => rematchCall(ctx.id, path);
   if (rematch.game_id) {
