@@ -126,3 +126,26 @@ def test_every_error_is_json_and_the_openapi_description_lists_every_endpoint(se
         "/ws/lobby",
     ):
         assert path in paths
+
+
+def test_a_socket_needs_the_scopes_the_same_reads_need_over_http(players, server):
+    """A token that may not read the account over HTTP (`missing_scope`) reads nothing over the lobby's or
+    a game's socket either (found by an audit: a `puzzle:write` token was sent the account's challenges,
+    games in play and its games' player chat); a token with `read` is served."""
+    import json
+
+    from websockets.sync.client import connect
+
+    alice, bob = players(), players()
+    game_id = alice.challenge(bob)["id"]
+    narrow, wide = alice.token("puzzle:write"), alice.token("read")
+    assert httpx.get(f"{server.url}/api/account/playing", headers={"Authorization": f"Bearer {narrow}"}
+                     ).json()["error"]["code"] == "missing_scope"  # fmt: skip
+    for path in ("/ws/lobby", f"/ws/games/{game_id}"):
+        for token, served in ((narrow, False), (wide, True)):
+            headers = {"Authorization": f"Bearer {token}"}
+            with connect(f"{server.ws_url}{path}", additional_headers=headers, open_timeout=5) as ws:
+                first = json.loads(ws.recv(timeout=5))
+                assert (first.get("type") != "error") is served, (path, first)
+                if not served:
+                    assert first["error"]["code"] == "missing_scope"

@@ -70,8 +70,8 @@ def test_berserk_is_before_ones_own_first_move_when_black_moves_first(tmp_path):
 
 
 def test_a_tournament_game_has_no_rematch(tmp_path):
-    """As on lichess (found by an audit: an arena's players could play a rematch outside the arena; the same in any system): the
-    tournament pairs its players again itself."""
+    """As on lichess (found by an audit: an arena's players could play a rematch outside the arena; the
+    same in any system): the tournament pairs its players again itself."""
     from shashki.server.games.rematch import RematchService
 
     async def run():

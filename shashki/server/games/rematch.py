@@ -66,7 +66,9 @@ class RematchService:
         if r.simul_id is not None:  # as on lichess: the host plays the exhibition's games once
             raise Conflict("simul_game", "A simultaneous exhibition's games have no rematch.")
         if live.tournament is not None:  # as on lichess: the tournament pairs its players again itself
-            raise Conflict("tournament_rematch", "A tournament's games have no rematch: the tournament pairs you.")
+            raise Conflict(
+                "tournament_rematch", "A tournament's games have no rematch: the tournament pairs you again."
+            )
 
     @checked_again
     async def offer(

@@ -99,12 +99,17 @@ async def reader(request: Request) -> Actor:
 
 
 async def websocket_actor(websocket: WebSocket, accounts: AccountService) -> Actor | None:
-    """The actor of a WebSocket, refusing a cookie-authenticated one opened by another site's page."""
+    """The actor of a WebSocket, refusing a cookie-authenticated one opened by another site's page, and a
+    token whose scopes would not read the same over HTTP (`any_reader`: a socket carries the account's
+    challenges, games in play, notifications and its players' chat; found by an audit: a `puzzle:write`
+    token read them over the sockets)."""
     actor = await resolve(accounts, websocket.headers, websocket.cookies)
     if actor is not None and actor.via == "session":
         origin = websocket.headers.get("origin")
         if origin and urlsplit(origin).netloc != websocket.headers.get("host"):
             raise Forbidden("bad_origin", "This WebSocket was opened from another site.")
+    if actor is not None:
+        actor.require("read", "board:play", "bot:play")
     return actor
 
 
