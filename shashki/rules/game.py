@@ -28,6 +28,7 @@ RESIGNATION = "resignation"
 TIME = "time"
 AGREEMENT = "agreement"
 ABANDONMENT = "abandonment"
+ABANDONMENT_DRAW = "abandonment-draw"  # the player left behind called it a draw instead of a win
 ABORTED = "aborted"
 
 WHITE_WINS = "1-0"

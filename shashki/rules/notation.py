@@ -143,6 +143,11 @@ def move_by_path(
     # A whole route names its move, even when it is also the start and end of a longer route (a king's
     # `f4:h2` taking one piece, beside `f4:h6:f8:d6:h2` taking four: its notation must read back).
     matches = [m for m in routes if m.path == tuple(squares)]
+    if captured is not None:
+        # ...but not one that takes other pieces than those named: the Hub's `21x3x7x15x23x25` (from 21
+        # to 3, taking four) also starts and ends where the one-piece capture `21x3` runs (found by an
+        # audit: the longer capture, which free choice allows, was refused).
+        matches = [m for m in matches if set(m.captured) == set(captured)]
     if not matches:
         matches = [
             m for m in routes if m.path[0] == start and m.path[-1] == end and _is_subsequence(squares, m.path)

@@ -109,6 +109,42 @@ def test_pydraughts_numbers_russian_moves_from_a1():
     assert hub_move(c3_d4, variant, "pydraughts") == "10-14"  # Russian numbering: c3 = 10, d4 = 14
 
 
+@pytest.mark.parametrize(
+    ("key", "fen"),
+    [  # found by an audit: the longer capture was refused, its ends those of a one-piece capture's route
+        ("russian-giveaway", "W:WKa3:Be7,e5,Ke3,b2"),  # a3:f8 beside a3:c1:f4:d6:f8
+        ("pool", "W:WK22:B11,K19,26,K27"),
+        ("english", "W:WK11:BK6,7,8,K14,15"),
+    ],
+)
+def test_every_capture_reads_back_from_its_hub_form_even_one_ending_where_a_shorter_route_runs(key, fen):
+    variant = get_variant(key)
+    pos = Position.from_fen(fen, variant)
+    one_jump = {(m.path[0], m.path[-1]) for m in pos.capture_routes() if len(m.path) == 2}
+    longer = [m for m in pos.legal_moves() if len(m.path) > 2 and (m.path[0], m.path[-1]) in one_jump]
+    assert longer  # the case: a longer capture ending where a one-jump capture's whole route does
+    for move in pos.legal_moves():
+        for numbering in ("hub", "pydraughts"):
+            assert parse_hub_move(pos, hub_move(move, variant, numbering), numbering).key == move.key
+
+
+def test_every_legal_move_of_random_games_reads_back_from_its_hub_form():
+    import random
+
+    chance = random.Random(7)
+    for key in VARIANTS:
+        variant = VARIANTS[key]
+        for _ in range(6):
+            pos = Position.start(variant)
+            for _ply in range(120):
+                legal = pos.legal_moves()
+                if not legal:
+                    break
+                for move in legal:
+                    assert parse_hub_move(pos, hub_move(move, variant)).key == move.key, (key, pos.fen())
+                pos = pos.play(chance.choice(legal))
+
+
 def test_a_hub_capture_names_what_it_takes_and_the_resolver_checks_it():
     variant = get_variant("russian")
     pos = Position.from_fen("W:WKb2:Bb4,c3,b6,e7", variant)  # RULES.md §7, Turkish strike

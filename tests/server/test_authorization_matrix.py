@@ -131,6 +131,7 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/games/{game_id}/draw/decline"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/abort"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/claim-victory"): Row(PLAYERS),
+    ("POST", "/api/games/{game_id}/claim-draw"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/moretime"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/takeback/offer"): Row(PLAYERS),
     ("POST", "/api/games/{game_id}/takeback/accept"): Row(PLAYERS),
@@ -209,7 +210,7 @@ MATRIX: dict[tuple[str, str], Row] = {
     ("POST", "/api/rel/unblock/{username}"): Row(ANYONE),
 }
 for _kind in ("bot", "board"):
-    for _action in ("move/{move}", "draw/{accept}", "resign", "abort", "claim-victory", "chat"):
+    for _action in ("move/{move}", "draw/{accept}", "resign", "abort", "claim-victory", "claim-draw", "chat"):
         MATRIX[("POST", f"/api/{_kind}/game/{{game_id}}/{_action}")] = Row(
             # Through the session a person is refused the Bot API (403 not_a_bot) and a spectator the game.
             {"other": OWN, "spectator": 403},

@@ -11,6 +11,7 @@ import pytest
 from shashki.rules import Color, Outcome
 from shashki.rules.game import AGREEMENT, RESIGNATION, TIME
 from shashki.server.accounts.models import User
+from shashki.server.errors import Conflict
 from shashki.server.games.computer import RandomOpponent
 from shashki.server.games.live import LiveGame
 from shashki.server.games.models import GameRecord, GameStatus, outcome_columns, stored_outcome
@@ -26,7 +27,7 @@ STATE_KEYS = {
     "id", "seq", "variant", "double_diagonal", "rated", "status", "white", "black", "ply", "side_to_move",
     "fen", "initial_fen", "moves", "legal_moves", "clocks", "draw_offer", "result", "winner", "reason",
     "mover_disconnected_ms", "claim_victory_after_ms", "rating_diffs", "rematch", "correspondence",
-    "tournament", "simul", "first_move_ms", "takeback_offer", "takeback_declined",
+    "tournament", "simul", "first_move_ms", "takeback_offer", "takeback_declined", "draw_again_at",
 }  # fmt: skip
 
 
@@ -133,7 +134,8 @@ def test_a_move_given_as_a_rules_move_is_played_and_the_listeners_hear_of_it_aft
 GAMES_ORDER = [
     "models", "statements", "tally", "hooks", "terms", "replay", "clock", "presence", "live", "view",
     "loader", "follow", "queries", "cache", "store",
-    "owners", "actions", "takeback", "computer", "listeners", "heartbeat", "lifecycle", "service", "rematch",
+    "owners", "actions", "takeback", "draws", "computer", "listeners", "heartbeat", "lifecycle", "service",
+    "rematch",
 ]  # fmt: skip
 
 
@@ -211,9 +213,12 @@ def test_a_draw_offer_the_computer_declines_does_not_restart_its_thinking(tmp_pa
         state = await games.get_state(live.id)
         await games.move(1, live.id, state["legal_moves"][0]["move"], ply=2)
         await asyncio.sleep(0.05)  # the computer's second turn has begun: it is thinking
-        for _ in range(3):
-            offered = await games.offer_draw(1, live.id)
-            assert offered["draw_offer"] is None  # declined at once
+        offered = await games.offer_draw(1, live.id)
+        assert offered["draw_offer"] is None  # declined at once
+        for _ in range(2):  # and not offered again for 20 plies (games/draws.py)
+            with pytest.raises(Conflict) as again:
+                await games.offer_draw(1, live.id)
+            assert again.value.code == "draw_offered_recently"
         await asyncio.sleep(0.05)
         asked = held.asked
         held.release.set()

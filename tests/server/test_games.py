@@ -51,6 +51,7 @@ def test_every_state_carries_legal_moves_and_both_clocks(players):
         "initial_ms": 180000,
         "increment_ms": 2000,
         "running": None,
+        "berserk": {"white": False, "black": False},
     }
     assert {m["move"] for m in game["legal_moves"]} == {
         "a3-b4",
@@ -190,15 +191,25 @@ def test_draw_by_agreement_and_an_offer_lapses_with_the_next_move(players):
     b.wait_state(lambda g: g["ply"] == 4)
     assert b.state["draw_offer"] is None
     assert b.request({"type": "draw-accept"})["error"]["code"] == "no_draw_offer"
-    # Offer, decline, offer again, accept.
+    # Offer, decline; the same side offers again only 20 plies after its last offer, as on lichess (found
+    # by an audit: offers could be sent again and again, each shown to the opponent).
     assert b.request({"type": "draw-offer"})["type"] == "ack"
     offered = w.wait_state(lambda g: g["draw_offer"] == "black")["seq"]
     assert w.request({"type": "draw-decline"})["type"] == "ack"
-    w.wait_state(lambda g: g["draw_offer"] is None and g["seq"] > offered)
+    declined = w.wait_state(lambda g: g["draw_offer"] is None and g["seq"] > offered)
+    assert declined["draw_again_at"] == {"white": 23, "black": 24}
+    assert b.request({"type": "draw-offer"})["error"]["code"] == "draw_offered_recently"
+    assert w.request({"type": "draw-offer"})["error"]["code"] == "draw_offered_recently"
+    # Offer, accept.
+    gid = white.challenge(black)["id"]
+    w, b = white.socket(gid), black.socket(gid)
+    assert w.move("c3-d4")["type"] == "ack" and b.move("f6-g5")["type"] == "ack"
     assert b.request({"type": "draw-offer"})["type"] == "ack"
+    w.wait_state(lambda g: g["draw_offer"] == "black")
     assert w.request({"type": "draw-accept"})["type"] == "ack"
     final = b.wait_state(lambda g: g["status"] == "finished")
     assert (final["result"], final["winner"], final["reason"]) == ("1/2-1/2", None, "agreement")
+    assert final["draw_again_at"] == {"white": None, "black": None}
 
 
 def test_threefold_repetition_ends_the_game_drawn(players):

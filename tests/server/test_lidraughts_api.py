@@ -81,6 +81,27 @@ def test_a_move_with_a_draw_offer_arrives_as_one_game_state_line(players):
     assert game.ended()
 
 
+def test_an_offer_made_again_too_soon_with_a_move_is_dropped_and_the_move_played(players):
+    """A side offers a draw again only 20 plies after its last offer (games/draws.py); a bot client that
+    offers with every move of a drawn ending has its offer dropped, not its move refused."""
+    bot, person = bot_and_person(players)
+    board = ApiClient(person, "board:play")
+    gid = person.challenge(bot.player, color="white", time_control=BLITZ)["id"]
+    moves = (
+        (board, "board", "2217", False), (bot, "bot", "1015", False), (board, "board", "2318", True),
+        (bot, "bot", "1522", False), (bot, "bot", "2213", False), (board, "board", "2622", True),
+    )  # fmt: skip
+    for number, (client, kind, text, offering) in enumerate(moves):
+        if number == 3:  # White offered with its second move; Black declines
+            assert bot.post(f"/api/bot/game/{gid}/draw/no").json() == {"ok": True}
+            refused = board.post(f"/api/board/game/{gid}/draw/yes").json()
+            assert refused["error"]["code"] == "draw_offered_recently"
+        r = client.post(f"/api/{kind}/game/{gid}/move/{text}", params={"offeringDraw": str(offering).lower()})
+        assert r.json() == {"ok": True}, r.text
+    state = board.http.get(f"/api/games/{gid}").json()["game"]
+    assert (state["ply"], state["draw_offer"], state["draw_again_at"]["white"]) == (5, None, 22)
+
+
 def test_an_ordinary_account_upgrades_to_a_bot_with_its_bot_play_token(players, server):
     person = players()
     token = ApiClient(person, "bot:play")

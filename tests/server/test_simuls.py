@@ -290,6 +290,8 @@ def test_a_name_or_text_with_control_or_invisible_characters_is_refused(players)
     for name in ("ab\x00\x01\x1b[31mred", "\u200b\u200b\u200b", "\u202eevil name"):
         assert code(host.post("/api/simuls", TERMS | {"name": name})) == (400, "bad_name"), repr(name)
     assert code(host.post("/api/simuls", TERMS | {"text": "bell\x07"})) == (400, "bad_text")
+    # Nor a name that would pass for the server's own event (an audit).
+    assert code(host.post("/api/simuls", TERMS | {"name": "shashki simul"})) == (400, "reserved_name")
     sid = announce(host, text="Two lines:\nwelcome, all")["id"]
     assert shown(host, sid)["text"] == "Two lines:\nwelcome, all"
     ok(host.post(f"/api/simuls/{sid}/cancel"))

@@ -54,6 +54,43 @@ def test_migrating_twice_is_harmless(tmp_path):
     run(twice())
 
 
+def test_a_migration_that_copies_a_table_keeps_the_rows_that_reference_it(tmp_path, monkeypatch):
+    """SQLite cannot alter most of a table in place: Alembic's batch mode copies it and drops the old one,
+    and with foreign keys on, that drop deleted every row referencing it ON DELETE CASCADE (a game's
+    moves, ratings, chat). Found when a migration of this session copied `games` by accident (its column's
+    default was an expression) and the rating history it was to read was gone: foreign keys are off
+    while migrating, on again after."""
+    from alembic.operations import Operations
+
+    import shashki.server.storage as storage
+
+    def copying_games(config, revision) -> None:
+        connection = config.attributes["connection"]
+        with Operations(MigrationContext.configure(connection)).batch_alter_table(
+            "games", recreate="always"
+        ) as batch:
+            batch.alter_column("reason", existing_type=None, nullable=True)
+
+    async def scenario():
+        db = await _open(tmp_path)
+        now = datetime(2026, 1, 1, tzinfo=UTC)
+        async with db.session() as s:
+            s.add(GameRecord(id="g1", variant="russian", status="started", turn_started_at=now,
+                             created_at=now))  # fmt: skip
+            await s.flush()
+            s.add(MoveRecord(game_id="g1", ply=0, notation="c3-d4", played_at=now))
+            await s.commit()
+        monkeypatch.setattr(storage.command, "upgrade", copying_games)
+        await db.migrate()
+        async with db.session() as s:
+            moves = (await s.execute(text("SELECT count(*) FROM moves"))).scalar()
+            keys = (await s.execute(text("PRAGMA foreign_keys"))).scalar()
+        await db.close()
+        return moves, keys
+
+    assert run(scenario()) == (1, 1)
+
+
 def test_servers_starting_together_on_postgresql_migrate_once_and_all_start(tmp_path):
     """docker-compose starts four processes on one database at the same moment: each migrates at start
     (`Database.open`), one at a time behind an advisory lock, so none fails creating a table another has

@@ -155,3 +155,15 @@ def test_the_headers_log_in_comes_back_to_the_challenge(pages, server):
     other = pages("/?next=//example.com/x#login")
     register(other, new_name("other"))
     assert other.url.startswith(server.url)
+
+
+def test_the_pages_log_in_links_come_back_to_their_page(pages):
+    """Found by an audit: "Log in to join / to create" on the tournaments', simuls' and puzzles' pages
+    went to the lobby's form and stayed there (only the header's link came back)."""
+    for path, link in (
+        ("/simuls", "#simul-login"),
+        ("/tournaments", "#tournament-create-card a"),
+    ):
+        page = pages(path)
+        page.wait_for_selector(link)
+        assert page.locator(link).get_attribute("href") == f"/?next=%2F{path[1:]}#login", path

@@ -269,6 +269,7 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     play_by_clicking(alice, "b2-c3")  # a claim comes once each side has moved (before, an abort)
     wait_for_ply(bob, 3)
     bob.context.close()
+    alice.wait_for_selector("#claim-draw")  # lichess's other button: calling it a draw
     alice.click("#claim-victory")
     alice.wait_for_selector("#result:not([hidden])")
     assert "White wins — Black left the game" in alice.locator("#result").inner_text()
@@ -291,3 +292,39 @@ def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
     wait_for_ply(watcher, 1)  # the spectator sees the move live
     watcher.context.close()
     alice.wait_for_selector("#spectators", state="hidden")
+
+
+def clock_shown_ms(page, color: str) -> float:
+    minutes, seconds = page.locator(f'.clock[data-clock="{color}"]').inner_text().strip().split(":")
+    return int(minutes) * 60_000 + float(seconds) * 1000
+
+
+def test_a_page_whose_network_went_quiet_marks_itself_offline_and_shows_the_clocks_as_they_are(pages, server):
+    """Found by an audit: with the network gone for 20 s (and the opponent moving meanwhile) the page gave
+    no sign of it, and once back it counted down from the clocks of a message sent 20 s before. The game
+    socket pings every 3 s and is opened again when nothing comes for 7.5 s: a new socket brings the state
+    as it stands now."""
+    alice_name, bob_name = new_name("alice"), new_name("bob")
+    alice, bob = pages("/"), pages("/")
+    register(alice, alice_name)
+    register(bob, bob_name)
+    challenge(alice, bob_name, time="3+0")
+    bob.locator("#challenges-in button.accept-challenge").first.click()
+    gid = game_id(bob)
+    assert game_id(alice) == gid
+    for page, move, ply in ((alice, "c3-d4", 1), (bob, "f6-g5", 2)):
+        wait_for_turn(page)
+        play_by_clicking(page, move)
+        wait_for_ply(alice, ply)
+        wait_for_ply(bob, ply)
+    bob.context.set_offline(True)
+    wait_for_turn(alice)
+    play_by_clicking(alice, "b2-c3")  # Black's clock runs on the server while Black's page hears nothing
+    bob.wait_for_selector(".game-page.offline", timeout=12_000)
+    bob.wait_for_timeout(3000)
+    bob.context.set_offline(False)
+    bob.wait_for_selector(".game-page:not(.offline)", timeout=15_000)
+    wait_for_ply(bob, 3)
+    bob.wait_for_timeout(1500)  # the clock redrawn from the state the new socket brought
+    stored = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]["clocks"]["black_ms"]
+    assert abs(clock_shown_ms(bob, "black") - stored) < 2500, (clock_shown_ms(bob, "black"), stored)

@@ -318,7 +318,7 @@ def test_the_tournament_pages_fit_a_phone_screen(pages, server, artifacts):
 
 
 def test_the_lobby_lists_running_and_coming_tournaments_and_fetches_them_again_when_nudged(pages, server):
-    running = tournament("run1", name="Hourly arena")
+    running = tournament("run1", name="Hourly arena", scheduled=True, created_by=None)
     coming = tournament(
         "soon1", name="Daily Swiss", system="swiss", status="created", seconds_to_start=600, rounds=5
     )
@@ -334,6 +334,10 @@ def test_the_lobby_lists_running_and_coming_tournaments_and_fetches_them_again_w
     serve(page, tours)
     page.goto(server.url + "/")
     expect(page.locator('#lobby-tournaments li[data-tournament-id="run1"]')).to_contain_text("Hourly arena")
+    # The server's own events are marked, any other shows its creator (an audit: a player's event named
+    # like an official one looked the same).
+    expect(page.locator('#lobby-tournaments li[data-tournament-id="run1"] .official')).to_have_count(1)
+    expect(page.locator('#lobby-tournaments li[data-tournament-id="run1"] .by')).to_have_count(0)
     expect(page.locator("#nav a[href='/tournaments']")).to_have_text("Tournaments")
 
     # A tournament is created: the lobby channel's nudge makes the section fetch the list again.
@@ -341,6 +345,8 @@ def test_the_lobby_lists_running_and_coming_tournaments_and_fetches_them_again_w
     feeds[-1].send(json.dumps({"type": "tournaments"}))
     item = page.locator('#lobby-tournaments li[data-tournament-id="soon1"]')
     expect(item).to_contain_text("Daily Swiss")
+    expect(item.locator(".by")).to_have_text(" created by organiser")
+    expect(item.locator(".official")).to_have_count(0)
     expect(item.locator(".countdown")).to_contain_text(re.compile(r"Starts in (10:00|9:5\d)"))
     item.locator("a").click()
     page.wait_for_url(re.compile(r"/tournament/soon1$"))

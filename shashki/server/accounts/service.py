@@ -42,6 +42,18 @@ MIN_PASSWORD = 8
 # Names people could mistake for the server itself, and "status": /api/users/status is lidraughts' route
 # for players' status, not that player's profile.
 RESERVED = {"computer", "admin", "shashki", "system", "anonymous", "status"}
+
+
+def refuse_the_servers_name(name: str, what: str) -> None:
+    """Refuse a name a player chose for an event (a tournament, a simul) that would pass for the server's
+    own, as lichess refuses "lichess" in its users' tournament names (found by an audit: a player's arena
+    named like the server's scheduled ones)."""
+    if "shashki" in name.casefold():
+        raise Invalid(
+            "reserved_name", f"Only the server's own {what} are named after Shashki: choose another name."
+        )
+
+
 # An anonymous visitor's shown name (lichess's) and the start of its key, which no username has.
 ANONYMOUS_NAME = "Anonymous"
 ANONYMOUS_KEY_PREFIX = "~"

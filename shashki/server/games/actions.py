@@ -14,10 +14,10 @@ from datetime import timedelta
 from typing import Any, TypeVar, cast
 
 from shashki.rules import Color, IllegalMove, Move, Outcome
-from shashki.rules.game import ABANDONMENT, AGREEMENT, RESIGNATION, TIME
+from shashki.rules.game import RESIGNATION, TIME
 from shashki.server import metrics
 from shashki.server.errors import Conflict, Forbidden, Invalid, ServiceError
-from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
+from shashki.server.games.clock import CLOCK_STARTS_AT_PLY, elapsed_ms
 from shashki.server.games.live import LiveGame
 from shashki.server.games.presence import Presence
 from shashki.server.games.store import GameStore, StaleCopy
@@ -122,12 +122,7 @@ class GameActions:
         r = live.record
         now = utcnow()
         color = live.to_move
-        clock = live.clock()
-        white_ms, black_ms = r.white_ms, r.black_ms
-        if clock is not None:
-            white_ms, black_ms = clock.after_move(
-                now, increment_ms=r.clock_increment_ms, lag_ms=lag_ms, max_lag_ms=self.max_lag_ms
-            )
+        clock = live.clock()  # the mover's, read before the move changes the side to move
         if isinstance(move, str):
             # The exact notation of a legal move resolves from the position's cached moves (games/view.py);
             # anything else goes to the rules' parser, which reads liberal notation and explains refusals.
@@ -137,6 +132,12 @@ class GameActions:
         except IllegalMove as e:
             raise Invalid(e.code, e.message, legal=e.legal) from None
         notation = played.notation(live.rules.variant)
+        white_ms, black_ms = r.white_ms, r.black_ms
+        if clock is not None and clock.running:  # a legal move: its time charged, its delay credited
+            spent = elapsed_ms(clock.since, now)
+            credit = live.lag_quota(color).take(lag_ms, most_ms=self.max_lag_ms, spent_ms=spent)
+            increment = live.increment_ms(color)
+            white_ms, black_ms = clock.after_move(now, increment_ms=increment, credit_ms=credit)
         changes: dict[str, Any] = {
             "ply": r.ply + 1,
             "white_ms": white_ms,
@@ -234,44 +235,6 @@ class GameActions:
     # -- draws, resignation, abort, abandonment -----------------------------------------------------
 
     @checked_again
-    async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        """Offer a draw; offering when the opponent already offered is accepting. None before each side
-        has moved, when the game is aborted instead (as on lichess and lidraughts): an agreement without
-        a move would move ratings without a game."""
-        async with self.seated(user_id, game_id) as (live, color):
-            if live.record.ply < CLOCK_STARTS_AT_PLY:
-                raise Conflict(
-                    "too_early_for_a_draw",
-                    "A draw is offered once each side has moved: abort the game instead.",
-                )
-            offer = live.record.draw_offer
-            view = None
-            if offer is color.other:
-                view = await self.finish(live, Outcome.draw(AGREEMENT))
-            elif offer is None:
-                view = await self.store.commit(live, {"draw_offer": color})
-                if live.is_computer(color.other):
-                    # The computer declines every draw offer.
-                    view = await self.store.commit(live, {"draw_offer": None})
-            return (view or self.store.view(live)).to_json()
-
-    @checked_again
-    async def accept_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        async with self.seated(user_id, game_id) as (live, color):
-            if live.record.draw_offer is not color.other:
-                raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
-            view = await self.finish(live, Outcome.draw(AGREEMENT))
-        return view.to_json()
-
-    @checked_again
-    async def decline_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        async with self.seated(user_id, game_id, flag=False) as (live, color):
-            if live.record.draw_offer is not color.other:
-                raise Conflict("no_draw_offer", "Your opponent has not offered a draw.")
-            view = await self.store.commit(live, {"draw_offer": None})
-        return view.to_json()
-
-    @checked_again
     async def give_time(self, user_id: int, game_id: str) -> dict[str, Any]:
         """Give the opponent `MORE_TIME_MS` on their clock (lichess's "Give 15 seconds"): in a game with a
         clock between two players, outside tournaments, whose end it must not decide."""
@@ -331,41 +294,3 @@ class GameActions:
                 await self.finish(live, Outcome.aborted())
 
         await self._timed(game_id, abort_if_unstarted)
-
-    @checked_again
-    async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
-        """Win a game with a clock whose opponent has been disconnected for the claim delay while it is
-        their turn. A game without a clock is played at leisure, as lidraughts has it (`hasClock`): its
-        players, and the bots that play it as a correspondence game, are away between moves by design."""
-        claim_after_ms = self.store.claim_after_ms
-        async with self.seated(user_id, game_id) as (live, color):
-            if live.is_correspondence:
-                # A correspondence player is away between moves by design: only their days end the game.
-                raise Conflict("cannot_claim", "A correspondence game ends on time, not on absence.")
-            if live.clock() is None:
-                raise Conflict(
-                    "cannot_claim",
-                    "A game without a clock is not won by an absence: your opponent may come back any time.",
-                )
-            if live.record.ply < CLOCK_STARTS_AT_PLY:
-                # Until each side has moved the game can be aborted, unrated, and aborts by itself when
-                # the side to move does not start (`abort_unstarted`): there is no victory to claim yet.
-                raise Conflict(
-                    "cannot_claim", "Your opponent has not made their first move: abort the game instead."
-                )
-            opponent = color.other
-            if live.to_move is not opponent or live.is_computer(opponent):
-                raise Conflict(
-                    "cannot_claim", "You can claim victory only while your absent opponent is to move."
-                )
-            gone = self.presence.gone_ms(live.id, opponent, live.record.created_at, utcnow())
-            if gone < claim_after_ms:
-                left = (claim_after_ms - gone + 999) // 1000 if gone else None
-                message = (
-                    f"Your opponent has been gone {gone / 1000:.1f} s; you can claim in {left} s."
-                    if gone
-                    else "Your opponent is connected."
-                )
-                raise Conflict("cannot_claim", message)
-            view = await self.finish(live, Outcome.win(color, ABANDONMENT))
-        return view.to_json()

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import Color, Game
-from shashki.server.games.clock import CLOCK_STARTS_AT_PLY, ClockReading
+from shashki.server.games.clock import CLOCK_STARTS_AT_PLY, ClockReading, LagQuota
 from shashki.server.games.models import GameRecord, GameStatus
 
 
@@ -41,6 +41,9 @@ class Player:
         return {"id": self.id, "username": self.username, "bot": self.bot}
 
 
+DRAW_OFFER_EVERY = 20  # plies between two draw offers of one side (lichess's `playerHasOfferedDrawRecently`)
+
+
 @dataclass(eq=False)
 class LiveGame:
     record: GameRecord
@@ -62,6 +65,8 @@ class LiveGame:
     # one); when it is of the seq before a change, that change goes to the sockets holding it as a patch
     # (`view.state_patch`) instead of the whole state.
     shown: Any = field(default=None, repr=False)
+    # Each side's credit for its client's network delay (`clock.LagQuota`), made at its first timed move.
+    lag_quotas: dict[Color, LagQuota] = field(default_factory=dict, repr=False)
 
     @property
     def id(self) -> str:
@@ -119,6 +124,26 @@ class LiveGame:
             white_to_move=self.rules.position.white_to_move,
             since=r.turn_started_at,
         )
+
+    def draw_again_at(self, color: Color) -> int | None:
+        """The ply from which `color` may offer a draw again (None: it may now, or never offered): a side
+        offers again only `DRAW_OFFER_EVERY` plies after its last offer (games/draws.py)."""
+        offered = self.record.white_draw_ply if color is Color.WHITE else self.record.black_draw_ply
+        if offered is None or self.record.ply >= offered + DRAW_OFFER_EVERY:
+            return None
+        return offered + DRAW_OFFER_EVERY
+
+    def increment_ms(self, color: Color) -> int:
+        """What a move adds to `color`'s clock: the game's increment, none for a side that went berserk."""
+        r = self.record
+        return 0 if (r.white_berserk if color is Color.WHITE else r.black_berserk) else r.clock_increment_ms
+
+    def lag_quota(self, color: Color) -> LagQuota:
+        quota = self.lag_quotas.get(color)
+        if quota is None:
+            r = self.record
+            quota = self.lag_quotas[color] = LagQuota.for_clock(r.clock_initial_ms or 0, r.clock_increment_ms)
+        return quota
 
     def turn_restarted(self, now: datetime, stood: datetime | None = None) -> dict[str, Any]:
         """The changes that begin the side to move's turn again at `now`, with a running clock charged up

@@ -119,6 +119,15 @@ class GameRecord(Base):
     takebacks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # The simultaneous exhibition the game is played in, if any (`server/simuls`, 0011).
     simul_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
+    # Each side's own terms (0013): an arena's berserk (its clock halved, its increment gone), the ply of
+    # its last draw offer (another only 20 plies later), and, in a rated game once it has ended, whether
+    # its player's rating was provisional when it began (shown "1500?" with the ratings above).
+    white_berserk: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    black_berserk: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    white_draw_ply: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    black_draw_ply: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    white_provisional: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    black_provisional: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
 
     def player_id(self, color: Color) -> int | None:
         """The account playing `color` (None: the computer)."""

@@ -28,6 +28,7 @@ from shashki.server.events import EventBus
 from shashki.server.games import lifecycle
 from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
+from shashki.server.games.draws import Draws
 from shashki.server.games.heartbeat import Heartbeat
 from shashki.server.games.hooks import EndHook
 from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
@@ -90,6 +91,7 @@ class GameService:
         )
         self.actions = GameActions(self.store, self.presence, max_lag_ms=max_lag_compensation_ms)
         self.takebacks = Takebacks(self.actions, self.store)
+        self.draws = Draws(self.actions, self.store, self.presence)
         self._background = Background()
         self._stopped = False  # `stop` has run
         self.flags = FlagTimer(self.actions, self._background)
@@ -326,13 +328,13 @@ class GameService:
             return await self.actions.move(user_id, game_id, move, ply=ply, lag_ms=lag_ms)
 
     async def offer_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        return await self.actions.offer_draw(user_id, game_id)
+        return await self.draws.offer(user_id, game_id)
 
     async def accept_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        return await self.actions.accept_draw(user_id, game_id)
+        return await self.draws.accept(user_id, game_id)
 
     async def decline_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
-        return await self.actions.decline_draw(user_id, game_id)
+        return await self.draws.decline(user_id, game_id)
 
     async def resign(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.resign(user_id, game_id)
@@ -341,7 +343,10 @@ class GameService:
         return await self.actions.abort(user_id, game_id)
 
     async def claim_victory(self, user_id: int, game_id: str) -> dict[str, Any]:
-        return await self.actions.claim_victory(user_id, game_id)
+        return await self.draws.claim_victory(user_id, game_id)
+
+    async def claim_draw(self, user_id: int, game_id: str) -> dict[str, Any]:
+        return await self.draws.claim_draw(user_id, game_id)
 
     async def give_time(self, user_id: int, game_id: str) -> dict[str, Any]:
         return await self.actions.give_time(user_id, game_id)
@@ -356,10 +361,10 @@ class GameService:
         return await self.takebacks.decline(user_id, game_id)
 
     async def halve_clock(self, game_id: str, color: Color) -> dict[str, Any]:
-        """Halve `color`'s clock before that side's first move: an arena's berserk (lila `Berserk`;
-        the tournaments decide who may). The clocks do not run before `CLOCK_STARTS_AT_PLY`, so the
-        stored time is the whole of it, and a clock below its initial time there has been halved
-        already: halving is done once however often it is asked, even by requests at the same time."""
+        """Halve `color`'s clock before that side's first move and take its increment away: an arena's
+        berserk (lila `Berserk`; the tournaments decide who may). The clocks do not run before
+        `CLOCK_STARTS_AT_PLY`, so the stored time is the whole of it. Done once however often it is
+        asked, even by requests at the same time (the game's lock, and its flag)."""
         live = await self.store.live(game_id)
         async with self.store.locked(live):
             r = live.record
@@ -368,13 +373,14 @@ class GameService:
             first = live.rules.positions[0].side_to_move  # Black in English and Pool, or a set-up side
             if r.ply > (0 if color is first else 1):
                 raise Conflict("already_moved", "Berserk is only possible before your first move.")
-            column = "white_ms" if color is Color.WHITE else "black_ms"
-            current = getattr(r, column)
+            current = getattr(r, f"{color.value}_ms")
             if current is None:
                 raise Invalid("no_clock", "This game has no clock to halve.")
-            if r.clock_initial_ms is not None and current < r.clock_initial_ms:
+            if getattr(r, f"{color.value}_berserk"):
                 return self.state(live)  # halved before
-            view = await self.store.commit(live, {column: current // 2})
+            view = await self.store.commit(
+                live, {f"{color.value}_ms": current // 2, f"{color.value}_berserk": True}
+            )
         return view.to_json()
 
     # -- presence (called by the live channel and the Bot API's game stream) ---------------------------

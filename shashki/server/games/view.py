@@ -100,6 +100,8 @@ class ClockView:
     initial_ms: int
     increment_ms: int
     running: Color | None  # the side whose clock runs
+    # An arena's berserk, (white, black): that side's clock was halved and it has no increment.
+    berserk: tuple[bool, bool] = (False, False)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +110,9 @@ class ClockView:
             "initial_ms": self.initial_ms,
             "increment_ms": self.increment_ms,
             "running": None if self.running is None else self.running.value,
+            "berserk": {"white": self.berserk[0], "black": self.berserk[1]},
         }
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +165,8 @@ class GameView:
     # The player asking to take their last move back (games/takeback.py), while the game is played.
     takeback_offer: Color | None = None
     takeback_declined: Color | None = None  # who may ask again only after the next move
+    # The ply from which each side, (white, black), may offer a draw again (games/draws.py); None: now.
+    draw_again_at: tuple[int | None, int | None] = (None, None)
     # A timed game's side to move that has not made its first move yet: the time left to make it before the
     # game aborts itself (`FirstMoveTimer`); lichess shows it under the clock, counting down.
     first_move_ms: int | None = None
@@ -198,6 +204,7 @@ class GameView:
             "draw_offer": _name(self.draw_offer),
             "takeback_offer": _name(self.takeback_offer),
             "takeback_declined": _name(self.takeback_declined),
+            "draw_again_at": {"white": self.draw_again_at[0], "black": self.draw_again_at[1]},
             "result": self.result,
             "winner": _name(self.winner),
             "reason": self.reason,
@@ -272,7 +279,12 @@ def build_view(
     if clock is not None and r.clock_initial_ms is not None:
         white_ms, black_ms = clock.at(now)
         clocks = ClockView(
-            white_ms, black_ms, r.clock_initial_ms, r.clock_increment_ms, to_move if clock.running else None
+            white_ms,
+            black_ms,
+            r.clock_initial_ms,
+            r.clock_increment_ms,
+            to_move if clock.running else None,
+            (r.white_berserk, r.black_berserk),
         )
     days = None
     if r.days_per_move is not None:
@@ -318,5 +330,10 @@ def build_view(
         simul=r.simul_id,
         takeback_offer=r.takeback_offer if live.is_live else None,
         takeback_declined=r.takeback_declined if live.is_live else None,
+        draw_again_at=(
+            (live.draw_again_at(Color.WHITE), live.draw_again_at(Color.BLACK))
+            if live.is_live
+            else (None, None)
+        ),
         first_move_ms=first_move_left,
     )

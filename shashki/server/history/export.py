@@ -98,6 +98,8 @@ def game_json(
         if rating is not None:
             out["rating"] = rating
             out["ratingDiff"] = getattr(record, f"{color.value}_rating_diff")
+            if getattr(record, f"{color.value}_provisional"):  # as lichess writes it: only when true
+                out["provisional"] = True
         elif ratings and user_id in ratings:
             out["rating"] = ratings[user_id]["rating"]
             out["provisional"] = ratings[user_id]["provisional"]

@@ -22,7 +22,7 @@ import contextlib
 import logging
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field, ValidationError
 
 from shashki.server.accounts import Actor
@@ -83,8 +83,8 @@ async def lines(body: LinesBody, analysis: Analysis, limits: Limits, request: Re
 
 @router.post("/api/analysis/pdn", summary="Import PDN: each game as a tree of positions",
              dependencies=[Depends(per_address("pdn_imports", "PDN imports"))])
-async def import_pdn(body: PdnBody, analysis: Analysis) -> dict:
-    return await analysis.import_pdn(body.pdn, body.variant)
+async def import_pdn(body: PdnBody, analysis: Analysis) -> Response:
+    return Response(await analysis.import_pdn(body.pdn, body.variant), media_type="application/json")
 
 
 @router.websocket("/ws/analysis")

@@ -33,12 +33,15 @@ async def game_ratings(game_id: str, games: Games, ratings: Ratings) -> dict:
     speed = speed_of(r.clock_initial_ms, r.clock_increment_ms)
     now = await ratings.for_players([r.white_id, r.black_id], r.variant, speed)
     out: dict[str, dict | None] = {}
-    seats = (("white", r.white_id, r.white_rating), ("black", r.black_id, r.black_rating))
-    for color, user_id, stored in seats:
+    seats = (
+        ("white", r.white_id, r.white_rating, r.white_provisional),
+        ("black", r.black_id, r.black_rating, r.black_provisional),
+    )
+    for color, user_id, stored, provisional in seats:
         if user_id is None:
             out[color] = None
         elif stored is not None:
-            out[color] = {"rating": stored, "provisional": False}
+            out[color] = {"rating": stored, "provisional": bool(provisional)}
         else:
             out[color] = {"rating": now[user_id]["rating"], "provisional": now[user_id]["provisional"]}
     return {"ratings": out, "speed": speed}
@@ -112,3 +115,11 @@ async def abort(game_id: str, games: Games, actor: Actor = Depends(any_player)) 
 )
 async def claim_victory(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
     return {"game": await games.claim_victory(actor.id, game_id)}
+
+
+@router.post(
+    "/games/{game_id}/claim-draw",
+    summary="Call it a draw when the opponent has been disconnected long enough on their turn",
+)
+async def claim_draw(game_id: str, games: Games, actor: Actor = Depends(any_player)) -> dict:
+    return {"game": await games.claim_draw(actor.id, game_id)}

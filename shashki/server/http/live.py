@@ -16,8 +16,8 @@ Game socket `/ws/games/{id}` — anyone may watch; players act. The server sends
 - `{"type": "chat", "room": ..., "username": ..., "text": ..., ...}` for each chat line this client may
   read (shashki/server/chat), and `{"type": "chatSettings", "spectatorsClosed": bool}`.
 A client sends `{"type": "move", "move": "c3-d4", "ply": 0, "id": 1, "lag_ms": 40}`, `resign`, `abort`,
-`claim-victory`, `draw-offer`, `draw-accept`, `draw-decline`, `moretime` (give the opponent 15 s),
-`takeback-offer`, `takeback-accept`, `takeback-decline` (games/takeback.py),
+`claim-victory`, `claim-draw`, `draw-offer`, `draw-accept`, `draw-decline`, `moretime` (give the opponent
+15 s), `takeback-offer`, `takeback-accept`, `takeback-decline` (games/takeback.py),
 `resync`, `ping`.
 An action refused because the database or Redis is away is answered with the code `unavailable` (the
 socket stays; send it again or resync). When the socket's session is logged out or its token revoked, in
@@ -60,6 +60,7 @@ GAME_ACTIONS = {
     "resign": "resign",
     "abort": "abort",
     "claim-victory": "claim_victory",
+    "claim-draw": "claim_draw",
     "draw-offer": "offer_draw",
     "draw-accept": "accept_draw",
     "draw-decline": "decline_draw",

@@ -149,10 +149,12 @@ class BotApi:
             try:
                 state = state_view(await self.games.offer_draw(user.id, game_id))
             except Conflict as refused:
-                if refused.code != "too_early_for_a_draw":
+                if refused.code not in ("too_early_for_a_draw", "draw_offered_recently"):
                     raise
-                # Before each side has moved there is no draw to offer: lidraughts drops the offer and
-                # plays the move.
+                # Before each side has moved there is no draw to offer, and a side that offered lately
+                # offers again only later (games/draws.py): the offer is dropped and the move played, as
+                # lidraughts and lichess drop it (a bot client offering at every move of a drawn
+                # ending would otherwise have each of its moves refused).
             else:
                 if state.status != "started":
                     return OK  # the opponent had offered: the draw is agreed, nothing left to play

@@ -84,7 +84,8 @@ def rules_of(live: LiveGame) -> Game:
 class Clocks:
     white_ms: int
     black_ms: int
-    increment_ms: int
+    white_increment_ms: int  # none for a side that went berserk in an arena
+    black_increment_ms: int
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,13 @@ def state_view(state: dict[str, Any]) -> StateView:
         side_to_move=state["side_to_move"],
         fen=state["fen"],
         moves=list(state["moves"]),
-        clocks=Clocks(clocks["white_ms"], clocks["black_ms"], clocks["increment_ms"]) if clocks else None,
+        clocks=Clocks(
+            clocks["white_ms"],
+            clocks["black_ms"],
+            *(0 if clocks["berserk"][side] else clocks["increment_ms"] for side in ("white", "black")),
+        )
+        if clocks
+        else None,
         draw_offer=state["draw_offer"],
         takeback_offer=state.get("takeback_offer"),
         rematch_id=(state.get("rematch") or {}).get("game_id"),

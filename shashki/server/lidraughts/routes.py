@@ -156,6 +156,10 @@ def _game_routes(kind: str) -> None:
         await games.claim_victory(actor.id, game_id)
         return {"ok": True}
 
+    async def claim_draw(game_id: str, games: Games, actor: Actor = Depends(who)) -> dict:
+        await games.claim_draw(actor.id, game_id)
+        return {"ok": True}
+
     async def write_chat(game_id: str, chat: Chat, request: Request, actor: Actor = Depends(who)) -> dict:
         data = await fields(request)
         room = data.get("room") or "player"
@@ -173,6 +177,7 @@ def _game_routes(kind: str) -> None:
         ("POST", "/{game_id}/resign", resign, "Resign (before each side has moved: abort)"),
         ("POST", "/{game_id}/abort", abort, "Abort the game (before each side has moved)"),
         ("POST", "/{game_id}/claim-victory", claim_victory, "Claim the win: the opponent left on their turn"),
+        ("POST", "/{game_id}/claim-draw", claim_draw, "Call it a draw: the opponent left on their turn"),
         ("POST", "/{game_id}/chat", write_chat, "Write in the chat: room (player or spectator), text"),
         ("GET", "/{game_id}/chat", read_chat, "The chat lines you can see"),
     ]

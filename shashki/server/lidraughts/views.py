@@ -133,8 +133,8 @@ class Views:
             "moves": " ".join(strings),
             "wtime": clocks.white_ms if clocks else NO_CLOCK_MS,
             "btime": clocks.black_ms if clocks else NO_CLOCK_MS,
-            "winc": clocks.increment_ms if clocks else 0,
-            "binc": clocks.increment_ms if clocks else 0,
+            "winc": clocks.white_increment_ms if clocks else 0,
+            "binc": clocks.black_increment_ms if clocks else 0,
             "wdraw": state.draw_offer == "white",
             "bdraw": state.draw_offer == "black",
             "wtakeback": state.takeback_offer == "white",  # lichess's names (games/takeback.py)

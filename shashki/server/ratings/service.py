@@ -143,6 +143,8 @@ class RatingService:
             for field, value in (
                 ("rating", round(before[color].rating)),
                 ("rating_diff", round(after[color].rating) - round(before[color].rating)),
+                # provisional when it began: fewer than PROVISIONAL_GAMES rated games before it
+                ("provisional", (rows[color] or {"games": 0})["games"] < PROVISIONAL_GAMES),
             )
         }
         return EndWrite(ops, recorded)

@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
+from shashki.server.accounts.service import refuse_the_servers_name
 from shashki.server.errors import Conflict, Forbidden, NotFound
 from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
@@ -84,6 +85,7 @@ class SimulService:
     async def create(self, host: User, terms: SimulTerms) -> dict[str, Any]:
         may_take_part(host)
         terms = terms.checked(self.min_clock_ms)
+        refuse_the_servers_name(terms.name, "simuls")
         now = utcnow()
         simul = Simul(
             id="".join(secrets.choice(ID_ALPHABET) for _ in range(8)),

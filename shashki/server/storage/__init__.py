@@ -131,13 +131,29 @@ class Database:
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 
-        async with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                # Servers and workers start together (docker-compose: four processes) and each migrates:
-                # one at a time, or two would create the same tables at once and one fail. The lock is
-                # the transaction's: released at its commit, when the next one finds the schema at head.
-                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            await conn.run_sync(upgrade)
+        async with self.engine.connect() as conn:
+            sqlite = conn.dialect.name == "sqlite"
+            if sqlite:
+                # A migration that copies a table (Alembic's batch mode on SQLite: create, copy, drop,
+                # rename) would, with foreign keys on, delete the rows of every table referencing it ON
+                # DELETE CASCADE as it drops the old one: a game's moves, ratings, chat. Off for the
+                # migration (outside a transaction, or SQLite ignores it), on again after it.
+                await conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+                await conn.commit()
+            try:
+                async with conn.begin():
+                    if conn.dialect.name == "postgresql":
+                        # Servers and workers start together (docker-compose: four processes) and each
+                        # migrates: one at a time, or two would create the same tables at once and one fail.
+                        # The lock is the transaction's: released at its commit, when the next one finds
+                        # the schema at head.
+                        lock = text("SELECT pg_advisory_xact_lock(:key)")
+                        await conn.execute(lock, {"key": MIGRATION_LOCK})
+                    await conn.run_sync(upgrade)
+            finally:
+                if sqlite:
+                    await conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                    await conn.commit()
 
     async def close(self) -> None:
         self.direct.close()

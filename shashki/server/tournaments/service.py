@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
+from shashki.server.accounts.service import refuse_the_servers_name
 from shashki.server.errors import Conflict, Forbidden, Invalid, NotFound
 from shashki.server.games.service import GameService
 from shashki.server.history.export import pdn
@@ -221,6 +222,8 @@ class TournamentService(Berserk):
         """A new tournament by `user` (None: the server's schedule)."""
         now = now or utcnow()
         terms = terms.checked(now, self.min_clock_ms)
+        if user is not None:
+            refuse_the_servers_name(terms.name, "tournaments")
         assert terms.starts_at is not None
         tournament_id = "".join(secrets.choice(ID_ALPHABET) for _ in range(8))
         from datetime import timedelta

@@ -226,8 +226,10 @@ export class Actions {
       // A tournament's game is never aborted by a player (the server refuses it): resign instead.
       if (game.ply < 2 && !game.tournament) once("abort", t("game.abort"), "abort");
       else button("resign", t("game.resign"), () => confirm(t("game.confirmResign")) && this.send("resign"));
-      // A draw is offered once each side has moved (before, the game is aborted instead).
-      if (!game.draw_offer && game.ply >= 2) once("offer-draw", t("game.offerDraw"), "draw-offer");
+      // A draw is offered once each side has moved (before, the game is aborted instead), and by the same
+      // side again only 20 plies after its last offer (the server's `draw_again_at`).
+      const again = game.draw_again_at?.[myColor];
+      if (!game.draw_offer && game.ply >= 2 && again == null) once("offer-draw", t("game.offerDraw"), "draw-offer");
       if (this.canAskTakeback()) {
         once("takeback", t("game.takeback"), "takeback-offer");
         items[items.length - 1].title = t("game.takebackHint");
@@ -239,7 +241,11 @@ export class Actions {
         items[items.length - 1].title = t("game.moretimeHint");
       }
       const left = this.claimSecondsLeft();
-      if (left !== null && left <= 0) button("claim-victory", t("game.claimVictory"), () => this.send("claim-victory"), "");
+      if (left !== null && left <= 0) {
+        // lichess's two buttons: the win, or a draw for a player who would rather not win so.
+        button("claim-victory", t("game.claimVictory"), () => this.send("claim-victory"), "");
+        button("claim-draw", t("game.claimDraw"), () => this.send("claim-draw"));
+      }
       else if (left !== null) items.push(h("span", { class: "muted", id: "claim-wait" }, t("game.opponentGone", { seconds: left })));
       this.claimShown = left === null ? null : left <= 0;
     }

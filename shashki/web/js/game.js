@@ -62,10 +62,15 @@ export async function mount(container, { id }) {
 
   // -- the live channel and the page's parts ---------------------------------------------------------
   const page = h("div", { class: "game-page", dataset: { gameId: id } });
-  const socket = new LiveSocket(`/ws/games/${id}`, onMessage, (connected) => {
-    page.classList.toggle("offline", !connected);
-    actions.connection(connected);
-  });
+  const socket = new LiveSocket(
+    `/ws/games/${id}`,
+    onMessage,
+    (connected) => {
+      page.classList.toggle("offline", !connected);
+      actions.connection(connected);
+    },
+    { heartbeatMs: 3000 }
+  );
   const clocks = new Clocks(ctx, { top: el.top, bottom: el.bottom });
   const corrTime = new CorrTime(); // a correspondence game's time to move (corr.js)
   const chat = new Chat(ctx, el.chat);
@@ -122,12 +127,6 @@ export async function mount(container, { id }) {
   );
   container.append(page);
 
-  let pingSent = 0;
-  const pinger = setInterval(() => {
-    pingSent = performance.now();
-    socket.send({ type: "ping", id: "ping" });
-  }, 10000);
-
   function onMessage(message) {
     switch (message.type) {
       case "state":
@@ -150,7 +149,13 @@ export async function mount(container, { id }) {
         onPresence(message);
         break;
       case "pong":
-        if (pingSent) actions.lagMs = Math.round((performance.now() - pingSent) / 2);
+        if (socket.pingSentAt) {
+          const roundTrip = performance.now() - socket.pingSentAt;
+          actions.lagMs = Math.round(roundTrip / 2);
+          // A pong this late came through a network that held the messages: the state before it may
+          // have come as late, its clocks as they stood when it was sent. Asked again, it is read now.
+          if (roundTrip > 1500) socket.send({ type: "resync" });
+        }
         break;
       case "chat":
         chat.add(message);
@@ -348,7 +353,6 @@ export async function mount(container, { id }) {
       tournament.stop();
       clearInterval(ticker);
       corrTime.close();
-      clearInterval(pinger);
       document.removeEventListener("keydown", onKey);
     },
   };

@@ -18,7 +18,7 @@ import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { loadAccountLooks } from "./looks.js";
 import { loadMeta } from "./meta.js";
 import { bellButton, startNotifications } from "./notify.js";
-import { render, startRouter } from "./router.js";
+import { loginHref, render, startRouter } from "./router.js";
 
 const ROUTES = [
   [/^\/$/, () => import("./lobby.js"), () => ({})],
@@ -95,12 +95,6 @@ function renderHeader() {
     account.append(h("a", { href: loginHref(here), class: "login-link" }, t("auth.login")));
   }
   document.title = `Shashki — ${t("app.tagline")}`;
-}
-
-/** The lobby's log-in form, coming back to this page once logged in (lobby-auth.js reads `next`): a
- * friend on a challenge's page returns to it, as lichess's log-in returns to where it was asked. */
-function loginHref(here) {
-  return here === "/" ? "/#login" : `/?next=${encodeURIComponent(here)}#login`;
 }
 
 /** On a phone the navigation folds behind one button (style.css shows it under 600px). */

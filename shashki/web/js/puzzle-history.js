@@ -4,6 +4,7 @@
 import { api, isAnonymous, session } from "./api.js";
 import { fill, h } from "./dom.js";
 import { language, t } from "./i18n.js";
+import { loginHref } from "./router.js";
 import { loadPuzzleStyle, signed, themeName } from "./puzzle-widgets.js";
 import { variantName } from "./widgets.js";
 
@@ -46,7 +47,7 @@ export async function mount(container) {
   );
 
   if (!session.user || isAnonymous()) {
-    fill(list, h("li", { class: "muted" }, h("a", { href: "/#login" }, t("puzzle.historyLogin"))));
+    fill(list, h("li", { class: "muted" }, h("a", { href: loginHref() }, t("puzzle.historyLogin"))));
     prev.hidden = next.hidden = true;
     return { unmount() {} };
   }

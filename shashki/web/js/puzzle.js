@@ -12,6 +12,7 @@ import { Board } from "./board.js";
 import { fill, h, toast } from "./dom.js";
 import { defaultVariant, geometry, squaresOf, variant, variants } from "./geometry.js";
 import { t } from "./i18n.js";
+import { loginHref } from "./router.js";
 import { Attempt, solutionFrom } from "./puzzle-solve.js";
 import { SolutionView } from "./puzzle-solution.js";
 import { loadPuzzleStyle, signed, themeName } from "./puzzle-widgets.js";
@@ -84,7 +85,7 @@ export async function mount(container, params = {}) {
 
   async function loadMine() {
     if (!account) {
-      fill(el.mine, h("a", { href: "/#login" }, t("puzzle.loginToRate")));
+      fill(el.mine, h("a", { href: loginHref() }, t("puzzle.loginToRate")));
       return;
     }
     try {

@@ -10,6 +10,13 @@ let current = null;
 let rendering = 0;
 
 /** Go to `path` (pushing it on the history, or replacing the current entry) and show its page. */
+/** The lobby's log-in form, coming back to this page once logged in (lobby-auth.js reads `next`): a
+ * friend on a challenge's page returns to it, as lichess's log-in returns to where it was asked, and so
+ * does a visitor asked to log in to join a tournament or a simul, or to rate a puzzle. */
+export function loginHref(here = location.pathname) {
+  return here === "/" ? "/#login" : `/?next=${encodeURIComponent(here)}#login`;
+}
+
 export function navigate(path, { replace = false } = {}) {
   if (path === location.pathname + location.search + location.hash) return; // already there
   if (replace) history.replaceState({}, "", path);

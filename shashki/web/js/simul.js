@@ -9,7 +9,7 @@
 import { api, LiveSocket, session } from "./api.js";
 import { fill, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { navigate } from "./router.js";
+import { loginHref, navigate } from "./router.js";
 import { hostToMove, SimulBoards, simulTerms } from "./simul-widgets.js";
 import { act, card, playerLink } from "./widgets.js";
 
@@ -143,7 +143,7 @@ export async function mount(container, { id }) {
     }
     if (simul.status !== "created") return;
     if (!me) {
-      el.buttons.append(h("a", { href: "/#login", class: "button", id: "simul-login" }, t("simul.loginToJoin")));
+      el.buttons.append(h("a", { href: loginHref(), class: "button", id: "simul-login" }, t("simul.loginToJoin")));
     } else if (isHost()) {
       el.buttons.append(
         button("simul.start", "simul-start", () => post("start")),

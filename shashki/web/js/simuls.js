@@ -9,7 +9,7 @@ import { api, session } from "./api.js";
 import { fill, h } from "./dom.js";
 import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
-import { navigate } from "./router.js";
+import { loginHref, navigate } from "./router.js";
 import { simulItem } from "./simul-widgets.js";
 import { refetcher } from "./tournament-widgets.js";
 import { act, card, variantSelect } from "./widgets.js";
@@ -101,7 +101,7 @@ export async function mount(container) {
     "simul-create-card",
     t("simul.createTitle"),
     h("p", { class: "muted" }, t("simul.about")),
-    signedIn ? createForm() : h("p", { class: "muted" }, h("a", { href: "/#login", id: "simul-login" }, t("simul.loginToCreate")))
+    signedIn ? createForm() : h("p", { class: "muted" }, h("a", { href: loginHref(), id: "simul-login" }, t("simul.loginToCreate")))
   );
   container.append(
     h("div", { class: "simuls-page" }, h("div", { class: "column" }, h("h1", {}, t("simul.title")), ...boxes), h("div", { class: "column" }, create))

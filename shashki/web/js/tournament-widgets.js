@@ -88,6 +88,13 @@ export function tournamentItem(tour, clocks) {
       "a",
       { href: `/tournament/${tour.id}` },
       h("strong", {}, padlock, h("span", { translate: "no" }, tour.name)), // a name its creator chose
+      // The server's own events marked as such, and any other by its creator's name: a player's event
+      // named like an official one is told apart at a glance (lichess marks its official events too).
+      tour.scheduled
+        ? h("span", { class: "official", title: t("tournament.officialHint") }, ` ${t("tournament.official")}`)
+        : tour.created_by
+          ? h("small", { class: "by", translate: "no" }, ` ${t("tournament.createdBy", { name: tour.created_by })}`)
+          : null,
       h("small", {}, ` ${termsText(tour)}`)
     ),
     h(

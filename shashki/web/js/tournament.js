@@ -9,7 +9,7 @@
 import { api, LiveSocket, session } from "./api.js";
 import { fill, h, toast } from "./dom.js";
 import { t } from "./i18n.js";
-import { navigate } from "./router.js";
+import { loginHref, navigate } from "./router.js";
 import { Games, podium } from "./tournament-games.js";
 import { Standings } from "./tournament-standings.js";
 import { countdowns, currentGame, termsText } from "./tournament-widgets.js";
@@ -125,7 +125,7 @@ export async function mount(container, { id }) {
     el.buttons.replaceChildren();
     if (tour.status === "finished") return;
     if (!me) {
-      el.buttons.append(h("a", { href: "/#login", class: "button", id: "tournament-login" }, t("tournament.loginToJoin")));
+      el.buttons.append(h("a", { href: loginHref(), class: "button", id: "tournament-login" }, t("tournament.loginToJoin")));
       return;
     }
     const mine = tour.me || {};

@@ -7,6 +7,7 @@ import { api, session } from "./api.js";
 import { fill, h } from "./dom.js";
 import { subscribe } from "./feed.js";
 import { t } from "./i18n.js";
+import { loginHref } from "./router.js";
 import { createForm } from "./tournament-form.js";
 import { countdowns, refetcher, tournamentItem } from "./tournament-widgets.js";
 import { card } from "./widgets.js";
@@ -22,7 +23,7 @@ export async function mount(container) {
   });
   const create = session.user
     ? card("tournament-create-card", t("tournament.createTitle"), createForm())
-    : card("tournament-create-card", t("tournament.createTitle"), h("p", { class: "muted" }, h("a", { href: "/#login" }, t("tournament.loginToCreate"))));
+    : card("tournament-create-card", t("tournament.createTitle"), h("p", { class: "muted" }, h("a", { href: loginHref() }, t("tournament.loginToCreate"))));
 
   container.append(
     h("div", { class: "tournaments-page" }, h("div", { class: "column" }, h("h1", {}, t("tournament.title")), ...boxes), h("div", { class: "column" }, create))
