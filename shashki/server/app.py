@@ -190,6 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Who is on the site: their lobby sockets, counted across the processes (connections.py).
         app.state.social = SocialService(db, bus, game_service, accounts_service, app.state.connections)
         app.state.lobby.blocks = app.state.lobby.links.blocks = app.state.social
+        app.state.lobby.here = app.state.social.online.here  # a page's seek leaves with its player
         app.state.chat.blocks = app.state.social.blocks
         app.state.rematch.blocks = app.state.social.blocks
         app.state.rematch.closed = app.state.security.is_closed
@@ -253,6 +254,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.reviews.resume()
         app.state.reviews.start()
         director.start()
+        app.state.lobby.start(settings.seek_left_seconds)
         log.info("shashki server ready: %d live games resumed", resumed)
         sampled = gauges.ServerGauges(settings, app.state, db, bus, game_service)
         sampler = Sampler(sampled.sources())
@@ -279,6 +281,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await director.close()
             await tournament_results.close()
             await app.state.simuls.close()
+            await app.state.lobby.close()
             await feed.close()
             await app.state.social.close()
             await game_service.close()

@@ -85,16 +85,32 @@ def text_of(message: dict) -> str:
     return message.text if isinstance(message, Encoded) else dumps(message)
 
 
+DROPPED = "dropped"  # the type of the event that tells a listener it has missed some (`Subscription.drop`)
+
+
 class Subscription:
     """Events of one channel, in order, for one listener.
 
     A listener may also take an event as it is put (`deliver`, returning whether it took it): then it
-    is not queued. It is asked only while nothing is queued, so events stay in order."""
+    is not queued. It is asked only while nothing is queued, so events stay in order.
+
+    `dropped` counts the times events may have been lost (the queue full, the bus's connection broken);
+    a listener that sets `wakes` is also sent `{"type": "dropped"}` then, to resync at once rather than
+    at its next event, which may never come (found by an audit: after Redis restarted, a move committed
+    at once reached no socket, and a game that ended on time stayed "in play" on both players' pages)."""
 
     def __init__(self, maxsize: int = 1000) -> None:
         self._queue: asyncio.Queue[dict] = asyncio.Queue(maxsize)
         self.dropped = 0
         self.deliver: Callable[[dict], bool] | None = None
+        self.wakes = False
+
+    def drop(self) -> None:
+        """Events may have been lost (the bus reconnected): counted, and a listener that `wakes` told."""
+        self.dropped += 1
+        if self.wakes:
+            with contextlib.suppress(asyncio.QueueFull):
+                self._queue.put_nowait({"type": DROPPED})
 
     def put(self, event: dict) -> None:
         if self.deliver is not None and self._queue.empty():

@@ -138,7 +138,7 @@ class RedisBus:
         for name, listeners in list(self._listeners.items()):
             if channel is None or name == channel:
                 for subscription in listeners:
-                    subscription.dropped += 1
+                    subscription.drop()
 
     async def _read(self) -> None:
         """The one reader: dispatch messages to listeners; reconnect and resubscribe on failure."""

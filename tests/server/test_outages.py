@@ -251,3 +251,29 @@ def test_a_redis_bus_subscription_hears_events_again_after_redis_restarts(privat
             await bus.close()
 
     assert asyncio.run(scenario()) == {"n": 2}
+
+
+@pytest.mark.slow
+def test_a_socket_is_sent_the_state_as_soon_as_redis_is_back_without_asking(tmp_path, private_redis):
+    """Found by an audit: after Redis restarted, a move committed meanwhile (its publication lost, the
+    retries spent) reached no open socket, nor did anything after it until the next event, which may
+    never come: a game lost on time stayed "in play" on both pages. Now the bus's reconnection wakes every
+    socket, which is sent the state as it stands."""
+    server = Server(tmp_path / "server")
+    server.env["REDIS_URL"] = private_redis.url
+    server.start()
+    try:
+        white, black = Player(server), Player(server)
+        gid = white.challenge(black)["id"]
+        watcher = white.socket(gid)
+        assert watcher.move("c3-d4", ply=0)["type"] == "ack"
+        private_redis.stop()
+        r = black.post(f"/api/games/{gid}/move", {"move": "f6-g5", "ply": 1})
+        assert r.status_code == 200, r.text  # committed and acknowledged, its publication failing
+        time.sleep(17)  # longer than the publication's retries (events.PUBLISH_RETRIES: 15.7 s)
+        private_redis.start()
+        state = watcher.wait_state(lambda g: g["ply"] == 2, timeout=15)  # nothing sent by the client
+        assert state["moves"] == ["c3-d4", "f6-g5"]
+        watcher.close()
+    finally:
+        server.stop()

@@ -6,6 +6,7 @@ open the site, and a Board API seek while its stream is open stay."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 
@@ -90,3 +91,25 @@ def test_seeks_of_a_client_without_the_site_or_held_by_a_board_stream_stay(leavi
     seeks = {s["id"]: s["user"]["username"] for s in listed}
     assert api_only in seeks and carol.name in seeks.values()
     held.append(0)
+
+
+def test_a_seek_whose_page_went_with_its_process_is_withdrawn_once_the_server_is_back(tmp_path):
+    """Found by an audit: the process holding a player's only page was killed, no socket closed to say
+    so, and the seek stayed open for minutes (here the server itself is killed and started again; with
+    several processes another one's sweep does the same). A seek made without a page stays."""
+    server = Server(tmp_path / "killed", {"SHASHKI_SEEK_LEFT_SECONDS": str(LEFT_SECONDS)}).start()
+    try:
+        alice, bob = Player(server), Player(server)
+        page = lobby(server, alice)
+        held = seek(alice, 3.04)
+        api_only = seek(bob, 3.05)
+        server.kill()  # the page's socket never closes: its process is gone
+        with contextlib.suppress(Exception):
+            page.close()
+        server.start()
+        seeks = eventually(lambda: open_seeks(server), lambda seeks: held not in seeks, timeout=10)
+        assert held not in seeks
+        time.sleep(LEFT_SECONDS * 3)
+        assert api_only in open_seeks(server)
+    finally:
+        server.stop()

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shashki.rules import Color
-from shashki.server.errors import log_failure
+from shashki.server.errors import UNAVAILABLE, log_failure
 from shashki.server.games.actions import GameActions
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY
 from shashki.server.games.computer import Opponent
@@ -25,6 +25,14 @@ from shashki.server.games.store import GameStore
 from shashki.server.storage.base import utcnow
 
 log = logging.getLogger(__name__)
+
+
+def retry_after(failures: int) -> float:
+    """The wait before a timer's or the computer's action is tried again after `failures` outages in a
+    row (the database or Redis away): 0.5, 1, 2, 4, then 5 s. Until it succeeds, or the game is another
+    process's (`drop`) or changes (the listener is told again): a flag check or a computer's move that met
+    an outage was given up, and the game hung until someone read it (found by an audit)."""
+    return min(5.0, 0.5 * 2**failures)
 
 
 class Background:
@@ -64,11 +72,13 @@ class FlagTimer:
         self.background = background
         self.horizon_seconds = horizon_seconds
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._failures: dict[str, int] = {}  # outages met in a row by a game's check
 
     def __call__(self, live: LiveGame) -> None:
         timer = self._timers.pop(live.id, None)
         if timer is not None:
             timer.cancel()
+        self._failures.pop(live.id, None)
         if not live.is_live:
             return
         deadline = live.deadline()
@@ -118,6 +128,7 @@ class FlagTimer:
         timer = self._timers.pop(game_id, None)
         if timer is not None:
             timer.cancel()
+        self._failures.pop(game_id, None)
 
     @property
     def armed(self) -> int:
@@ -135,6 +146,13 @@ class FlagTimer:
     async def _check(self, game_id: str) -> None:
         try:
             await self.actions.check_flag(game_id)
+            self._failures.pop(game_id, None)
+        except UNAVAILABLE:
+            log_failure(log, "the flag check of game %s failed; tried again", game_id)
+            if game_id not in self._timers:  # not armed again meanwhile (a change, a drop)
+                failures = self._failures.get(game_id, 0)
+                self._failures[game_id] = failures + 1
+                self._arm_in(game_id, retry_after(failures))
         except Exception:
             log_failure(log, "the flag check of game %s failed", game_id)
 
@@ -157,11 +175,13 @@ class FirstMoveTimer:
         self.background = background
         self.first_move_ms = int(seconds * 1000)
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._failures: dict[str, int] = {}
 
     def __call__(self, live: LiveGame) -> None:
         timer = self._timers.pop(live.id, None)
         if timer is not None:
             timer.cancel()
+        self._failures.pop(live.id, None)
         r = live.record
         if self.first_move_ms <= 0 or not live.is_live or r.ply >= CLOCK_STARTS_AT_PLY:
             return
@@ -169,7 +189,9 @@ class FirstMoveTimer:
             return
         waited_ms = (utcnow() - r.turn_started_at).total_seconds() * 1000
         delay = max(0.0, (self.first_move_ms - waited_ms) / 1000) + 0.005
-        game_id = live.id
+        self._arm_in(live.id, delay)
+
+    def _arm_in(self, game_id: str, delay: float) -> None:
         self._timers[game_id] = asyncio.get_running_loop().call_later(delay, self._fire, game_id)
 
     def _fire(self, game_id: str) -> None:
@@ -181,10 +203,18 @@ class FirstMoveTimer:
         timer = self._timers.pop(game_id, None)
         if timer is not None:
             timer.cancel()
+        self._failures.pop(game_id, None)
 
     async def _abort(self, game_id: str) -> None:
         try:
             await self.actions.abort_unstarted(game_id, self.first_move_ms)
+            self._failures.pop(game_id, None)
+        except UNAVAILABLE:
+            log_failure(log, "the first-move timer of game %s failed; tried again", game_id)
+            if game_id not in self._timers:
+                failures = self._failures.get(game_id, 0)
+                self._failures[game_id] = failures + 1
+                self._arm_in(game_id, retry_after(failures))
         except Exception:
             log_failure(log, "the first-move timer of game %s failed", game_id)
 
@@ -255,34 +285,51 @@ class ComputerTurns:
         return max(0.0, min(self.delay, left_ms / 1000 * DELAY_SHARE))
 
     async def _move(self, live: LiveGame, turn: tuple[int, int]) -> None:
+        """The computer's move at `turn`, tried again after an outage for as long as the turn is wanted."""
+        game_id = live.id
+        failures = 0
         try:
-            await asyncio.sleep(self.pause(live))
-            async with self.store.locked(live):
-                if not self._wanted(live, turn):
+            while True:
+                try:
+                    if failures:  # the copy may have been dropped with the failure: read afresh
+                        live = await self.store.live(game_id)
+                    await self._try_move(live, turn)
                     return
-                await self.actions.flag_locked(live)
-                if not live.is_live:
-                    return
-                clock = live.clock()
-                remaining_ms = None
-                if clock is not None:
-                    white_ms, black_ms = clock.at(utcnow())
-                    remaining_ms = white_ms if live.to_move is Color.WHITE else black_ms
-                increment_ms = live.record.clock_increment_ms or 0
-                level = live.record.computer_level or 1
-                game = live.rules
-            move = await self.engine.choose(game, level, remaining_ms, increment_ms)
-            async with self.store.locked(live):
-                if not self._wanted(live, turn):
-                    return
-                await self.actions.flag_locked(live)
-                if live.is_live and move is not None:
-                    # The move came back from another process: the rules take the position's own copy.
-                    await self.actions.play(live, move)
+                except UNAVAILABLE:
+                    log_failure(log, "the computer failed to move in game %s; tried again", game_id)
+                    if self._turns.get(game_id) != turn:
+                        return
+                    await asyncio.sleep(retry_after(failures))
+                    failures += 1
         except asyncio.CancelledError:
             raise
         except Exception:
-            log_failure(log, "the computer failed to move in game %s", live.id)
+            log_failure(log, "the computer failed to move in game %s", game_id)
         finally:
-            if self._turns.get(live.id) == turn:
-                del self._turns[live.id]
+            if self._turns.get(game_id) == turn:
+                del self._turns[game_id]
+
+    async def _try_move(self, live: LiveGame, turn: tuple[int, int]) -> None:
+        await asyncio.sleep(self.pause(live))
+        async with self.store.locked(live):
+            if not self._wanted(live, turn):
+                return
+            await self.actions.flag_locked(live)
+            if not live.is_live:
+                return
+            clock = live.clock()
+            remaining_ms = None
+            if clock is not None:
+                white_ms, black_ms = clock.at(utcnow())
+                remaining_ms = white_ms if live.to_move is Color.WHITE else black_ms
+            increment_ms = live.record.clock_increment_ms or 0
+            level = live.record.computer_level or 1
+            game = live.rules
+        move = await self.engine.choose(game, level, remaining_ms, increment_ms)
+        async with self.store.locked(live):
+            if not self._wanted(live, turn):
+                return
+            await self.actions.flag_locked(live)
+            if live.is_live and move is not None:
+                # The move came back from another process: the rules take the position's own copy.
+                await self.actions.play(live, move)

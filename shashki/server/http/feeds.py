@@ -15,7 +15,7 @@ from starlette.websockets import WebSocket
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import ServiceError
-from shashki.server.events import EventBus
+from shashki.server.events import DROPPED, EventBus
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import answer_until_closed
 from shashki.server.http.live import TRY_AGAIN_LATER, _accept, _close_with, _ended_with_credential
@@ -39,7 +39,16 @@ async def follow_channel(
         await send(await state(actor))
 
     async def forward(events) -> None:
+        events.wakes = True
         async for event in events:
+            if event.get("type") == DROPPED:  # events were lost (Redis reconnected): the state now
+                if events.dropped:
+                    events.dropped = 0
+                    try:
+                        await send_state()
+                    except UNAVAILABLE:  # the client asks for a resync once the database is back
+                        await send(unavailable_body() | {"type": "error"})
+                continue
             await relay(send, actor, event)
 
     try:

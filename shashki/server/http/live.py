@@ -42,7 +42,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from shashki.server.accounts import AccountService, Actor
 from shashki.server.errors import ServiceError, Unauthorized
-from shashki.server.events import text_of
+from shashki.server.events import DROPPED, text_of
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
 from shashki.server.http.auth import websocket_actor
@@ -175,6 +175,14 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
         async for event in events:
             forwarding = True
             try:
+                if event.get("type") == DROPPED:  # events were lost (Redis reconnected): the state now
+                    if events.dropped:
+                        events.dropped = 0
+                        try:
+                            await send_state(resync=True)
+                        except UNAVAILABLE:
+                            await send(unavailable_body() | {"type": "error"})
+                    continue
                 if event.get("type") == "state":
                     if event["seq"] <= last_seq:
                         continue  # already sent (the first state and a published one can cross)
@@ -201,6 +209,7 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
         _ended_with_credential(websocket, send, actor, accounts),
     ):
         events.deliver = deliver
+        events.wakes = True
         forwarder = asyncio.create_task(forward(events))
         joined = False
         try:
@@ -356,7 +365,13 @@ async def lobby_socket(
             await send(service_error_body(error) | {"type": "error"})
 
     async def forward(events) -> None:
+        events.wakes = True
         async for event in events:
+            if event.get("type") == DROPPED:  # events were lost (Redis reconnected): the lists now
+                if events.dropped:
+                    events.dropped = 0
+                    await snapshot()
+                continue
             if event.get("type") in ("gameStart", "gameFinish"):
                 watching.nudge()
             if event.get("type") == "relationsChanged":  # blocks changed: the seeks shown change

@@ -20,7 +20,7 @@ from shashki.server.chat import ChatService
 from shashki.server.chat.service import channel as chat_channel
 from shashki.server.connections import Connections, Full
 from shashki.server.errors import Forbidden, NotFound, RateLimited, ServiceError
-from shashki.server.events import EventBus, Subscription
+from shashki.server.events import DROPPED, EventBus, Subscription
 from shashki.server.games.service import GameService
 from shashki.server.lidraughts.facts import GameFacts, StateView, facts, other, state_view
 from shashki.server.lidraughts.moves import MoveStrings
@@ -71,10 +71,12 @@ class StreamSlots:
 
 
 async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncGenerator[Json | None, None]:
-    """Events of several subscriptions as they come, and None whenever `keepalive` seconds pass quietly."""
+    """Events of several subscriptions as they come, and None whenever `keepalive` seconds pass quietly;
+    `{"type": "dropped"}` before the first event after some were lost, or as soon as the bus says so."""
     queue: asyncio.Queue[tuple[Subscription, Json]] = asyncio.Queue()
 
     async def pump(sub: Subscription) -> None:
+        sub.wakes = True
         async for event in sub:
             await queue.put((sub, event))
 
@@ -92,8 +94,9 @@ async def merged(subscriptions: list[Subscription], keepalive: float) -> AsyncGe
                 continue
             if sub.dropped:
                 sub.dropped = 0
-                yield {"type": "dropped"}
-            yield event
+                yield {"type": DROPPED}
+            if event.get("type") != DROPPED:  # the bus's own word that events were lost: said above
+                yield event
     finally:
         for task in tasks:
             task.cancel()

@@ -28,6 +28,9 @@ class Seek(Base):
     status: Mapped[str] = mapped_column(String(12), index=True)  # open / matched / cancelled
     game_id: Mapped[str | None] = mapped_column(String(12), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime())
+    # Whether its player had a page of the site open when it was made (0014): such a seek with a clock
+    # leaves with them (lobby/seeks.py `withdraw_when_gone`, `sweep_left`); an API client's stays.
+    page_held: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
 
 class Challenge(Base):

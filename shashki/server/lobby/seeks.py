@@ -57,6 +57,10 @@ class Seeks:
     min_clock_ms: int
     blocks: Blocks | None
     _leaving: set[asyncio.Task]  # `withdraw_when_gone`'s waits
+    # Whether a player has a page of the site open now, in any process (`social.Online.here`), set by the
+    # app; and the players the last `sweep_left` found without one.
+    here: Callable[[int], Awaitable[bool]] | None
+    _absent: set[int]
     # The ratings of players in a variant and speed (RatingService.for_players), set by the app.
     ratings_of: Callable[[list[int], str, str], Awaitable[dict[int, dict]]] | None
 
@@ -93,6 +97,8 @@ class Seeks:
         game at once with a compatible seek already waiting. A seek starts from the variant's start
         position."""
         seek = self.new_seek(user, terms, **options)
+        if self.here is not None and seek.clock_initial_ms is not None:
+            seek.page_held = await self.here(user.id)  # a page's seek leaves with it; an API client's stays
         terms = GameTerms.of(seek)
         hidden = await hidden_seekers(self.blocks, user.id)
 
@@ -262,6 +268,37 @@ class Seeks:
         task = asyncio.create_task(later())
         self._leaving.add(task)
         task.add_done_callback(self._leaving.discard)
+
+    async def sweep_left(self) -> int:
+        """Withdraw the seeks with a clock of players who made them from a page of the site (`page_held`)
+        and had none open at this sweep and the one before: the pages a process took with it when it
+        died, or a restart, whose sockets never closed to say so (`withdraw_when_gone`; found by an audit:
+        a seek outlived its player's process for minutes). Run every `seek_left_seconds` in each process
+        (`sweep_left_forever`); how many players' seeks it withdrew."""
+        if self.here is None:
+            return 0
+        async with self.db.session() as s:
+            seekers = set(
+                await s.scalars(
+                    select(Seek.user_id).where(
+                        Seek.status == "open", Seek.page_held, Seek.clock_initial_ms.is_not(None)
+                    )
+                )
+            )
+        gone = {user_id for user_id in seekers if not await self.here(user_id)}
+        withdrawn = 0
+        for user_id in sorted(gone & self._absent):
+            withdrawn += await self.withdraw_left(user_id)
+        self._absent = gone - self._absent
+        return withdrawn
+
+    async def sweep_left_forever(self, seconds: float) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.sweep_left()
+            except Exception:
+                log_failure(log, "the seeks of players who left could not be swept")
 
     async def list_seeks(self, viewer_id: int | None = None) -> list[dict]:
         """The open seeks, oldest first; those of players blocked either way hidden from `viewer_id`."""

@@ -7,6 +7,7 @@ says why.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -75,7 +76,21 @@ class LobbyService(Seeks):
         # The players' blocks (shashki.server.social), set by the app: none in a lobby on its own.
         self.blocks: Blocks | None = None
         self._leaving: set[asyncio.Task] = set()
+        self.here: Callable[[int], Awaitable[bool]] | None = None
+        self._absent: set[int] = set()
         self.ratings_of: Callable[[list[int], str, str], Awaitable[dict[int, dict]]] | None = None
+        self._sweeper: asyncio.Task | None = None
+
+    def start(self, seek_left_seconds: float) -> None:
+        """Sweep the seeks whose players' pages went without closing (`sweep_left`), every so often."""
+        self._sweeper = asyncio.create_task(self.sweep_left_forever(seek_left_seconds))
+
+    async def close(self) -> None:
+        for task in [self._sweeper, *self._leaving]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     # -- challenges ---------------------------------------------------------------------------------
 

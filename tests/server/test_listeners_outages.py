@@ -1,0 +1,96 @@
+"""A timer's or the computer's action that meets an outage (the database or Redis away) is tried again
+until it succeeds (found by an audit: with PostgreSQL down for a few seconds, a flag that was due never
+fell, and a computer that was to move never did, until someone happened to read the game)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from sqlalchemy.exc import OperationalError
+
+from shashki.server.games import listeners
+from shashki.server.games.computer import RandomOpponent
+from shashki.server.games.listeners import Background, FirstMoveTimer, FlagTimer
+from shashki.server.games.service import GameService
+from shashki.server.redisbus import make_bus
+
+from .test_game_parts import _service
+
+
+class Failing:
+    """The actions of a timer, failing with an outage the first `outages` times."""
+
+    def __init__(self, outages: int) -> None:
+        self.outages = outages
+        self.calls = 0
+
+    async def _call(self) -> None:
+        self.calls += 1
+        if self.calls <= self.outages:
+            raise OperationalError("SELECT 1", {}, ConnectionRefusedError("the database is down"))
+
+    async def check_flag(self, game_id: str) -> None:
+        await self._call()
+
+    async def abort_unstarted(self, game_id: str, first_move_ms: int) -> None:
+        await self._call()
+
+
+def test_a_flag_check_and_a_first_move_abort_that_meet_an_outage_are_tried_again(monkeypatch):
+    monkeypatch.setattr(listeners, "retry_after", lambda failures: 0.01)
+
+    async def scenario():
+        background = Background()
+        flags, first = Failing(3), Failing(2)
+        flag_timer = FlagTimer(flags, background)  # type: ignore[arg-type]
+        first_timer = FirstMoveTimer(first, background, 1.0)  # type: ignore[arg-type]
+        flag_timer._arm_in("g1", 0)
+        first_timer._arm_in("g2", 0)
+        for _ in range(200):
+            if flags.calls > 3 and first.calls > 2:
+                break
+            await asyncio.sleep(0.01)
+        held = (flag_timer.holds("g1"), "g2" in first_timer._timers)
+        await background.close()
+        return flags.calls, first.calls, held
+
+    # Each tried until it got through, and not again after.
+    assert asyncio.run(scenario()) == (4, 3, (False, False))
+
+
+class OutageFirst(RandomOpponent):
+    """A computer whose first thought meets Redis away (its job queue), then moves."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=5)
+        self.asked = 0
+
+    async def choose(self, game, level, remaining_ms=None, increment_ms=0):
+        self.asked += 1
+        if self.asked == 1:
+            raise RedisConnectionError("Redis is restarting")
+        return await super().choose(game, level, remaining_ms, increment_ms)
+
+
+def test_the_computer_moves_once_the_outage_that_met_its_move_has_passed(tmp_path, monkeypatch):
+    monkeypatch.setattr(listeners, "retry_after", lambda failures: 0.01)
+
+    async def scenario():
+        db, first = await _service(tmp_path)
+        await first.close()
+        engine = OutageFirst()
+        games = GameService(db, make_bus(None), engine=engine, computer_delay_seconds=0)
+        try:
+            live = await games.create(white_id=1, black_id=None, computer_level=1)
+            await games.move(1, live.id, "c3-d4", ply=0)
+            for _ in range(300):
+                if (await games.get_state(live.id))["ply"] == 2:
+                    break
+                await asyncio.sleep(0.01)
+            return engine.asked, (await games.get_state(live.id))["ply"]
+        finally:
+            await games.close()
+            await db.close()
+
+    assert asyncio.run(scenario()) == (2, 2)
