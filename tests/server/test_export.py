@@ -93,6 +93,11 @@ def test_exported_games_replay_with_pdn_check_to_their_recorded_results(players,
     assert '[FEN "W:WK30:BK3"]' in single[3].text and '[Variant "international"]' in single[4].text
     assert '[Termination "Time forfeit"]' in single[5].text and '[TimeControl "0+0"]' in single[5].text
     assert '[WhiteRatingDiff "' in single[1].text  # a rated game records its rating changes
+    # A timed game's moves carry their clocks, as lichess's export does (an audit: the moves' clocks
+    # were stored and never exported); a game without a clock has none, and clocks=false leaves them out.
+    assert single[1].text.count("{[%clk ") == 9 and "1. c3-b4 {[%clk 0:05:00]}" in single[1].text
+    assert "%clk" not in single[0].text
+    assert "%clk" not in a.http.get(f"/game/export/{list(games)[1]}", params={"clocks": "false"}).text
 
     # A game in progress exports as unfinished.
     assert pdn_check(tmp_path, a.http.get(f"/game/export/{going}").text, "going.pdn") == ["1 * unfinished"]
@@ -106,6 +111,9 @@ def test_exported_games_replay_with_pdn_check_to_their_recorded_results(players,
         streamed = "".join(r.iter_text())
     lines = pdn_check(tmp_path, streamed, "all.pdn")
     assert [checked_result(line) for line in lines] == list(reversed(games.values()))
+    assert "%clk" not in streamed  # off by default in a player's export, as on lichess
+    timed = a.http.get(f"/api/games/user/{b.name}", params={"clocks": "true"}).text
+    assert timed.count("{[%clk ") == 9 + 2  # the resigned 5+3 game's nine moves, the flagged game's two
 
     # The same as NDJSON (Accept header as on lidraughts), with the recorded results and moves.
     r = a.http.get(f"/api/games/user/{a.name}", headers={"Accept": "application/x-ndjson"})

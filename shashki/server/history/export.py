@@ -44,6 +44,26 @@ def time_control(record: GameRecord) -> str:
     return f"{record.clock_initial_ms // 1000}+{record.clock_increment_ms // 1000}"
 
 
+def clock_comment(ms: int) -> str:
+    """A move's clock as the PGN standard's supplement writes it (`[%clk H:MM:SS]`, lichess's and
+    lidraughts' too): the time its player had left once it was made.
+
+    >>> clock_comment(178_950), clock_comment(3_723_000)
+    ('[%clk 0:02:58]', '[%clk 1:02:03]')
+    """
+    seconds = max(0, ms) // 1000
+    return f"[%clk {seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}]"
+
+
+def with_clocks(clocks: list[int | None], comments: Mapping[int, str] | None) -> dict[int, str]:
+    """Each timed move's clock comment, before the comment it had (the computer's analysis)."""
+    out = dict(comments or {})
+    for ply, ms in enumerate(clocks):
+        if ms is not None:
+            out[ply] = f"{clock_comment(ms)} {out[ply]}" if ply in out else clock_comment(ms)
+    return out
+
+
 def pdn(
     record: GameRecord,
     notations: list[str],

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
+from sqlalchemy import select
+
 from shashki.rules import Color
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
-from shashki.server.games.models import GameRecord
+from shashki.server.games.models import GameRecord, MoveRecord
 from shashki.server.games.queries import Cursor, PlayerGames, Result
 from shashki.server.games.service import GameService
-from shashki.server.history.export import game_json, pdn
+from shashki.server.history.export import game_json, pdn, with_clocks
 from shashki.server.lidraughts import variant_key
 from shashki.server.ratings import RatingService
 from shashki.server.ratings.service import check_speed
@@ -186,10 +188,27 @@ class HistoryService:
             raise NotFound("no_such_game", f"There is no game {game_id!r}.")
         return (await self._with_moves([record]))[0]
 
-    async def pdn(self, game_id: str, *, site: str) -> str:
+    async def pdn(self, game_id: str, *, site: str, clocks: bool = True) -> str:
+        """The game as PDN, with the computer's analysis as comments if it has one, and each move's clock
+        (`[%clk H:MM:SS]`, lichess's `clocks`, on by default for one game) in a game with a clock."""
         record, moves, users = await self.one(game_id)
         comments = await self.analysis_comments(game_id) if self.analysis_comments else None
+        if clocks and record.clock_initial_ms is not None:
+            comments = with_clocks((await self.clocks_of([game_id]))[game_id], comments)
         return pdn(record, moves, users, site=f"{site}/game/{record.id}", comments=comments)
+
+    async def clocks_of(self, game_ids: list[str]) -> dict[str, list[int | None]]:
+        """The clock each move of the games left its player, in the order played (None: no clock)."""
+        clocks: dict[str, list[int | None]] = {i: [] for i in game_ids}
+        query = (
+            select(MoveRecord.game_id, MoveRecord.clock_ms)
+            .where(MoveRecord.game_id.in_(game_ids))
+            .order_by(MoveRecord.game_id, MoveRecord.ply)
+        )
+        async with self.db.session() as s:
+            for game_id, ms in await s.execute(query):
+                clocks[game_id].append(ms)
+        return clocks
 
     async def json(self, game_id: str) -> dict:
         record, moves, users = await self.one(game_id)
@@ -197,11 +216,11 @@ class HistoryService:
 
     async def export(
         self, username: str, f: GameFilter, *, fmt: str, site: str, limit: int | None = None,
-        moves: bool = True, tags: bool = True,
+        moves: bool = True, tags: bool = True, clocks: bool = False,
     ) -> AsyncIterator[str]:
         """A player's games, newest first, as PDN texts or NDJSON lines, read in batches as they are sent;
-        as lidraughts has them, `moves=False` leaves the moves out (a PDN keeps its result) and `tags=False`
-        a PDN's tags.
+        as lidraughts has them, `moves=False` leaves the moves out (a PDN keeps its result), `tags=False`
+        a PDN's tags, and `clocks=True` adds each move's clock to a PDN (off by default, as lichess's).
 
         The checks (the player exists, the filter) are made before the first chunk, so that an error is
         still an HTTP error; the games follow in batches of `EXPORT_BATCH`.
@@ -217,9 +236,13 @@ class HistoryService:
                 records = await self.games.queries.newest_of_player(selection, limit=size, after=last)
                 if not records:
                     return
+                timed = [r.id for r in records if r.clock_initial_ms is not None]
+                times = await self.clocks_of(timed) if clocks and fmt == "pdn" and timed else {}
                 for record, notations, users in await self._with_moves(records):
                     if fmt == "pdn":
-                        text = pdn(record, notations, users, site=f"{site}/game/{record.id}")
+                        comments = with_clocks(times[record.id], None) if record.id in times else None
+                        where = f"{site}/game/{record.id}"
+                        text = pdn(record, notations, users, site=where, comments=comments)
                         yield _parts(text, moves=moves, tags=tags) + "\n"
                     else:
                         shown = game_json(record, notations if moves else None, users)

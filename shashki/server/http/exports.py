@@ -42,19 +42,27 @@ def wanted(request: Request, fmt: str | None, default: str, other: str, other_ty
     return other if other_type in request.headers.get("accept", "") else default
 
 
+CLOCKS = "Each move's clock in a PDN comment, [%clk H:MM:SS]"
+
+
 @router.get("/game/export/{game_id}", summary="One game as PDN, or JSON (Accept: application/json)")
 async def export_game(
-    game_id: str, history: History, request: Request, format: str | None = Query(None, pattern="^(pdn|json)$")
+    game_id: str,
+    history: History,
+    request: Request,
+    format: str | None = Query(None, pattern="^(pdn|json)$"),
+    clocks: bool = Query(True, description=CLOCKS),
 ):
-    history = history
     if wanted(request, format, "pdn", "json", "application/json") == "json":
         return JSONResponse(await history.json(game_id))
-    return PlainTextResponse(await history.pdn(game_id, site=site(request)), media_type=PDN)
+    return PlainTextResponse(await history.pdn(game_id, site=site(request), clocks=clocks), media_type=PDN)
 
 
 @router.get("/api/games/{game_id}/pdn", summary="One game as PDN (the same as /game/export/{id})")
-async def game_pdn(game_id: str, history: History, request: Request) -> PlainTextResponse:
-    text = await history.pdn(game_id, site=site(request))
+async def game_pdn(
+    game_id: str, history: History, request: Request, clocks: bool = Query(True, description=CLOCKS)
+) -> PlainTextResponse:
+    text = await history.pdn(game_id, site=site(request), clocks=clocks)
     return PlainTextResponse(text, media_type=PDN)
 
 
@@ -80,6 +88,7 @@ async def export_user_games(
     until: int | None = Query(None, ge=0, description="Games begun at or before this time (ms, UTC)"),
     moves: bool = Query(True, description="Include the moves (a PDN keeps its result)"),
     tags: bool = Query(True, description="Include the PDN tags"),
+    clocks: bool = Query(False, description=CLOCKS),
     format: str | None = Query(None, pattern="^(pdn|ndjson)$"),
 ) -> StreamingResponse:
     fmt = wanted(request, format, "pdn", "ndjson", "application/x-ndjson")
@@ -94,6 +103,8 @@ async def export_user_games(
         since=moment(since),
         before=moment(None if until is None else until + 1),  # lidraughts' until, to the millisecond
     )
-    chunks = await history.export(username, f, fmt=fmt, site=site(request), limit=max, moves=moves, tags=tags)
+    chunks = await history.export(
+        username, f, fmt=fmt, site=site(request), limit=max, moves=moves, tags=tags, clocks=clocks
+    )
     media = PDN if fmt == "pdn" else "application/x-ndjson"
     return StreamingResponse(chunks, media_type=media)
