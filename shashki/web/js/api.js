@@ -122,8 +122,8 @@ export async function endpoint(method, path) {
  * `onStatus(connected)` hears when the connection comes and goes.
  */
 export class LiveSocket {
-  /** `heartbeatMs`: a ping that often, and the socket opened again when nothing at all has come for
-   * 2.5 of them. A network gone quiet (a phone's Wi-Fi dropping) closes no socket for a minute or more,
+  /** `heartbeatMs`: a ping when nothing has come for that long (none while messages flow), and the
+   * socket opened again when nothing at all has come for 2.5 of them. A network gone quiet (a phone's Wi-Fi dropping) closes no socket for a minute or more,
    * and the messages held meanwhile then come late, their clocks stale; a new socket starts with the
    * whole state as the server has it now (found by an audit: a page showed 20 s too much on its clock
    * after a 20 s outage, and no "offline" mark during it). */
@@ -144,10 +144,12 @@ export class LiveSocket {
 
   beat() {
     if (!this.open) return;
-    if (performance.now() - this.heard > this.heartbeatMs * 2.5) {
-      const quiet = this.ws;
+    const quiet = performance.now() - this.heard;
+    if (quiet < this.heartbeatMs - 50) return; // messages flow: the socket is alive
+    if (quiet > this.heartbeatMs * 2.5) {
+      const silent = this.ws;
       this.ws = null; // its late messages and its close are ignored from now on
-      quiet.close();
+      silent.close();
       this.onStatus(false);
       this.connect();
       return;
