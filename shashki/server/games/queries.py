@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, CompoundSelect, Select, and_, func, or_, select, union_all
 
@@ -315,19 +315,20 @@ class GameQueries:
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
-    async def moves_of(self, game_ids: list[str]) -> dict[str, list[str]]:
-        """The moves of each game, as played (an empty list for a game without moves)."""
-        moves: dict[str, list[str]] = {i: [] for i in game_ids}
+    async def moves_of(self, game_ids: list[str], column: Any = MoveRecord.notation) -> dict[str, list[Any]]:
+        """The moves of each game, as played (an empty list for a game without moves): their notations,
+        or another column of theirs (`MoveRecord.clock_ms`: the time each left its player)."""
+        moves: dict[str, list[Any]] = {i: [] for i in game_ids}
         if not game_ids:
             return moves
         query = (
-            select(MoveRecord.game_id, MoveRecord.notation)
+            select(MoveRecord.game_id, column)
             .where(MoveRecord.game_id.in_(game_ids))
             .order_by(MoveRecord.game_id, MoveRecord.ply)
         )
         async with self.db.session() as s:
-            for game_id, notation in await s.execute(query):
-                moves[game_id].append(notation)
+            for game_id, value in await s.execute(query):
+                moves[game_id].append(value)
         return moves
 
     async def now_playing(self, *, variant: str | None = None, limit: int) -> list[str]:

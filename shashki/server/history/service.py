@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import select
-
 from shashki.rules import Color
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
@@ -199,16 +197,7 @@ class HistoryService:
 
     async def clocks_of(self, game_ids: list[str]) -> dict[str, list[int | None]]:
         """The clock each move of the games left its player, in the order played (None: no clock)."""
-        clocks: dict[str, list[int | None]] = {i: [] for i in game_ids}
-        query = (
-            select(MoveRecord.game_id, MoveRecord.clock_ms)
-            .where(MoveRecord.game_id.in_(game_ids))
-            .order_by(MoveRecord.game_id, MoveRecord.ply)
-        )
-        async with self.db.session() as s:
-            for game_id, ms in await s.execute(query):
-                clocks[game_id].append(ms)
-        return clocks
+        return await self.games.queries.moves_of(game_ids, MoveRecord.clock_ms)
 
     async def json(self, game_id: str) -> dict:
         record, moves, users = await self.one(game_id)

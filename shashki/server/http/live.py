@@ -169,30 +169,30 @@ async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, cha
         last_seq = event["seq"]
         return True
 
+    async def resync(events) -> None:
+        """Events were lost (the queue overflowed, Redis reconnected): the state as it stands now."""
+        events.dropped = 0
+        try:
+            await send_state(resync=True)
+        except UNAVAILABLE:
+            # The client sees the gap in seq and asks for a resync once the database is back.
+            await send(unavailable_body() | {"type": "error"})
+
     async def forward(events) -> None:
         nonlocal last_seq, forwarding
         await first_state_sent.wait()  # the first message on a game socket is always its state
         async for event in events:
             forwarding = True
             try:
-                if event.get("type") == DROPPED:  # events were lost (Redis reconnected): the state now
+                if event.get("type") == DROPPED:  # the bus's word of a loss, at once (`Subscription.wakes`)
                     if events.dropped:
-                        events.dropped = 0
-                        try:
-                            await send_state(resync=True)
-                        except UNAVAILABLE:
-                            await send(unavailable_body() | {"type": "error"})
+                        await resync(events)
                     continue
                 if event.get("type") == "state":
                     if event["seq"] <= last_seq:
                         continue  # already sent (the first state and a published one can cross)
                     if events.dropped:
-                        events.dropped = 0
-                        try:
-                            await send_state(resync=True)
-                        except UNAVAILABLE:
-                            # The client sees the gap in seq and asks for a resync once the database is back.
-                            await send(unavailable_body() | {"type": "error"})
+                        await resync(events)
                         continue
                     text = outgoing(event, last_seq)
                     last_seq = event["seq"]
