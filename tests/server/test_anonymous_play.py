@@ -244,6 +244,18 @@ def test_registering_after_playing_keeps_the_visitors_games(server, visitors):
     assert r.status_code == 200, r.text
 
 
+def test_logging_in_withdraws_what_the_anonymous_visitor_offered(server, visitors, players):
+    """Found by an audit: a correspondence seek and a friend's link made anonymously stayed, owned by an
+    identity whose session had ended: whoever took them played a seat nobody could move for."""
+    visitor, alice = visitors(), players()
+    seek = visitor.post("/api/seeks", {"days": 3}).json()["seek"]["id"]
+    link = visitor.post("/api/challenges/open", {}).json()["challenge"]["link"]
+    r = visitor.post("/api/auth/login", {"username": alice.name, "password": PASSWORD})
+    assert r.status_code == 200, r.text
+    assert seek not in {s["id"] for s in httpx.get(f"{server.url}/api/seeks").json()["seeks"]}
+    assert httpx.get(f"{server.url}/api/challenges/open/{link}").json()["challenge"]["status"] == "cancelled"
+
+
 def test_logging_in_ends_the_anonymous_session(server, visitors, players):
     visitor, alice = visitors(), players()
     old_cookie = visitor.http.cookies.get("shashki_session")

@@ -295,3 +295,19 @@ def test_a_name_or_text_with_control_or_invisible_characters_is_refused(players)
     sid = announce(host, text="Two lines:\nwelcome, all")["id"]
     assert shown(host, sid)["text"] == "Two lines:\nwelcome, all"
     ok(host.post(f"/api/simuls/{sid}/cancel"))
+
+
+def test_an_account_closing_cancels_the_simul_it_hosts_and_withdraws_its_requests(players):
+    """Found by an audit: the closing hook was given the account where it expected its id, failed (logged
+    only), and the closed account's simul stayed announced for good, its request in another simul
+    accepted and played against an account that never logs in again."""
+    from .helpers import PASSWORD
+
+    host, anna, other_host = players(), players(), players()
+    sid = announce(host)["id"]
+    other = announce(other_host, name="Another simul")["id"]
+    ok(anna.post(f"/api/simuls/{sid}/join"))
+    ok(host.post(f"/api/simuls/{other}/join"))
+    ok(host.post("/api/account/close", {"password": PASSWORD}))
+    assert shown(anna, sid)["status"] == "cancelled"
+    assert shown(anna, other)["players"] == []

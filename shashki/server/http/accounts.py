@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from shashki.server.accounts import SCOPES, Actor
 from shashki.server.http.auth import SESSION_COOKIE, Visitor, current_actor, optional_actor, reader
-from shashki.server.http.deps import Accounts, AppSettings, Bots, Games, Limits, Security
+from shashki.server.http.deps import Accounts, AppSettings, Bots, Games, Limits, Lobby, Security
 from shashki.server.http.throttle import client_address, per_address
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -84,6 +84,7 @@ async def login(
     limits: Limits,
     accounts: Accounts,
     games: Games,
+    lobby: Lobby,
     request: Request,
     response: Response,
 ) -> dict:
@@ -91,12 +92,15 @@ async def login(
     user, token, csrf = await accounts.login(body.username, body.password)
     adopted = 0
     # Logging in from an anonymous visitor's session (registering logs in too) keeps its games: they go
-    # to the account, and the anonymous session ends (issue 16).
+    # to the account, and the anonymous session ends (issue 16). What it offered (a seek, a friend's
+    # link) is withdrawn, as when an account closes: nobody could answer for it any more (found by an
+    # audit: whoever took it played a ghost that nobody could move for).
     previous = request.cookies.get(SESSION_COOKIE)
     if previous:
         anonymous = await accounts.actor_for_session(previous)
         if anonymous is not None and anonymous.anonymous:
             adopted = await games.adopt_games(anonymous.id, user.id)
+            await lobby.withdraw_offers_of(anonymous.user)
             await accounts.end_anonymous(anonymous, previous)
     set_session_cookie(response, token, settings, request)
     return {"user": user_json(user), "csrf_token": csrf, "games_kept": adopted}

@@ -208,8 +208,10 @@ class SimulService:
         await self._changed(simul_id, lobby=True)
         return await self.get(simul_id)
 
-    async def withdraw_everywhere(self, user_id: int) -> None:
-        """An account closing: its requests withdrawn and the simuls it hosts, not yet started, cancelled."""
+    async def withdraw_everywhere(self, user: User) -> None:
+        """An account closing (a closing hook, accounts/security.py, told the account): its requests
+        withdrawn and the simuls it hosts, not yet started, cancelled."""
+        user_id = user.id
         async with self.db.session() as s:
             hosted = list(await s.scalars(
                 select(Simul.id).where(Simul.host_id == user_id, Simul.status == CREATED)
