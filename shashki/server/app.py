@@ -181,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.rematch = RematchService(game_service, bus)
         # Notifications inside the site: correspondence turns and ends (a games listener), challenges.
         app.state.notifications = NotificationService(db, bus)
+        app.state.notifications.present = game_service.presence.connected
         game_service.store.add_listener(app.state.notifications.game_changed)
         app.state.lobby.challenge_hooks.append(app.state.notifications.challenged)
         app.state.lobby.settled_hooks.append(app.state.notifications.challenge_settled)

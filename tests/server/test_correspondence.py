@@ -341,3 +341,43 @@ def test_a_player_who_never_reads_is_counted_up_to_the_cap_and_listed_newest_fir
     subjects = [n["subject"] for n in listed["notifications"]]
     assert subjects == [str(i) for i in range(cap + 24, cap + 24 - notifications_service.LIST_LIMIT, -1)]
     assert marked == cap + 25 and after == 0
+
+
+def test_every_notification_is_read_a_page_at_a_time(tmp_path, clock):
+    """Found by an audit: past the newest 50, none could be read. `before` gives the next page."""
+    count = notifications_service.LIST_LIMIT * 2 + 7
+
+    async def scenario(w: World):
+        for i in range(count):
+            await w.notifications.notify(CLARA, "challenge", str(i), 0, {"challenge": i})
+        pages = [(await w.notifications.list(CLARA))["notifications"]]
+        while pages[-1]:
+            pages.append((await w.notifications.list(CLARA, before=pages[-1][-1]["id"]))["notifications"])
+        return pages
+
+    pages = run(tmp_path, scenario)
+    assert [len(page) for page in pages] == [50, 50, 7, 0]
+    assert [n["subject"] for page in pages for n in page] == [str(i) for i in range(count - 1, -1, -1)]
+
+
+def test_no_news_of_an_aborted_game_nor_for_the_player_who_saw_it_end(tmp_path, clock):
+    """As lichess's: found by an audit, an aborted game and one's own resignation were told as news."""
+
+    async def scenario(w: World):
+        w.notifications.present = lambda game_id, color: color is Color.BLACK  # Boris has the game open
+        aborted = await w.games.create(white_id=ANNA, black_id=BORIS, terms=corr(3))
+        await w.games.move(ANNA, aborted.id, "c3-d4")
+        await w.games.abort(BORIS, aborted.id)
+        resigned = await w.games.create(white_id=ANNA, black_id=BORIS, terms=corr(3))
+        for user, move in ((ANNA, "c3-d4"), (BORIS, "f6-g5"), (ANNA, "b2-c3")):
+            await w.games.move(user, resigned.id, move)
+        await w.games.resign(BORIS, resigned.id)
+        await w.notifications.settled()
+        ends = {}
+        for user in (ANNA, BORIS):
+            listed = (await w.notifications.list(user))["notifications"]
+            ends[user] = [n["subject"] for n in listed if n["kind"] == "gameEnd"]
+        return aborted.id, resigned.id, ends
+
+    aborted, resigned, ends = run(tmp_path, scenario)
+    assert ends == {ANNA: [resigned], BORIS: []}

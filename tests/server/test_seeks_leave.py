@@ -113,3 +113,21 @@ def test_a_seek_whose_page_went_with_its_process_is_withdrawn_once_the_server_is
         assert api_only in open_seeks(server)
     finally:
         server.stop()
+
+
+def test_a_challenge_with_a_clock_leaves_with_its_challenger_one_without_waits(leaving_server):
+    """Found by an audit: a 3+0 challenge outlived its challenger's closed page, and whoever accepted it
+    played an empty chair until the first-move abort. A correspondence challenge waits."""
+    alice, bob, carol = Player(leaving_server), Player(leaving_server), Player(leaving_server)
+    socket = lobby(leaving_server, alice)
+    clock = {"minutes": 3, "increment": 0}
+    timed = alice.post("/api/challenges", {"username": bob.name, "time_control": clock})
+    waits = alice.post("/api/challenges", {"username": carol.name, "days": 3})
+    assert timed.status_code == 201 and waits.status_code == 201, (timed.text, waits.text)
+    socket.close()
+    pending = eventually(
+        lambda: {c["id"] for c in alice.http.get("/api/challenges").json()["out"]},
+        lambda ids: timed.json()["challenge"]["id"] not in ids,
+        timeout=5,
+    )
+    assert pending == {waits.json()["challenge"]["id"]}

@@ -7,7 +7,7 @@ the most urgent first. The counter on every page updates live through the lobby 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Query
 
 from shashki.server.accounts import Actor
 from shashki.server.http.auth import player, reader
@@ -22,9 +22,14 @@ async def your_turn(games: Games, actor: Actor = Depends(reader)) -> dict:
 
 
 @router.get("/notifications", summary="Your newest notifications and how many are unread")
-async def list_notifications(notifications: Notifications, actor: Actor = Depends(reader)) -> dict:
-    """The newest 50, newest first; `unread` counts up to 100 (100 means 100 or more)."""
-    return await notifications.list(actor.id)
+async def list_notifications(
+    notifications: Notifications,
+    actor: Actor = Depends(reader),
+    before: int | None = Query(None, ge=1, description="The next page: those older than this one's id"),
+) -> dict:
+    """The newest 50, newest first (`before`: the 50 older than the notification of that id, the next
+    page); `unread` counts up to 100 (100 means 100 or more)."""
+    return await notifications.list(actor.id, before=before)
 
 
 @router.post("/notifications/read", summary="Mark all your notifications read")

@@ -235,8 +235,10 @@ class Seeks:
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
 
     async def withdraw_left(self, user_id: int) -> bool:
-        """Withdraw the player's open seeks with a clock; whether there were any. Correspondence and
-        untimed seeks stay: they wait for days, as on lichess."""
+        """Withdraw the player's open seeks with a clock, and cancel their pending challenges with one
+        (found by an audit: a challenge outlived its challenger's closed page, and whoever accepted it
+        waited for the first-move abort); whether there were any. Correspondence and untimed offers stay:
+        they wait for days, as on lichess."""
         async with self.db.session() as s:
             done = await s.execute(
                 update(Seek)
@@ -244,10 +246,14 @@ class Seeks:
                 .values(status="cancelled")
             )
             await s.commit()
+        cancelled = await self.cancel_timed_challenges(user_id)
         if not rows_changed(done):
-            return False
+            return cancelled > 0
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
         return True
+
+    async def cancel_timed_challenges(self, user_id: int) -> int:  # the lobby service's
+        raise NotImplementedError
 
     def withdraw_when_gone(
         self, user_id: int, here: Callable[[int], Awaitable[bool]], seconds: float

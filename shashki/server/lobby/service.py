@@ -216,6 +216,21 @@ class LobbyService(Seeks):
             f"user:{challenge.dest_user_id}", {"type": "challengeCancelled", "id": challenge.id}
         )
 
+    async def cancel_timed_challenges(self, user_id: int) -> int:
+        """Cancel the player's pending challenges with a clock (to a player, or by link), each challenged
+        player told as when it is done by hand; how many. Its player has left the site (`withdraw_left`)."""
+        timed = (Challenge.challenger_id == user_id, Challenge.clock_initial_ms.is_not(None))
+        async with self.db.session() as s:
+            pending = list(await s.scalars(select(Challenge).where(Challenge.status == "pending", *timed)))
+        cancelled = 0
+        for challenge in pending:
+            if await self._settle(challenge, "cancelled"):
+                cancelled += 1
+                if challenge.dest_user_id is not None:
+                    gone = {"type": "challengeCancelled", "id": challenge.id}
+                    await self.bus.publish(f"user:{challenge.dest_user_id}", gone)
+        return cancelled
+
     async def withdraw_offers_of(self, user: User) -> None:
         """As the account closes (accounts/security.py): its open seeks and its pending challenges (to a
         player or by link) are cancelled, the challenges made to it declined, each side told as when it

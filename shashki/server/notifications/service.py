@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from typing import Any, cast
 
 from sqlalchemy import Table, select, update
@@ -23,6 +24,7 @@ from shashki.rules import Color
 from shashki.server.errors import NotFound, log_failure
 from shashki.server.events import EventBus
 from shashki.server.games.live import LiveGame
+from shashki.server.games.models import GameStatus
 from shashki.server.notifications.models import Notification
 from shashki.server.storage import Database, rows_changed
 from shashki.server.storage.base import utcnow
@@ -61,6 +63,9 @@ class NotificationService:
         self.db = db
         self.bus = bus
         self._tasks: set[asyncio.Task[None]] = set()
+        # Whether a player has the game open (a socket on it, in any process: `Presence.connected`), set
+        # by the app: a player watching the game end is not told of it again.
+        self.present: Callable[[str, Color], bool] = lambda game_id, color: False
 
     # -- what is told -------------------------------------------------------------------------------
 
@@ -121,6 +126,10 @@ class NotificationService:
                 if user_id is None:
                     continue
                 reads.append(user_id)
+                # As lichess's: no news of an aborted game, nor for a player who saw the end on the game's
+                # page (who resigned there, say; found by an audit).
+                if r.status == GameStatus.ABORTED or self.present(r.id, color):
+                    continue
                 data = {
                     "game": r.id,
                     "opponent": live.players[color.other].username,
@@ -205,15 +214,16 @@ class NotificationService:
         unread = Count(NOTIFICATIONS, {"user_id": user_id, "read_at": None}, at_most=UNREAD_COUNTED)
         return await self.db.direct.count(unread)
 
-    async def list(self, user_id: int, *, limit: int = LIST_LIMIT) -> dict[str, Any]:
-        """The player's newest notifications (read by the index on the player and the id: the newest
-        first without sorting them all), and how many are unread (`unread`)."""
-        query = (
-            select(Notification)
-            .where(Notification.user_id == user_id)
-            .order_by(Notification.id.desc())
-            .limit(limit)
-        )
+    async def list(
+        self, user_id: int, *, limit: int = LIST_LIMIT, before: int | None = None
+    ) -> dict[str, Any]:
+        """The player's newest notifications, or the newest older than the one numbered `before` (the
+        next page: found by an audit, those past the first 50 could not be read), read by the index on the
+        player and the id, newest first without sorting them all; and how many are unread (`unread`)."""
+        query = select(Notification).where(Notification.user_id == user_id)
+        if before is not None:
+            query = query.where(Notification.id < before)
+        query = query.order_by(Notification.id.desc()).limit(limit)
         # Counted first: the list read after it holds at least what was counted (news may come between).
         unread = await self.unread(user_id)
         async with self.db.session() as s:

@@ -68,6 +68,7 @@ async function refresh() {
     const data = await api("GET", "/api/notifications");
     state.unread = data.unread;
     state.items = data.notifications;
+    state.allShown = false;
   } catch {
     return; // the count stays as it was; the next event or page draws it again
   }
@@ -143,10 +144,27 @@ function drawPanel() {
       "div",
       { class: "row" },
       h("button", { type: "button", id: "notify-read-all", disabled: !state.unread, onClick: () => markRead(null) }, t("notify.readAll")),
+      // The older ones, a page at a time (the server sends 50 at most).
+      items.length >= PAGE && !state.allShown ? h("button", { type: "button", class: "secondary", id: "notify-older", onClick: older }, t("notify.older")) : null,
       permissionButton()
     )
   );
   document.getElementById("top").after(panel);
+}
+
+const PAGE = 50; // notifications a page (the server's)
+
+async function older() {
+  const items = state.items || [];
+  try {
+    const data = await api("GET", `/api/notifications?before=${items[items.length - 1].id}`);
+    state.items = items.concat(data.notifications);
+    state.allShown = data.notifications.length < PAGE;
+  } catch (e) {
+    toast(e.message, "error");
+    return;
+  }
+  drawPanel();
 }
 
 async function markRead(id) {
