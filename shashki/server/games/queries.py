@@ -315,14 +315,14 @@ class GameQueries:
         async with self.db.session() as s:
             return list(await s.scalars(query))
 
-    async def moves_of(self, game_ids: list[str], column: Any = MoveRecord.notation) -> dict[str, list[Any]]:
+    async def moves_of(self, game_ids: list[str], column: str = "notation") -> dict[str, list[Any]]:
         """The moves of each game, as played (an empty list for a game without moves): their notations,
-        or another column of theirs (`MoveRecord.clock_ms`: the time each left its player)."""
+        or another column of theirs (`clock_ms`: the time each left its player)."""
         moves: dict[str, list[Any]] = {i: [] for i in game_ids}
         if not game_ids:
             return moves
         query = (
-            select(MoveRecord.game_id, column)
+            select(MoveRecord.game_id, getattr(MoveRecord, column))
             .where(MoveRecord.game_id.in_(game_ids))
             .order_by(MoveRecord.game_id, MoveRecord.ply)
         )

@@ -17,7 +17,7 @@ from shashki.rules import Color
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Invalid, NotFound
-from shashki.server.games.models import GameRecord, MoveRecord
+from shashki.server.games.models import GameRecord
 from shashki.server.games.queries import Cursor, PlayerGames, Result
 from shashki.server.games.service import GameService
 from shashki.server.history.export import game_json, pdn, with_clocks
@@ -197,7 +197,7 @@ class HistoryService:
 
     async def clocks_of(self, game_ids: list[str]) -> dict[str, list[int | None]]:
         """The clock each move of the games left its player, in the order played (None: no clock)."""
-        return await self.games.queries.moves_of(game_ids, MoveRecord.clock_ms)
+        return await self.games.queries.moves_of(game_ids, "clock_ms")
 
     async def json(self, game_id: str) -> dict:
         record, moves, users = await self.one(game_id)
