@@ -483,3 +483,16 @@ def test_a_board_seek_stays_open_until_paired_and_closing_it_withdraws_the_seek(
 def test_docstring_examples():
     for module in (shashki.server.lidraughts.shapes, shashki.server.lidraughts.moves):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def test_a_bots_chat_lines_over_the_limit_are_dropped_not_refused(players):
+    """As lidraughts does (found by an audit: lidraughts-bot waits a minute after any 429, inside its game
+    loop, so an opponent typing "!help", which it answers, a few times made it lose on time). The lines
+    over the limit are not stored; the site's own chat still answers 429 (tests/server/test_chat.py)."""
+    bot, person = bot_and_person(players)
+    gid = person.challenge(bot.player)["id"]
+    path = f"/api/bot/game/{gid}/chat"
+    answers = [bot.post(path, {"room": "player", "text": f"line {i}"}) for i in range(8)]
+    assert [(r.status_code, r.json()) for r in answers] == [(200, {"ok": True})] * 8
+    lines = [line["text"] for line in bot.http.get(f"/api/bot/game/{gid}/chat").json()]
+    assert lines == [f"line {i}" for i in range(5)]  # SHASHKI_CHAT_LINES: 5 within 10 s
