@@ -33,6 +33,8 @@ MODULES = [
     "shashki.server.public",
     "shashki.server.http.validation",
     "shashki.server.http.frames",
+    "shashki.server.accounts.service",
+    "shashki.server.history.export",
 ]
 
 
