@@ -1,6 +1,6 @@
-"""What players do in a game: move, offer, accept or decline a draw, resign, abort, claim victory; and the
-finisher, which ends a game with a rules `Outcome` (the only way a game ends besides the rules' own end
-after a move). Each action runs under the game's lock, on the game brought up to date from the database,
+"""What players do in a game: move, resign, abort, give time (the draws and the claims on an opponent who
+left are games/draws.py's, the takebacks games/takeback.py's); and the finisher, which ends a game with a
+rules `Outcome` (the only way a game ends besides the rules' own end after a move). Each action runs under the game's lock, on the game brought up to date from the database,
 after the flag check (a clock that has run out ends the game first), and is committed by the store.
 """
 
@@ -19,7 +19,6 @@ from shashki.server import metrics
 from shashki.server.errors import Conflict, Forbidden, Invalid, ServiceError
 from shashki.server.games.clock import CLOCK_STARTS_AT_PLY, elapsed_ms
 from shashki.server.games.live import LiveGame
-from shashki.server.games.presence import Presence
 from shashki.server.games.store import GameStore, StaleCopy
 from shashki.server.games.view import GameView, move_named
 from shashki.server.storage.base import utcnow
@@ -65,9 +64,8 @@ def checked_again(action: Action) -> Action:
 
 
 class GameActions:
-    def __init__(self, store: GameStore, presence: Presence, *, max_lag_ms: int = 500) -> None:
+    def __init__(self, store: GameStore, *, max_lag_ms: int = 500) -> None:
         self.store = store
-        self.presence = presence
         self.max_lag_ms = max_lag_ms
 
     @contextlib.asynccontextmanager
@@ -232,7 +230,7 @@ class GameActions:
                 if attempt == 2:
                     raise
 
-    # -- draws, resignation, abort, abandonment -----------------------------------------------------
+    # -- time given, resignation, abort --------------------------------------------------------------
 
     @checked_again
     async def give_time(self, user_id: int, game_id: str) -> dict[str, Any]:

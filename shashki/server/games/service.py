@@ -89,7 +89,7 @@ class GameService:
             computer_name=self.engine.name,
             first_move_ms=int(first_move_seconds * 1000),
         )
-        self.actions = GameActions(self.store, self.presence, max_lag_ms=max_lag_compensation_ms)
+        self.actions = GameActions(self.store, max_lag_ms=max_lag_compensation_ms)
         self.takebacks = Takebacks(self.actions, self.store)
         self.draws = Draws(self.actions, self.store, self.presence)
         self._background = Background()
