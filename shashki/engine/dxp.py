@@ -104,6 +104,9 @@ class Connection:
 # A match: one side played by the engine -------------------------------------------------------------
 
 
+RESERVE_MOVES = 10  # moves' worth of time kept beyond a GAMEREQ's number of moves (`_move_limit`)
+
+
 class DxpPlayer:
     """The engine's side of a DXP connection, as Initiator (`start_game`) or Follower (`run` answers a
     GAMEREQ). `limit`, when given, replaces the clock of the GAMEREQ for every move."""
@@ -245,17 +248,22 @@ class DxpPlayer:
         if self.clock is not None:
             self.clock = max(0.0, self.clock - spent)
         if self.moves_left is not None:
-            self.moves_left = max(1, self.moves_left - 1)
+            self.moves_left = max(0, self.moves_left - 1)
         assert result.move is not None  # the game is not over, so there is a legal move
         game.play(result.move)
         self.conn.send(msg_move(result.move, self.variant, spent))
 
     def _move_limit(self) -> Limit:
+        """The GAMEREQ's clock for this move. With a number of moves, the time is planned to last
+        `RESERVE_MOVES` beyond it, and past it the game is played as sudden death: the protocol lets
+        either side end the game there but a peer may play on (found by an audit: the whole clock was
+        spent by the last move of the N, and the rest played with none)."""
         if self.limit is not None:
             return self.limit
         if self.clock is None:
             return Limit(time=1.0)
-        return Limit(remaining=self.clock, moves_to_go=self.moves_left)
+        to_go = self.moves_left + RESERVE_MOVES if self.moves_left else None
+        return Limit(remaining=self.clock, moves_to_go=to_go)
 
     def _end(self, reason: int) -> None:
         self._ended_by_us = True

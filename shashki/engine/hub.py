@@ -225,6 +225,10 @@ class HubSession:
             self.send(f"error message={_quote('unknown parameter ' + pairs.get('name', ''))}")
 
     def cmd_init(self, args: str) -> None:
+        """Ready, once the variant's endgame tables are loaded (Hub protocol 2: the engine sets up its data
+        at `init`): loaded by the first search, they took its time limit's place (0.8 s of decompression
+        before the search's clock started, found by an audit: a first move asked in 0.1 s took 1.2)."""
+        self.engine.searcher.warm(self.variant)
         self.send("ready")
 
     def cmd_ping(self, args: str) -> None:
@@ -282,7 +286,9 @@ class HubSession:
         if self.position is None:
             why = self._no_variant() if self.variant is None else "no position: the last pos was refused"
             self.send(f"error message={_quote(why)}")
-            self.send("done")
+            # Not Scan's bare `done`, which pydraughts cannot read (IndexError in the client's game
+            # thread: an audit); its null move, as when the side to move has none (hub_search.py).
+            self.send("done move=0-0")
             return
         mode = args.split()[0] if args else "think"
         limit = Limit() if (self.infinite or mode == "analyze") else self.limit

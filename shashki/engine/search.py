@@ -52,7 +52,7 @@ from shashki.engine.tablebase import Tablebase, default_tablebase, has_tables
 from shashki.engine.timeman import PonderClock, time_for_move
 from shashki.engine.transposition import TranspositionTable
 from shashki.rules.position import Move, Position
-from shashki.rules.variant import DrawRule
+from shashki.rules.variant import DrawRule, Variant
 
 # A game's draw counts (`Game.count_states`): per rule counting now, (count, limit) in plies.
 CountStates = dict[DrawRule, tuple[int, int]]
@@ -292,6 +292,12 @@ class Searcher:
 
     # -------------------------------------------------------------------------------------------
     # Internals
+
+    def warm(self, variant: Variant | None) -> None:
+        """Load what a search of `variant` reads from disk (its endgame tables: some 0.8 s of decompression
+        for Russian) now, not within the first search's time (the Hub's `init`)."""
+        if variant is not None and self.tablebase is None and self.use_tablebase and has_tables(variant):
+            default_tablebase(variant.key)
 
     def _prepare(self, position: Position, history: Iterable[int], counts: CountStates | None = None) -> Core:
         core = self._core

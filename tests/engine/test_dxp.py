@@ -343,3 +343,22 @@ def test_pydraughts_dxp_client_plays_the_engine(tmp_path):
     finally:
         if follower.poll() is None:
             follower.kill()
+
+
+def test_a_clock_for_a_number_of_moves_keeps_time_for_a_game_that_goes_on_past_them():
+    """DXP's GAMEREQ may give the clock for N moves; the protocol lets either side end the game there, but
+    a peer may play on (found by an audit: the whole clock went by move N, then 27 moves with none)."""
+    from shashki.engine.timeman import time_for_move
+
+    player = DxpPlayer(Connection.__new__(Connection))
+    player._new_game(Color.WHITE, 1, 10, None)
+    spent = []
+    for _ in range(40):  # each move takes what the plan allows, as a searching engine would
+        limit = player._move_limit()
+        think = time_for_move(limit.remaining, 0.0, limit.moves_to_go)
+        spent.append(think)
+        player.clock -= think
+        player.moves_left = max(0, player.moves_left - 1)
+    assert sum(spent[:10]) < 0.6 * 60  # more than 40% of the minute kept past move 10
+    assert min(spent[10:20]) > 0.5  # the ten moves after it still have half a second or more each
+    assert player.clock > 0

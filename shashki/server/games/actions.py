@@ -1,7 +1,8 @@
 """What players do in a game: move, resign, abort, give time (the draws and the claims on an opponent who
 left are games/draws.py's, the takebacks games/takeback.py's); and the finisher, which ends a game with a
-rules `Outcome` (the only way a game ends besides the rules' own end after a move). Each action runs under the game's lock, on the game brought up to date from the database,
-after the flag check (a clock that has run out ends the game first), and is committed by the store.
+rules `Outcome` (the only way a game ends besides the rules' own end after a move). Each action runs
+under the game's lock, on the game brought up to date from the database, after the flag check (a clock
+that has run out ends the game first), and is committed by the store.
 """
 
 from __future__ import annotations
