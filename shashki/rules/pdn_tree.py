@@ -17,6 +17,7 @@ text) and the line of the PDN text it is on.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from shashki.rules.errors import IllegalMove
@@ -71,10 +72,25 @@ def _play(pdn: PdnGame, parent: PdnNode, game: Game, written: PdnMove) -> PdnNod
         at = game.ply + offset
         raise IllegalPdnMove(pdn.index, at // 2 + 1, game.ply + 1, written.text, exc,
                              black_to_move=at % 2 == 1, line=written.line) from None
-    child = PdnNode(game.position, game.ply, move, move.notation(variant), written.comment, written.before,
-                    list(written.marks), game.outcome)
+    child = PdnNode(game.position, game.ply, move, move.notation(variant), shown(written.comment),
+                    shown(written.before), list(written.marks), game.outcome)
     parent.children.append(child)
     return child
+
+
+# A comment's embedded commands, `[%clk 0:02:58]`, `[%eval 0.35]` (the PGN supplement's form, in the
+# PDN this server exports and lichess's, lidraughts'): data for programs, not words for a reader.
+COMMAND = re.compile(r"\[%[^\]]*\]")
+
+
+def shown(comment: str) -> str:
+    """A comment as a reader sees it: without its embedded commands (found by an audit: the analysis
+    board showed `[%clk 0:03:00]` after every move of a game exported here).
+
+    >>> shown("[%clk 0:02:58] a fine move [%eval 0.3]"), shown("[%clk 1:00:00]")
+    ('a fine move', '')
+    """
+    return " ".join(COMMAND.sub(" ", comment).split())
 
 
 def _copy(game: Game) -> Game:

@@ -97,6 +97,10 @@ def test_exported_games_replay_with_pdn_check_to_their_recorded_results(players,
     # were stored and never exported); a game without a clock has none, and clocks=false leaves them out.
     assert single[1].text.count("{[%clk ") == 9 and "1. c3-b4 {[%clk 0:05:00]}" in single[1].text
     assert "%clk" not in single[0].text
+    # Read back on the analysis board, the clocks are data, not comments (an audit: every move showed its
+    # "[%clk 0:05:00]" as a comment).
+    tree = a.post("/api/analysis/pdn", {"pdn": single[1].text}).json()["games"][0]
+    assert "%clk" not in json.dumps(tree)
     assert "%clk" not in a.http.get(f"/game/export/{list(games)[1]}", params={"clocks": "false"}).text
 
     # A game in progress exports as unfinished.

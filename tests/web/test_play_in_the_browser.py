@@ -328,3 +328,31 @@ def test_a_page_whose_network_went_quiet_marks_itself_offline_and_shows_the_cloc
     bob.wait_for_timeout(1500)  # the clock redrawn from the state the new socket brought
     stored = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]["clocks"]["black_ms"]
     assert abs(clock_shown_ms(bob, "black") - stored) < 2500, (clock_shown_ms(bob, "black"), stored)
+
+
+def test_a_page_opened_while_the_opponent_is_gone_counts_the_claim_from_when_they_left(browser, tmp_path):
+    """Found by an audit: a page (re)loaded while the opponent was gone counted the whole claim delay
+    again from the reload, the state's `mover_disconnected_ms` read before the page knew its seat."""
+    import time
+
+    from tests.server.helpers import Player, Server
+
+    other = Server(tmp_path / "claims", {"SHASHKI_DISCONNECT_CLAIM_SECONDS": "20"}).start()
+    try:
+        alice, bob = Player(other), Player(other)
+        gid = alice.challenge(bob, time_control={"minutes": 5, "increment": 0})["id"]
+        for player, move in ((alice, "c3-d4"), (bob, "f6-g5"), (alice, "b2-c3")):
+            assert player.post(f"/api/games/{gid}/move", {"move": move}).status_code == 200
+        time.sleep(12)  # Bob, to move, has had no page open all along
+        context = browser.new_context()
+        context.add_cookies([{"name": "shashki_session", "value": alice.http.cookies.get("shashki_session"),
+                              "url": other.url}])  # fmt: skip
+        page = context.new_page()
+        page.goto(f"{other.url}/game/{gid}")
+        wait = page.locator("#claim-wait")
+        wait.wait_for()
+        seconds = int(re.search(r"(\d+) s", wait.inner_text()).group(1))
+        assert seconds <= 9, wait.inner_text()  # about 8 s left of the 20, not 20 again
+        context.close()
+    finally:
+        other.stop()

@@ -375,6 +375,15 @@ def test_an_arena_game_offers_berserk_before_the_first_move_and_leads_back_to_th
     posted = [body for method, path, body in sockets["_requests"] if path.endswith("/berserk")]
     assert [json.loads(body) for body in posted] == [{"game": game["id"]}]
 
+    # The server's next state says White went berserk: both bars show who did (an audit: the opponent saw
+    # only the halved clock, and the increment named for both).
+    expect(page.locator(".berserk-mark")).to_have_count(0)
+    berserked = {**state, "clocks": {**state["clocks"], "white_ms": 90_000,
+                                     "berserk": {"white": True, "black": False}}}  # fmt: skip
+    game_sockets[-1].send(json.dumps({"type": "state", "seq": 2, "game": {**berserked, "seq": 2}}))
+    expect(page.locator(".berserk-mark")).to_have_count(1)
+    expect(page.locator("[data-color='white'] .berserk-mark")).to_have_count(1)
+
     # Another game of the arena, where White has moved: too late to berserk.
     page.goto(f"{server.url}/")
     state = {**state, "ply": 1}

@@ -92,7 +92,11 @@ export class Clocks {
           { class: "name" },
           player.computer ? null : h("span", { class: `presence ${online === false ? "off" : online ? "on" : ""}` }),
           playerLink(player),
-          this.ratingOf(color)
+          this.ratingOf(color),
+          // An arena's berserk, as lidraughts marks it on the player's bar: half the clock, no increment.
+          game.clocks?.berserk?.[color]
+            ? h("span", { class: "berserk-mark", title: t("tournament.berserkMark") }, " ⚔")
+            : null
         ),
         // Beside the clock, in the bar's one row: the bar keeps its height, so the board does not move.
         firstMove === null

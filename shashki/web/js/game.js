@@ -198,6 +198,10 @@ export async function mount(container, { id }) {
     const finishedNow = previous && previous.status === "started" && next.status !== "started";
     ctx.game = next;
     ctx.receivedAt = performance.now();
+    // The player's seat, known before anything reads the first state: the claim countdown counts from its
+    // `mover_disconnected_ms` (found by an audit: read before the seat was known, a reload counted the
+    // whole wait again).
+    if (!previous) takeSeat();
     actions.stateChanged(next, moved, ctx.receivedAt);
     board.stateChanged(next, moved);
     if (!previous) setup();
@@ -221,10 +225,14 @@ export async function mount(container, { id }) {
 
   let review = null;
 
-  function setup() {
+  function takeSeat() {
     const { game, me } = ctx;
     if (me && game.white.id === me.id) ctx.myColor = "white";
     else if (me && game.black.id === me.id) ctx.myColor = "black";
+  }
+
+  function setup() {
+    const { game } = ctx;
     board.setup();
     page.dataset.variant = game.variant;
     actions.setExample(variant(game.variant));
