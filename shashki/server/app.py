@@ -192,6 +192,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.social = SocialService(db, bus, game_service, accounts_service, app.state.connections)
         app.state.lobby.blocks = app.state.lobby.links.blocks = app.state.social
         app.state.lobby.here = app.state.social.online.here  # a page's seek leaves with its player
+        app.state.social.block_hooks.append(app.state.lobby.settle_between)
         app.state.chat.blocks = app.state.social.blocks
         app.state.rematch.blocks = app.state.social.blocks
         app.state.rematch.closed = app.state.security.is_closed

@@ -154,6 +154,19 @@ def test_a_blocked_player_cannot_challenge_the_blocker_nor_the_blocker_them(play
     assert a.post("/api/challenges", {"username": b.name}).status_code == 201
 
 
+def test_a_block_settles_the_challenges_pending_between_the_two(players):
+    """Found by an audit: the blocked player's challenge stayed in the blocker's list, counted by the bell
+    and refused when accepted; the blocker's own to them stayed pending too."""
+    a, b, c = players(), players(), players()
+    to_a = b.post("/api/challenges", {"username": a.name}).json()["challenge"]["id"]
+    to_b = a.post("/api/challenges", {"username": b.name}).json()["challenge"]["id"]
+    to_c = a.post("/api/challenges", {"username": c.name}).json()["challenge"]["id"]
+    assert a.post(f"/api/rel/block/{b.name}").status_code == 200
+    mine = a.http.get("/api/challenges").json()
+    assert [x["id"] for x in mine["in"]] == [] and [x["id"] for x in mine["out"]] == [to_c]
+    assert {to_a, to_b} & {x["id"] for x in b.http.get("/api/challenges").json()["out"]} == set()
+
+
 def test_a_block_is_private_and_ends_following_both_ways(players):
     a, b = players(), players()
     a.post(f"/api/rel/follow/{b.name}")

@@ -231,6 +231,23 @@ class LobbyService(Seeks):
                     await self.bus.publish(f"user:{challenge.dest_user_id}", gone)
         return cancelled
 
+    async def settle_between(self, blocker: User, blocked: User) -> None:
+        """A block (social, `block_hooks`): the challenges pending between the two are settled, the blocked
+        player's to the blocker declined and the blocker's to them cancelled, each side told (found by an
+        audit: they stayed in the blocker's list, counted by the bell, and refused when accepted)."""
+        pair = ((Challenge.challenger_id == blocker.id) & (Challenge.dest_user_id == blocked.id)) | (
+            (Challenge.challenger_id == blocked.id) & (Challenge.dest_user_id == blocker.id)
+        )
+        async with self.db.session() as s:
+            pending = list(await s.scalars(select(Challenge).where(Challenge.status == "pending", pair)))
+        for challenge in pending:
+            if challenge.challenger_id == blocked.id:
+                if await self._settle(challenge, "declined", "generic"):
+                    await self._tell_declined(challenge, "generic")
+            elif await self._settle(challenge, "cancelled"):
+                cancelled = {"type": "challengeCancelled", "id": challenge.id}
+                await self.bus.publish(f"user:{blocked.id}", cancelled)
+
     async def withdraw_offers_of(self, user: User) -> None:
         """As the account closes (accounts/security.py): its open seeks and its pending challenges (to a
         player or by link) are cancelled, the challenges made to it declined, each side told as when it

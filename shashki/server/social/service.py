@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import cast
 
 from sqlalchemy import Table, delete, func, or_, select
@@ -87,6 +87,8 @@ class SocialService:
         self.accounts = accounts
         self.online = Online(connections)
         self._tasks: set[asyncio.Task] = set()
+        # Told of each block, (blocker, blocked), set by the app: the lobby settles their pending challenges.
+        self.block_hooks: list[Callable[[User, User], Awaitable[object]]] = []
 
     async def _other(self, user: User, username: str) -> User:
         other = await self.accounts.user_by_name(username)
@@ -174,6 +176,11 @@ class SocialService:
                 )
             )
             await s.commit()
+        for hook in self.block_hooks:  # the lobby: the challenges pending between them settled
+            try:
+                await hook(user, other)
+            except Exception:  # the block stands: what a hook leaves is refused when answered anyway
+                log_failure(log, "a block's hook failed")
         await self._lobby_changed(user.id)
 
     async def unblock(self, user: User, username: str) -> None:
