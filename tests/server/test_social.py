@@ -279,9 +279,10 @@ def test_an_offer_made_before_a_block_is_not_taken_across_it(players):
     assert b.post(f"/api/games/{finished}/rematch").status_code == 200  # offered before the block
     link = b.post("/api/challenges/open", {}).json()["challenge"]["link"]
     b.post(f"/api/rel/block/{a.name}")
+    # The challenges between them were settled by the block itself (declined, cancelled).
+    for settled in (b.post(f"/api/challenges/{to_b}/accept"), a.post(f"/api/challenges/{to_a}/accept")):
+        assert settled.status_code in (404, 409), settled.text
     for refused in (
-        b.post(f"/api/challenges/{to_b}/accept"),
-        a.post(f"/api/challenges/{to_a}/accept"),
         a.post(f"/api/games/{finished}/rematch"),  # accepting the standing offer
         a.post(f"/api/challenges/open/{link}/accept"),
     ):
