@@ -89,9 +89,14 @@ def test_the_following_list_shows_who_is_online_and_their_game_in_play(players, 
     assert (listed_b["online"], listed_b["playing"]) == (False, [])
     ws = lobby_socket(server, c)  # c is on the site
     receive_until(ws, lambda m: m["type"] == "seeks")
-    game = b.challenge(players())
+    # A game by correspondence is listed, but says nothing of being on the site now (an audit: a player
+    # away for days showed online); a game with a clock does.
+    corr = b.challenge(players(), days=3)
     following = {p["username"]: p for p in a.http.get("/api/rel/following").json()["following"]}
-    assert following[b.name]["playing"] == [game["id"]] and following[b.name]["online"] is True
+    assert following[b.name]["playing"] == [corr["id"]] and following[b.name]["online"] is False
+    game = b.challenge(players(), time_control={"minutes": 5, "increment": 0})
+    following = {p["username"]: p for p in a.http.get("/api/rel/following").json()["following"]}
+    assert following[b.name]["playing"] == [game["id"], corr["id"]] and following[b.name]["online"] is True
     assert following[c.name]["online"] is True and following[c.name]["playing"] == []
     ws.close()
     gone = eventually(

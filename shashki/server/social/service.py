@@ -146,13 +146,16 @@ class SocialService:
         ids = await self.followed_ids(user.id)
         users = await self.accounts.users_by_id(set(ids))
         games = await self.games.queries.in_play_of_players(set(ids))
+        # A game with a running clock is played now, so its player is on (a bot, through the Bot API, with
+        # no page of the site); a correspondence game's player may be away for days (found by an audit).
+        playing_now = await self.games.queries.in_play_of_players(set(ids), clocked=True)
         online = await self.online.which(ids)
         return [
             {
                 "id": i,
                 "username": users[i].username,
                 "bot": users[i].is_bot,
-                "online": i in online or bool(games.get(i)),
+                "online": i in online or bool(playing_now.get(i)),
                 "playing": games.get(i, []),
             }
             for i in ids
