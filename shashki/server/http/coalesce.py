@@ -24,12 +24,28 @@ from typing import Any
 class CoalescedWrites:
     """`transport`, its writes of a turn of `loop` sent as one."""
 
-    __slots__ = ("_transport", "_loop", "_pending")
+    __slots__ = ("_transport", "_loop", "_pending", "_reading_held")
 
     def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
         self._transport = transport
         self._loop = loop
         self._pending: list[bytes] = []
+        self._reading_held = False
+
+    def hold_reading(self, held: bool, *, resume: bool = True) -> None:
+        """Read nothing from the peer while `held` (`resume_reading` is ignored meanwhile); released,
+        reading again if `resume`."""
+        self._reading_held = held
+        self.flush()
+        if held:
+            self._transport.pause_reading()
+        elif resume:
+            self._transport.resume_reading()
+
+    def resume_reading(self) -> None:
+        if not self._reading_held:
+            self.flush()
+            self._transport.resume_reading()
 
     def write(self, data: bytes) -> None:
         if not data:

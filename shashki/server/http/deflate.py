@@ -82,10 +82,28 @@ class DeflateProtocol(WebSocketsSansIOProtocol):
     open" and "connection closed" at INFO, shown only with the access log (`SHASHKI_ACCESS_LOG`), and its
     errors, always shown."""
 
+    _coalesced: CoalescedWrites | None = None  # the transport, once connected
+
     def connection_made(self, transport: BaseTransport) -> None:
         super().connection_made(transport)
         # A turn's frames to this socket in one write (coalesce.py).
-        self.transport = cast(Transport, CoalescedWrites(cast(Transport, transport), self.loop))
+        self._coalesced = CoalescedWrites(cast(Transport, transport), self.loop)
+        self.transport = cast(Transport, self._coalesced)
+
+    def pause_writing(self) -> None:
+        """The peer reads less than it is sent: read nothing more from it until it has read what waits
+        (found by an audit: a client sending pings and reading nothing had every one answered with a pong
+        kept in this process's memory, hundreds of MB in seconds, the server slowed for everyone). Its
+        data then waits in the network's buffers, not here. The app's own pause of reading (uvicorn's,
+        while a message waits to be received) is kept apart: the transport reads again when both allow."""
+        super().pause_writing()
+        if self._coalesced is not None:
+            self._coalesced.hold_reading(True)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._coalesced is not None:  # uvicorn's own pause may stand
+            self._coalesced.hold_reading(False, resume=not self.read_paused)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
