@@ -41,3 +41,34 @@ def test_a_socket_that_sends_pings_and_reads_nothing_is_read_no_more(server: Ser
             pass
     # Read no more: the server and the kernel's buffers hold a few MB at most, not 200.
     assert sent < 50 * 1024 * 1024, f"{sent / 1024 / 1024:.0f} MB of pings were read"
+
+
+def test_a_page_that_does_not_drain_holds_back_no_other_pages_list_of_games(monkeypatch):
+    """Found by an audit: "now playing" was sent to the pages one after the other, each awaited, and a
+    socket that never drained froze the list for every page of the process while it stayed connected."""
+    import asyncio
+
+    from shashki.server.http import now_playing
+
+    async def scenario() -> list[dict]:
+        lists = iter([[{"id": "a"}], [{"id": "b"}], [{"id": "c"}]])
+        watching = now_playing.NowPlaying(lambda: asyncio.sleep(0, next(lists)), interval=0.05)
+        heard: list[dict] = []
+
+        async def stalled(event: dict) -> None:
+            await asyncio.Event().wait()  # never drains
+
+        async def page(event: dict) -> None:
+            heard.append(event)
+
+        async with watching.listen(stalled), watching.listen(page):
+            for _ in range(60):
+                if len(heard) >= 2:
+                    break
+                watching.nudge()
+                await asyncio.sleep(0.1)
+        return heard
+
+    monkeypatch.setattr(now_playing, "SEND_SECONDS", 0.2, raising=False)
+    heard = asyncio.run(scenario())
+    assert [event["games"][0]["id"] for event in heard][:2] == ["a", "b"]  # each list, in turn

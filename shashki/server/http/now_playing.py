@@ -19,6 +19,7 @@ from shashki.server.errors import log_failure
 log = logging.getLogger("shashki.server")
 
 LIMIT = 20  # as many games as the lobby lists
+SEND_SECONDS = 1.0  # the longest a page may take to be sent the list before the others are sent theirs
 Send = Callable[[dict], Awaitable[None]]
 
 
@@ -75,6 +76,12 @@ class NowPlaying:
                 continue
             self.games = games
             event = self.event()
-            for send in list(self.listeners):
-                with contextlib.suppress(Exception):  # a socket closing: its handler cleans up
-                    await send(event)
+            # To every page at once, each given at most SEND_SECONDS: a page whose socket does not drain
+            # (a stalled phone, a client that never reads) held the list back from every other page for
+            # as long as it stayed connected (found by an audit). One it misses, it asks for again.
+            await asyncio.gather(*(self._send(send, event) for send in list(self.listeners)))
+
+    @staticmethod
+    async def _send(send: Callable[[dict], Awaitable[None]], event: dict) -> None:
+        with contextlib.suppress(Exception):  # a socket closing: its handler cleans up
+            await asyncio.wait_for(send(event), SEND_SECONDS)
