@@ -53,6 +53,15 @@ def test_the_proxy_passes_websockets_to_both_servers():
     assert (ROOT / "Dockerfile").read_text().count("shashki") >= 1
 
 
+def test_the_proxy_bounds_what_the_servers_do_not():
+    """uvicorn bounds neither a request's headers (size, time) nor its body's time, nor the connections
+    of one address (an audit: a 64 MB header stalled a server's event loop for seconds)."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    for directive in ("large_client_header_buffers", "client_header_timeout", "client_body_timeout",
+                      "limit_conn_zone", "limit_conn per_address"):  # fmt: skip
+        assert directive in conf, directive
+
+
 def test_the_proxy_starts_once_both_servers_are_ready():
     services = compose()["services"]
     servers = [n for n, s in services.items() if s.get("command", [])[:2] == ["shashki", "serve"]]
