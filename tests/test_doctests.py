@@ -33,7 +33,7 @@ MODULES = [
     "shashki.server.public",
     "shashki.server.http.validation",
     "shashki.server.http.frames",
-    "shashki.server.accounts.service",
+    "shashki.server.accounts.names",
     "shashki.server.history.export",
 ]
 

@@ -23,7 +23,7 @@ from typing import Any
 from shashki.rules import DEFAULT_VARIANT_KEY, Color, Move, RulesError
 from shashki.server import metrics
 from shashki.server.accounts import AccountService
-from shashki.server.errors import Conflict, Invalid
+from shashki.server.errors import Invalid
 from shashki.server.events import EventBus
 from shashki.server.games import lifecycle
 from shashki.server.games.actions import GameActions
@@ -361,27 +361,7 @@ class GameService:
         return await self.takebacks.decline(user_id, game_id)
 
     async def halve_clock(self, game_id: str, color: Color) -> dict[str, Any]:
-        """Halve `color`'s clock before that side's first move and take its increment away: an arena's
-        berserk (lila `Berserk`; the tournaments decide who may). The clocks do not run before
-        `CLOCK_STARTS_AT_PLY`, so the stored time is the whole of it. Done once however often it is
-        asked, even by requests at the same time (the game's lock, and its flag)."""
-        live = await self.store.live(game_id)
-        async with self.store.locked(live):
-            r = live.record
-            if not live.is_live:
-                raise Conflict("game_over", "The game is over.")
-            first = live.rules.positions[0].side_to_move  # Black in English and Pool, or a set-up side
-            if r.ply > (0 if color is first else 1):
-                raise Conflict("already_moved", "Berserk is only possible before your first move.")
-            current = getattr(r, f"{color.value}_ms")
-            if current is None:
-                raise Invalid("no_clock", "This game has no clock to halve.")
-            if getattr(r, f"{color.value}_berserk"):
-                return self.state(live)  # halved before
-            view = await self.store.commit(
-                live, {f"{color.value}_ms": current // 2, f"{color.value}_berserk": True}
-            )
-        return view.to_json()
+        return await self.actions.halve_clock(game_id, color)  # an arena's berserk
 
     # -- presence (called by the live channel and the Bot API's game stream) ---------------------------
 

@@ -31,8 +31,8 @@ from shashki.server.http.auth import optional_actor
 from shashki.server.http.deps import Accounts, Analysis, Limits
 from shashki.server.http.errors import service_error_body
 from shashki.server.http.frames import receive_message
-from shashki.server.http.live import _accept
 from shashki.server.http.sender import Sender
+from shashki.server.http.socket_life import _accept
 from shashki.server.http.throttle import client_address, per_address
 from shashki.server.limits import Limiter
 

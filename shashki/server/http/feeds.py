@@ -18,8 +18,8 @@ from shashki.server.errors import ServiceError
 from shashki.server.events import DROPPED, EventBus
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import answer_until_closed
-from shashki.server.http.live import TRY_AGAIN_LATER, _accept, _close_with, _ended_with_credential
 from shashki.server.http.sender import Sender
+from shashki.server.http.socket_life import TRY_AGAIN_LATER, _accept, _close_with, _ended_with_credential
 
 log = logging.getLogger(__name__)
 

@@ -45,16 +45,20 @@ from shashki.server.errors import ServiceError, Unauthorized
 from shashki.server.events import DROPPED, text_of
 from shashki.server.games.presence import SPECTATORS
 from shashki.server.games.service import GameService
-from shashki.server.http.auth import websocket_actor
 from shashki.server.http.deps import Accounts, AppSettings, Bus, Chat, Games, Lobby, Social, Watching
 from shashki.server.http.errors import UNAVAILABLE, service_error_body, unavailable_body
 from shashki.server.http.frames import answer_until_closed, receive_message
 from shashki.server.http.sender import Sender
+from shashki.server.http.socket_life import (
+    TRY_AGAIN_LATER,
+    _accept,
+    _close_with,
+    _credential_ended,
+    _ended_with_credential,
+)
 
 log = logging.getLogger(__name__)
 router = APIRouter()
-# The close code of a socket whose backing service is away (RFC 6455 registry: "Try Again Later").
-TRY_AGAIN_LATER = 1013
 
 GAME_ACTIONS = {
     "resign": "resign",
@@ -69,20 +73,6 @@ GAME_ACTIONS = {
     "takeback-accept": "accept_takeback",
     "takeback-decline": "decline_takeback",
 }
-
-
-async def _accept(websocket: WebSocket, accounts: AccountService) -> tuple[bool, Actor | None]:
-    """Accept the socket and resolve its actor (None: anonymous); not accepted (and the socket closed
-    with the reason) when authentication fails."""
-    try:
-        actor = await websocket_actor(websocket, accounts)
-    except ServiceError as error:
-        await websocket.accept()
-        await websocket.send_json(service_error_body(error) | {"type": "error"})
-        await websocket.close(code=4401 if error.kind == "unauthorized" else 4403)
-        return False, None
-    await websocket.accept()
-    return True, actor
 
 
 @router.websocket("/ws/games/{game_id}")
@@ -101,42 +91,6 @@ async def game_socket(
         # The database or Redis went away while the socket opened: the client comes back later.
         log.warning("game socket closed, a backing service is unavailable: %s", error)
         await _close_with(websocket, send, unavailable_body(), TRY_AGAIN_LATER)
-
-
-async def _close_with(websocket: WebSocket, send: Sender, body: dict, code: int) -> None:
-    """An `error` message, then the close frame: a socket never just drops."""
-    with contextlib.suppress(Exception):
-        await send(body | {"type": "error"})
-    with contextlib.suppress(Exception):
-        await websocket.close(code=code)
-
-
-@contextlib.asynccontextmanager
-async def _ended_with_credential(websocket: WebSocket, send: Sender, actor, accounts: AccountService):
-    """While the socket is open: when its session is logged out or its token revoked (in any process,
-    accounts/revocation.py), say so and close it with 4401."""
-    if actor is None:
-        yield
-        return
-    async with accounts.watch(actor) as revoked:
-
-        async def close_when_revoked() -> None:
-            await revoked.wait()
-            await _close_with(websocket, send, service_error_body(_credential_ended()), 4401)
-
-        if not await accounts.still_valid(actor, fresh=True):  # ended before the watch began
-            revoked.set()
-        task = asyncio.create_task(close_when_revoked())
-        try:
-            yield
-        finally:
-            task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
-
-
-def _credential_ended() -> Unauthorized:
-    return Unauthorized("credential_ended", "This session was logged out or its token revoked: log in again.")
 
 
 async def _serve_game(websocket, send, game_id, actor, accounts, games, bus, chat) -> None:

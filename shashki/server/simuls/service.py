@@ -25,7 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
-from shashki.server.accounts.service import refuse_the_servers_name
+from shashki.server.accounts.names import refuse_the_servers_name
 from shashki.server.errors import Conflict, Forbidden, NotFound
 from shashki.server.events import EventBus
 from shashki.server.games.service import GameService
