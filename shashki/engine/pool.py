@@ -4,7 +4,7 @@ The search is CPU-bound Python: run on the server's event loop it would freeze e
 sends each search to a worker process (positions, moves and limits pickle) and awaits the result, so the
 loop keeps serving while the engine thinks. Each worker keeps an `Engine` per level and variant lately
 used, and so their transposition tables, between searches. The workers end with the process that started
-them, even when it is killed outright (`_die_with_parent`).
+them, even when it is killed outright (`die_with_parent`).
 
     engine = AsyncEngine(workers=2)
     result = await engine.play(game, Limit(time=1.0), level=5)
@@ -64,7 +64,7 @@ def _lines(position: Position, history: list[int], limit: Limit, count: int,
     return _engine(None, position).lines(position, limit, count, history, counts)
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """The pool's initializer: the worker ends when the process that started it does, even after a
     `kill -9` of the server (which runs no shutdown hook and so never stops the pool itself).
 
@@ -100,7 +100,7 @@ class AsyncEngine:
             # "spawn" keeps the workers free of the server's threads and open sockets.
             context = multiprocessing.get_context("spawn")
             executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=_die_with_parent
+                max_workers=workers, mp_context=context, initializer=die_with_parent
             )
         self._executor = executor
         self.workers = workers

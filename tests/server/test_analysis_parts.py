@@ -83,3 +83,39 @@ def test_a_line_stops_where_the_game_would_end():
     shown = line_json(Line(depth=len(pv), score=0, pv=tuple(pv), nodes=1, seconds=0.1), game)
     assert len(shown["pv"]) == len(pv) - 1 and game.ply == 0  # the game itself is left as it was
     assert Game.replay(shown["pv"], "russian", "W:WKg1:BKe5").outcome.reason == "small-ending"
+
+
+def test_a_pdn_import_is_made_in_another_process_and_refusals_keep_their_code():
+    """A long import is pure Python: made in the server's process (a thread included) it took the
+    event loop's turns from every game (an audit: 0.2 s for one text, seconds for twenty). The service's
+    own process spends on it a small part of what the import costs."""
+    import asyncio
+    import time
+
+    import orjson
+
+    from shashki.server.analysis import AnalysisService
+
+    text = "\n\n".join(write_game(_random_game("russian_giveaway", seed, 70), {"Round": str(seed)})
+                       for seed in range(40))
+    started = time.process_time()
+    direct = import_pdn(text)
+    cost = time.process_time() - started
+
+    async def imported() -> tuple[bytes, float]:
+        service = AnalysisService()
+        try:
+            await service.import_pdn("1. 22-18 *")  # the process started and warm
+            before = time.process_time()
+            answer = await service.import_pdn(text)
+            spent = time.process_time() - before
+            with pytest.raises(Invalid) as refused:
+                await service.import_pdn("[Event ")
+            assert refused.value.code == "bad_pdn"
+            return answer, spent
+        finally:
+            await service.close()
+
+    answer, spent = asyncio.run(imported())
+    assert orjson.loads(answer) == direct
+    assert spent < cost / 3, (spent, cost)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from shashki.rules import PdnError
 from shashki.rules.notation import square_label
 from shashki.rules.pdn import IllegalPdnMove, PdnGame, read_games
@@ -38,6 +40,15 @@ def import_pdn(text: str, default_variant: str | None = None) -> dict[str, Any]:
         raise Invalid("too_many_games", f"At most {MAX_GAMES} games are imported at once.")
     budget = [MAX_NODES]
     return {"games": [_game_json(game, budget) for game in games]}
+
+
+def import_json(text: str, default_variant: str | None = None) -> bytes | tuple[str, str]:
+    """`import_pdn`'s answer as JSON, or the (code, message) of its refusal: what a worker process sends
+    back (an exception with a code would not survive the trip whole)."""
+    try:
+        return orjson.dumps(import_pdn(text, default_variant))
+    except Invalid as exc:
+        return exc.code, exc.message
 
 
 def _game_json(pdn: PdnGame, budget: list[int]) -> dict[str, Any]:

@@ -4,21 +4,24 @@ It owns its engine processes (`AsyncEngine`, started on first use, `workers` of 
 computer opponent's, so that people analysing never slow the games being played. With Redis
 (`queue_url`: the app's `REDIS_URL` when the engine queue is on) the lines are jobs on the `shashki
 worker` queue instead (`jobs.QueuedEngine`, at the `ANALYSIS` priority, below a game's move), its own
-processes standing in when no worker answers. It keeps no tables: the board's positions and trees live
+processes standing in when no worker answers. A PDN import is read and played in a process of its own
+too (`_importer`, started on first use): it is pure Python, some 0.2 s for a long text, and run in a thread
+it held the interpreter's lock in turns with the event loop, delaying every game of the process by as
+much. It keeps no tables: the board's positions and trees live
 in the client and its address.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
-
-import orjson
 
 from shashki.server.analysis.board import game_json, setup
 from shashki.server.analysis.lines import stream_lines
-from shashki.server.analysis.pdn_import import import_pdn
+from shashki.server.analysis.pdn_import import import_json
 from shashki.server.errors import Invalid
 
 if TYPE_CHECKING:
@@ -40,6 +43,7 @@ class AnalysisService:
         self.queue_url = queue_url
         self.queue_bus = queue_bus  # the process's bus on that Redis: its connections carry the jobs too
         self._engine: AsyncEngine | QueuedEngine | None = None
+        self._importer: ProcessPoolExecutor | None = None
 
     @property
     def engine(self) -> AsyncEngine | QueuedEngine:
@@ -88,12 +92,25 @@ class AnalysisService:
             yield report
 
     async def import_pdn(self, text: str, default_variant: str | None = None) -> bytes:
-        """The games of a PDN text as trees of positions, as JSON, made in a thread: a long text takes a
-        moment, and its answer (every position with its legal moves, some 50 times the text) took the
-        event loop most of a second to encode when twenty came at once (found by an audit)."""
-        return await asyncio.to_thread(lambda: orjson.dumps(import_pdn(text, default_variant)))
+        """The games of a PDN text as trees of positions, as JSON (`pdn_import`), made in the importing
+        process: Invalid when the text cannot be read."""
+        if self._importer is None:
+            from shashki.engine.pool import die_with_parent
+
+            self._importer = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=die_with_parent
+            )
+        answer = await asyncio.get_running_loop().run_in_executor(
+            self._importer, import_json, text, default_variant
+        )
+        if isinstance(answer, tuple):
+            raise Invalid(*answer)
+        return answer
 
     async def close(self) -> None:
+        if self._importer is not None:
+            self._importer.shutdown(wait=False, cancel_futures=True)
+            self._importer = None
         if self._engine is not None:
             await self._engine.close()
             self._engine = None
