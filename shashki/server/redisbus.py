@@ -40,6 +40,7 @@ class RedisBus:
         self._reader: asyncio.Task | None = None
         self._changes = asyncio.Lock()  # orders SUBSCRIBE/UNSUBSCRIBE against reconnections
         self._connected_before = False
+        self._lost = False  # the pub/sub connection broke and is not back: events do not reach this process
         self.reconnections = 0
 
     async def publish(self, channel: str, event: dict) -> None:
@@ -56,7 +57,11 @@ class RedisBus:
         return self._prefix
 
     async def ping(self) -> None:
+        """Redis answers, and the pub/sub connection is up (a readiness check: with Redis back but the
+        reader still waiting to reconnect, no event would reach this process's players)."""
         await self._redis.ping()
+        if self._lost:
+            raise ConnectionError("the pub/sub connection is not back yet")
 
     @property
     def client(self) -> Any:
@@ -123,6 +128,7 @@ class RedisBus:
         if pubsub.connection is not None:
             pubsub.connection.register_connect_callback(self._reconnected)
         self._pubsub = pubsub
+        self._lost = False
         if self._connected_before:
             # Whatever was published while there was no connection is lost: listeners resync.
             self.reconnections += 1
@@ -157,6 +163,7 @@ class RedisBus:
             except Exception as error:
                 if failures == 0:
                     log.warning("redis pub/sub connection lost (%s); reconnecting", error)
+                self._lost = True
                 async with self._changes:
                     broken, self._pubsub = self._pubsub, None
                 if broken is not None:

@@ -155,3 +155,45 @@ def test_the_bus_reconnects_after_a_redis_restart_resubscribes_and_marks_listene
     assert woken == {"type": "dropped"}  # and one that wakes is sent word of it at once
     assert after == ({"n": 3}, {"n": 4})
     assert late == {"n": 5}
+
+
+@pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+def test_the_bus_is_not_ready_until_its_pub_sub_connection_is_back():
+    """A readiness check pings the bus: with Redis back but the reader still waiting to connect again,
+    no event reaches the process's players, so the ping fails until the pub/sub connection is up; once
+    it answers, events flow."""
+    port = _free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    server = _start_redis(port)
+
+    async def scenario():
+        nonlocal server
+        bus = RedisBus(url)
+        bus.RETRY_SECONDS = (3.0,)  # a wide window between Redis's return and the reader's
+        async with bus.subscribe("game:a") as a:
+            await bus.ping()
+            _stop(server)
+            await asyncio.sleep(1.5)  # the reader sees the loss (it reads with a 1 s timeout)
+            server = await asyncio.to_thread(_start_redis, port)
+            refusals: list[str] = []
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                try:
+                    await bus.ping()
+                    break
+                except ConnectionError as error:
+                    refusals.append(str(error))
+                await asyncio.sleep(0.05)
+            await bus.publish("game:a", {"n": 1})
+            event = await _next(a)
+            while event == {"type": "dropped"}:
+                event = await _next(a)
+        await bus.close()
+        return refusals, event
+
+    try:
+        refusals, event = asyncio.run(scenario())
+    finally:
+        _stop(server)
+    assert refusals and set(refusals) == {"the pub/sub connection is not back yet"}
+    assert event == {"n": 1}  # ready again, and the process hears its channels
