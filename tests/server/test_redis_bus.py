@@ -103,29 +103,37 @@ def _start_redis(port: int) -> subprocess.Popen:
     raise RuntimeError("redis-server did not start")
 
 
-def _stop(process: subprocess.Popen) -> None:
-    process.kill()
-    process.wait(10)
+class _Redis:
+    """A redis-server of the test's own, on a free port, which the test stops and starts again."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = _start_redis(self.port)
+
+    def stop(self) -> None:
+        self.process.kill()
+        self.process.wait(10)
+
+    async def start_again(self) -> None:
+        self.process = await asyncio.to_thread(_start_redis, self.port)
 
 
 @pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 def test_the_bus_reconnects_after_a_redis_restart_resubscribes_and_marks_listeners_dropped():
-    port = _free_port()
-    url = f"redis://127.0.0.1:{port}/0"
-    server = _start_redis(port)
+    redis = _Redis()
 
     async def scenario():
-        nonlocal server
-        bus = RedisBus(url)
+        bus = RedisBus(redis.url)
         async with bus.subscribe("game:a") as a, bus.subscribe("user:1") as b:
             a.wakes = True  # told at once, as a socket is (b only counts)
             await bus.publish("game:a", {"n": 1})
             before = await _next(a)
-            _stop(server)
+            redis.stop()
             with pytest.raises(Exception):  # noqa: B017 - whatever redis-py raises while Redis is down
                 await bus.publish("game:a", {"n": 2})
             await asyncio.sleep(0.5)
-            server = await asyncio.to_thread(_start_redis, port)
+            await redis.start_again()
             deadline = time.monotonic() + 15
             while bus.reconnections == 0 and time.monotonic() < deadline:
                 await asyncio.sleep(0.05)
@@ -148,7 +156,7 @@ def test_the_bus_reconnects_after_a_redis_restart_resubscribes_and_marks_listene
     try:
         before, dropped, woken, after, late, reconnections = asyncio.run(scenario())
     finally:
-        _stop(server)
+        redis.stop()
     assert before == {"n": 1}
     assert reconnections >= 1
     assert dropped[0] >= 1 and dropped[1] >= 1  # listeners are told they may have missed events
@@ -162,19 +170,16 @@ def test_the_bus_is_not_ready_until_its_pub_sub_connection_is_back():
     """A readiness check pings the bus: with Redis back but the reader still waiting to connect again,
     no event reaches the process's players, so the ping fails until the pub/sub connection is up; once
     it answers, events flow."""
-    port = _free_port()
-    url = f"redis://127.0.0.1:{port}/0"
-    server = _start_redis(port)
+    redis = _Redis()
 
     async def scenario():
-        nonlocal server
-        bus = RedisBus(url)
+        bus = RedisBus(redis.url)
         bus.RETRY_SECONDS = (3.0,)  # a wide window between Redis's return and the reader's
         async with bus.subscribe("game:a") as a:
             await bus.ping()
-            _stop(server)
+            redis.stop()
             await asyncio.sleep(1.5)  # the reader sees the loss (it reads with a 1 s timeout)
-            server = await asyncio.to_thread(_start_redis, port)
+            await redis.start_again()
             refusals: list[str] = []
             deadline = time.monotonic() + 15
             while time.monotonic() < deadline:
@@ -194,6 +199,6 @@ def test_the_bus_is_not_ready_until_its_pub_sub_connection_is_back():
     try:
         refusals, event = asyncio.run(scenario())
     finally:
-        _stop(server)
+        redis.stop()
     assert refusals and set(refusals) == {"the pub/sub connection is not back yet"}
     assert event == {"n": 1}  # ready again, and the process hears its channels
