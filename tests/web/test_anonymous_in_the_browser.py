@@ -167,3 +167,35 @@ def test_the_pages_log_in_links_come_back_to_their_page(pages):
         page = pages(path)
         page.wait_for_selector(link)
         assert page.locator(link).get_attribute("href") == f"/?next=%2F{path[1:]}#login", path
+
+
+def test_a_visitor_who_logs_in_from_another_tab_goes_on_playing_in_the_first(pages, server):
+    """Logging in ends the anonymous session, and with it the first tab's sockets (4401): that tab loads
+    itself again as the account's, its game kept and still played (found by an audit: the tab froze, its
+    moves refused with 403, telling the player to log in)."""
+    page = pages("/")
+    page.click('[data-tab="computer"]')
+    page.select_option("#computer-level", "1")
+    page.select_option("#computer-color", "white")
+    page.select_option("#computer-time", "unlimited")
+    page.click("#computer-form button[type=submit]")
+    gid = game_id(page)
+    page.wait_for_selector("#account .me.anonymous")
+    play_first_move(page, server, gid)
+    wait_for_ply(page, 2)
+
+    other_tab = page.context.new_page()
+    other_tab.goto(f"{server.url}/")
+    other_tab.wait_for_selector("#account .me.anonymous")
+    other_tab.click("#account .login-link")
+    name = new_name("tabs")
+    register(other_tab, name)
+
+    page.wait_for_selector(f'#account .me[data-username="{name}"]')
+    assert page.url.endswith(f"/game/{gid}")
+    state = httpx.get(f"{server.url}/api/games/{gid}").json()["game"]
+    assert state["white"]["username"] == name
+    for square in state["legal_moves"][0]["path"]:
+        click_square(page, square)
+    wait_for_ply(page, 4)  # the move went through, and the computer's answer came over the new socket
+    assert not page.locator(".game-page.offline").count()

@@ -99,6 +99,28 @@ export async function logout() {
   }
 }
 
+let sessionCheck = null;
+
+/**
+ * A socket was closed with 4401: the session it was opened with has ended. When the browser's session is
+ * now another one (logged in or out in another tab: the cookie is shared), the page is loaded again as
+ * that session's; when it is still this one, the page's own message stands (found by an audit: a
+ * visitor who logged in from a second tab kept a first tab whose game no longer moved, whose actions
+ * were refused, and which told them to log in).
+ */
+function sessionEnded() {
+  if (sessionCheck) return;
+  const who = (user) => (user ? `${user.id}:${user.username}` : "");
+  const before = who(session.user);
+  sessionCheck = loadSession()
+    .then((now) => {
+      if (who(now.user) !== before) location.reload();
+    })
+    .finally(() => {
+      sessionCheck = null;
+    });
+}
+
 let description = null;
 
 /**
@@ -183,6 +205,7 @@ export class LiveSocket {
       if (this.ws !== ws) return;
       this.onStatus(false);
       // 4401/4403/4404: refused for good (not logged in, another site, no such game).
+      if (event.code === 4401 && !this.closed) sessionEnded();
       if (this.closed || (event.code >= 4400 && event.code < 4500)) return;
       setTimeout(() => !this.closed && this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
