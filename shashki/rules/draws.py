@@ -284,7 +284,7 @@ def _counter(rule: DrawRule, variant: Variant) -> DrawCounter:
         case DrawRule.FORTY_MOVES:  # WCDF / RULES.md §4: 40 moves each, no man move, no capture
             return QuietKingMoves(rule, 40)
         case DrawRule.KINGS_3_VS_1_13:  # APCA / RULES.md §4: 3 kings v 1 king, 13 moves of the kings
-            return Ending(rule, partial(kings_against_lone_king, moves=13))
+            return Ending(rule, partial(kings_against_lone_king, moves=13, exactly_three=True))
         case DrawRule.DOUBLE_DIAGONAL:  # RULES.md §3, option of russian-giveaway
             return DoubleDiagonal(variant)
     raise ValueError(f"no counter for draw rule {rule!r}")

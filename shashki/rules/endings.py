@@ -71,9 +71,12 @@ Configuration = tuple[object, int, bool | None] | None
 # not (the ending stays the same ending; FMJD 6.3/6.4 count "from the moment the ending arises").
 
 
-def kings_against_lone_king(position: Position, material: Material, *, moves: int) -> Configuration:
+def kings_against_lone_king(position: Position, material: Material, *, moves: int, exactly_three: bool = False
+                            ) -> Configuration:
     """FMJD-64 7.2.4: three kings or more, and nothing else, against a lone king, not captured by the
-    stronger side's 15th move; APCA (Pool, RULES.md §4): three kings against one king, 13 moves.
+    stronger side's 15th move; APCA (Pool, RULES.md §4, `exactly_three`): three kings against one king,
+    13 moves ("3 kings v 1 king", where RULES.md says "three or more" for Russian; the APCA's rule is
+    "3-kings-against-1": four kings against one play on, and the count starts when one of them is lost).
 
     The side with the kings must win, so its moves are counted. The rule names kings only, where the
     neighbouring articles list men whenever they count them (7.2.7: "three pieces (two kings and a
@@ -86,7 +89,7 @@ def kings_against_lone_king(position: Position, material: Material, *, moves: in
     balance of forces is established and the 15 moves start.
     """
     lone = material.against_lone_king()
-    if lone is None or lone[2] < 3 or lone[1] != lone[2]:
+    if lone is None or lone[2] < 3 or lone[1] != lone[2] or (exactly_three and lone[2] != 3):
         return None
     return (material.white, material.black), moves, lone[0]
 

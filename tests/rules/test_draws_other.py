@@ -147,6 +147,16 @@ def test_kings_3_vs_1_13_draws_after_the_13th_move_of_the_kings(kings_to_move):
     play_out(game, plies_for(13, kings_to_move), DrawRule.KINGS_3_VS_1_13)
 
 
+def test_four_kings_against_one_are_not_the_pools_13_move_ending():
+    """APCA: "3 kings v 1 king" (RULES.md §4), where FMJD-64 7.2.4 says three or more: four kings play
+    on past their 13th move (found by an audit: drawn at ply 25)."""
+    rule = DrawRule.KINGS_3_VS_1_13
+    game = Game("pool", "W:WK29,K30,K31,K28:BK14")
+    wander(game, 30, rule)
+    assert rule not in game.counters or game.counters[rule] == 0
+    assert_going_on(game, rule)
+
+
 def test_kings_3_vs_1_13_count_restarts_when_a_capture_makes_the_ending():
     rule = DrawRule.KINGS_3_VS_1_13
     game = Game("pool", "B:WKa1,Kh8,Kb8,Kf4:BKh6")

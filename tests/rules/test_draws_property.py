@@ -83,12 +83,14 @@ def lone_king_side(pos: Position) -> bool | None:
 # count again) and whose moves count: "each", "either" (a king against a king), or a colour.
 
 
-def three_kings(pos: Position, lone_squares: int) -> tuple | None:
+def three_kings(pos: Position, lone_squares: int, exactly: bool = False) -> tuple | None:
     lone = lone_king_side(pos)
     if lone is None:
         return None
     strong = side(pos, not lone)
-    if strong.men or strong.kings < 3:  # kings and nothing else, three or more
+    if strong.men or strong.kings < 3:  # kings and nothing else, three or more (FMJD-64 7.2.4)
+        return None
+    if exactly and strong.kings != 3:  # APCA: "3 kings v 1 king"
         return None
     return (strong.kings, lone), (not lone)
 
@@ -125,7 +127,7 @@ def no_progress(pos: Position) -> tuple | None:
 
 ENDINGS = {
     DrawRule.KINGS_3_VS_1_15: (15, three_kings),
-    DrawRule.KINGS_3_VS_1_13: (13, three_kings),
+    DrawRule.KINGS_3_VS_1_13: (13, lambda pos, sq: three_kings(pos, sq, exactly=True)),
     DrawRule.LONG_DIAGONAL_5: (5, long_diagonal),
     DrawRule.SMALL_ENDING_5: (5, lambda pos, sq: ending(pos, range(1, 3), each=False)),
     DrawRule.ENDING_16: (16, lambda pos, sq: ending(pos, range(3, 4), each=True)),
