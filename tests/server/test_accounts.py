@@ -149,3 +149,12 @@ def test_a_socket_needs_the_scopes_the_same_reads_need_over_http(players, server
                 assert (first.get("type") != "error") is served, (path, first)
                 if not served:
                     assert first["error"]["code"] == "missing_scope"
+    # The players' chat over HTTP too (found by a later audit: only the sockets were closed to it).
+    for token, served in ((narrow, False), (wide, True)):
+        r = httpx.get(f"{server.url}/api/games/{game_id}/chat", headers={"Authorization": f"Bearer {token}"})
+        assert (r.status_code == 200) is served, r.text
+        if served:
+            assert "player" in r.json()["rooms"]
+        else:
+            assert r.json()["error"]["code"] == "missing_scope"
+    assert set(httpx.get(f"{server.url}/api/games/{game_id}/chat").json()["rooms"]) == {"spectator"}

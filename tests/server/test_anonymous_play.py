@@ -275,6 +275,18 @@ def test_a_game_against_the_account_itself_stays_with_the_anonymous_seat(visitor
     assert {state["white"]["id"], state["black"]["id"]} == {alice.id, visitor.id}
 
 
+def test_a_bot_account_logged_in_to_keeps_no_visitors_game(visitors, players):
+    """A bot plays no lobby game and no casual game it did not accept through the Bot API (found by an
+    audit: a visitor's lobby game was handed to the bot account they logged in to)."""
+    alice, visitor, bot = players(), visitors(), players(bot=True)
+    seek = alice.post("/api/seeks", unique_clock()).json()["seek"]
+    game = visitor.post(f"/api/seeks/{seek['id']}/accept").json()["game"]
+    r = visitor.post("/api/auth/login", {"username": bot.name, "password": PASSWORD})
+    assert r.status_code == 200 and r.json()["games_kept"] == 0
+    state = alice.http.get(f"/api/games/{game['id']}").json()["game"]
+    assert {state["white"]["id"], state["black"]["id"]} == {alice.id, visitor.id}
+
+
 # -- challenges by link ---------------------------------------------------------------------------------
 
 

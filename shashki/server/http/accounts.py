@@ -94,12 +94,14 @@ async def login(
     # Logging in from an anonymous visitor's session (registering logs in too) keeps its games: they go
     # to the account, and the anonymous session ends (issue 16). What it offered (a seek, a friend's
     # link) is withdrawn, as when an account closes: nobody could answer for it any more (found by an
-    # audit: whoever took it played a ghost that nobody could move for).
+    # audit: whoever took it played a ghost that nobody could move for). A bot account keeps none: a bot
+    # plays no lobby game (found by an audit).
     previous = request.cookies.get(SESSION_COOKIE)
     if previous:
         anonymous = await accounts.actor_for_session(previous)
         if anonymous is not None and anonymous.anonymous:
-            adopted = await games.adopt_games(anonymous.id, user.id)
+            if not user.is_bot:
+                adopted = await games.adopt_games(anonymous.id, user.id)
             await lobby.withdraw_offers_of(anonymous.user)
             await accounts.end_anonymous(anonymous, previous)
     set_session_cookie(response, token, settings, request)

@@ -71,6 +71,16 @@ async def any_actor(request: Request) -> Actor:
     return actor
 
 
+async def optional_reader(request: Request) -> Actor | None:
+    """`optional_actor` for a read whose answer depends on the account (a game's players' chat): a
+    credential without a reading scope is refused, as on the sockets (`websocket_actor`), rather than
+    read as the account's (found by an audit: a `puzzle:write` token read the players' chat)."""
+    actor = await optional_actor(request)
+    if actor is not None:
+        actor.require("read", "board:play", "bot:play")
+    return actor
+
+
 async def any_player(request: Request) -> Actor:
     """An actor allowed to play, anonymous visitors included (casual games; the services refuse them
     the rest with their reasons)."""

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
 from shashki.server.accounts import Actor
-from shashki.server.http.auth import any_player, optional_actor
+from shashki.server.http.auth import any_player, optional_reader
 from shashki.server.http.deps import Chat
 
 router = APIRouter(prefix="/api/games", tags=["chat"])
@@ -28,7 +28,7 @@ class SpectatorsBody(BaseModel):
 
 
 @router.get("/{game_id}/chat", summary="The chat lines you may read (spectators' room; players' room too)")
-async def read(game_id: str, chat: Chat, actor: Actor | None = Depends(optional_actor)) -> dict:
+async def read(game_id: str, chat: Chat, actor: Actor | None = Depends(optional_reader)) -> dict:
     return await chat.lines(actor.user if actor else None, game_id)
 
 
