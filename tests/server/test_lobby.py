@@ -46,6 +46,18 @@ def test_a_seek_is_listed_and_a_compatible_seek_starts_the_game(players, server)
     assert all(s["id"] != seek["id"] for s in bob.http.get("/api/seeks").json()["seeks"])
 
 
+def test_a_seek_asking_for_a_colour_gets_it_from_a_waiting_seek_that_leaves_it_open(players):
+    """The waiting seek says random, the new one white (or black): the new seeker gets what they asked,
+    every time (found by an audit: drawn at random, it was the other colour about half the time)."""
+    for asked in ("white", "black") * 4:
+        alice, bob = players(), players()
+        terms = {"variant": "russian-giveaway", "time_control": {"minutes": 7, "increment": 1}}
+        assert alice.post("/api/seeks", {**terms, "color": "random"}).json()["game"] is None
+        game = bob.post("/api/seeks", {**terms, "color": asked}).json()["game"]
+        assert game[asked]["username"] == bob.name, (asked, game["white"], game["black"])
+        assert alice.post(f"/api/games/{game['id']}/abort").status_code == 200
+
+
 def test_the_double_diagonal_option_belongs_to_russian_giveaway(players):
     alice = players()
     r = alice.post("/api/seeks", {"variant": "russian", "double_diagonal": True})

@@ -114,7 +114,7 @@ class Seeks:
             if match is None:
                 break
             try:
-                return {"seek": None, "game": await self._accept(match, user)}
+                return {"seek": None, "game": await self._accept(match, user, taker_color=seek.color)}
             except Conflict as refused:  # taken by someone else first: look again
                 if refused.code != "seek_taken" or attempt == 2:
                     raise
@@ -132,7 +132,8 @@ class Seeks:
             match = next((w for w in older if fits(w)), None)
         if match is not None:
             try:
-                return {"seek": None, "game": await self._accept(match, user, own_seek=seek.id)}
+                game = await self._accept(match, user, own_seek=seek.id, taker_color=seek.color)
+                return {"seek": None, "game": game}
             except Conflict as refused:
                 if refused.code == "own_seek_taken":
                     return {"seek": None, "game": await self._game_of_seek(seek.id)}
@@ -190,11 +191,17 @@ class Seeks:
                 raise NotFound("no_such_seek", withdrawn) from None
             raise
 
-    async def _accept(self, seek: Seek, user: User, *, own_seek: int | None = None) -> dict:
+    async def _accept(self, seek: Seek, user: User, *, own_seek: int | None = None,
+                      taker_color: str = "random") -> dict:
         """Take a seek: it is marked matched (with the game's id), and the taker's own open seek
         withdrawn, in the transaction that creates the game: no seek is matched without a game. With
-        `own_seek`, the taker's seek must still be open (Conflict `own_seek_taken` if it is not)."""
-        white_id, black_id = seats(seek.user_id, seek.color, user.id)
+        `own_seek`, the taker's seek must still be open (Conflict `own_seek_taken` if it is not). A taker
+        whose own seek asked for a colour the waiting one leaves open gets it (found by an audit: drawn
+        at random, it was the other colour half the time)."""
+        if seek.color == "random" and taker_color != "random":
+            white_id, black_id = seats(user.id, taker_color, seek.user_id)
+        else:
+            white_id, black_id = seats(seek.user_id, seek.color, user.id)
 
         def take(game_id: str) -> list[Claim]:
             matched = Update(
