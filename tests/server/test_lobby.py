@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import httpx
 from websockets.sync.client import connect
 
 
@@ -56,6 +57,38 @@ def test_a_seek_asking_for_a_colour_gets_it_from_a_waiting_seek_that_leaves_it_o
         game = bob.post("/api/seeks", {**terms, "color": asked}).json()["game"]
         assert game[asked]["username"] == bob.name, (asked, game["white"], game["black"])
         assert alice.post(f"/api/games/{game['id']}/abort").status_code == 200
+
+
+def test_one_timed_game_at_a_time_from_the_lobby(players, server):
+    """A player's seeks with a clock go when a timed game of theirs starts, however it starts, and a
+    player in a timed game is refused another from the lobby with the game named (found by an audit: a
+    seek outlived its player's game, and a player in a timed game took seek after seek)."""
+    alice, bob, carol = players(), players(), players()
+    timed = {"variant": "russian", "time_control": {"minutes": 9, "increment": 2}}
+    seek = alice.post("/api/seeks", timed).json()["seek"]
+    slow = bob.post("/api/seeks", {"days": 3}).json()["seek"]
+    game = bob.challenge(alice, time_control={"minutes": 5, "increment": 0})
+    listed = {s["id"] for s in httpx.get(f"{server.url}/api/seeks").json()["seeks"]}
+    assert seek["id"] not in listed  # withdrawn with the game's start
+    assert slow["id"] in listed  # a correspondence seek stays
+    r = carol.post(f"/api/seeks/{slow['id']}/accept")
+    assert r.status_code == 200, r.text  # days per move: no clock to be in two games at once with
+    for mover in (alice, bob):
+        r = mover.post("/api/seeks", timed)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "playing", r.text
+        assert r.json()["error"]["game_id"] == game["id"]
+    waiting = carol.post("/api/seeks", timed).json()["seek"]
+    r = alice.post(f"/api/seeks/{waiting['id']}/accept")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "playing"
+    assert alice.post(f"/api/games/{game['id']}/abort").status_code == 200
+    r = alice.post(f"/api/seeks/{waiting['id']}/accept")  # the game over, the lobby is open again
+    assert r.status_code == 200, r.text
+    # A timed game against the computer withdraws a seek too.
+    dave = players()
+    seek = dave.post("/api/seeks", timed).json()["seek"]
+    r = dave.post("/api/computer-games", {"level": 1, "time_control": {"minutes": 5, "increment": 0}})
+    assert r.status_code in (200, 201), r.text
+    assert seek["id"] not in {s["id"] for s in httpx.get(f"{server.url}/api/seeks").json()["seeks"]}
 
 
 def test_the_double_diagonal_option_belongs_to_russian_giveaway(players):

@@ -1,6 +1,6 @@
 """What other domains write with a game's end (the ratings): an `EndHook` plans its statements, an
 `EndWrite`, which the games store runs in the end's own transaction on the direct path
-(`GameStore.commit`)."""
+(`GameStore.commit`); and what they do once a game has started (`StartHook`: the lobby's seeks)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ class EndHook:
 
     applies: Callable[[GameRecord, Outcome], bool]
     plan: Callable[[GameRecord, Outcome, datetime], Awaitable[EndWrite]]
+
+
+# Told of a game stored and announced, after its commit (`GameStore.insert`): the lobby withdraws the
+# players' seeks with a clock. It changes nothing of the game.
+StartHook = Callable[[GameRecord], Awaitable[None]]
 
 
 # How often an end whose hooks lost their compare-and-set to a concurrent writer is planned again. Each

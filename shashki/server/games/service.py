@@ -30,7 +30,7 @@ from shashki.server.games.actions import GameActions
 from shashki.server.games.computer import EngineOpponent, Opponent
 from shashki.server.games.draws import Draws
 from shashki.server.games.heartbeat import Heartbeat
-from shashki.server.games.hooks import EndHook
+from shashki.server.games.hooks import EndHook, StartHook
 from shashki.server.games.listeners import Background, ComputerTurns, FirstMoveTimer, FlagTimer
 from shashki.server.games.live import LiveGame, Player
 from shashki.server.games.models import GameRecord, GameStatus
@@ -125,6 +125,11 @@ class GameService:
     def end_hooks(self) -> list[EndHook]:
         """Called inside the transaction that records a game's end (the ratings); see `GameStore`."""
         return self.store.end_hooks
+
+    @property
+    def start_hooks(self) -> list[StartHook]:
+        """Called after a game is stored and announced (the lobby's seeks); see `GameStore`."""
+        return self.store.start_hooks
 
     async def _players(self, ids: set[int]) -> dict[int, Player]:
         users = await self.accounts.users_by_id(ids)

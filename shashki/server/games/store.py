@@ -32,7 +32,7 @@ from shashki.server.events import AfterCommit, Encoded, EventBus
 from shashki.server.games import tally
 from shashki.server.games.cache import GameCache, HeardListener
 from shashki.server.games.follow import change_for_servers
-from shashki.server.games.hooks import END_ATTEMPTS, EndHook
+from shashki.server.games.hooks import END_ATTEMPTS, EndHook, StartHook
 from shashki.server.games.live import LiveGame
 from shashki.server.games.loader import GameLoader, PlayerLookup, TournamentLookup
 from shashki.server.games.models import GameRecord, GameStatus, outcome_columns
@@ -77,6 +77,9 @@ class GameStore:
         self.claim_after_ms = claim_after_ms
         self.first_move_ms = first_move_ms  # the first-move timer's wait, shown in the states
         self.end_hooks: list[EndHook] = []
+        # Told of each game stored and announced (its record), after its commit: the lobby withdraws
+        # the players' seeks with a clock. A hook that fails is logged; the game stands.
+        self.start_hooks: list[StartHook] = []
         # Games are made in memory by the loader: loaded, made as written, or caught up.
         self.loader = GameLoader(db, players, computer_name)
         # The games in play kept in memory, and the changes other processes make to them (games/cache.py).
@@ -230,6 +233,11 @@ class GameStore:
             if user_id is not None:
                 await self.published.publish(f"user:{user_id}", {"type": "gameStart", "game": state})
         self.notify(live)
+        for hook in self.start_hooks:
+            try:
+                await hook(record)
+            except Exception:
+                log_failure(log, "a game start's hook failed")
         return live
 
     async def reseat(self, game_id: str, column: str, from_id: int, to_id: int) -> None:

@@ -22,6 +22,7 @@ from shashki.server.accounts import AccountService
 from shashki.server.accounts.models import User
 from shashki.server.errors import Conflict, Invalid, NotFound, log_failure
 from shashki.server.events import EventBus
+from shashki.server.games.models import GameRecord
 from shashki.server.games.service import GameService
 from shashki.server.games.statements import Claim
 from shashki.server.games.terms import GameTerms
@@ -43,6 +44,7 @@ from shashki.server.ratings.speed import speed_of
 from shashki.server.storage import SEEKS_LOCK, Database, rows_changed
 from shashki.server.storage.base import utcnow
 from shashki.server.storage.direct import Update
+from shashki.server.storage.ops import Rows
 
 log = logging.getLogger("shashki.server")
 
@@ -97,6 +99,7 @@ class Seeks:
         game at once with a compatible seek already waiting. A seek starts from the variant's start
         position."""
         seek = self.new_seek(user, terms, **options)
+        await self.refuse_playing(user, seek)
         if self.here is not None and seek.clock_initial_ms is not None:
             seek.page_held = await self.here(user.id)  # a page's seek leaves with it; an API client's stays
         terms = GameTerms.of(seek)
@@ -142,6 +145,36 @@ class Seeks:
         await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
         return {"seek": await self._seek_json(seek), "game": None}
 
+    async def refuse_playing(self, user: User, seek: Seek) -> None:
+        """A seek with a clock is no offer for a player whose game with a clock is in play: Conflict
+        `playing`, naming the game (lichess refuses the same; found by an audit: a player in a timed game
+        took seek after seek, seated in several timed games at once)."""
+        if seek.clock_initial_ms is None:
+            return
+        playing = (await self.games.queries.in_play_of_players({user.id}, clocked=True)).get(user.id)
+        if playing:
+            message = "You are playing a game with a clock: finish it first."
+            raise Conflict("playing", message, game_id=playing[0])
+
+    async def withdraw_at_start(self, record: GameRecord) -> None:
+        """A game with a clock has started (`GameService.start_hooks`): its players' open seeks with a
+        clock are withdrawn, whatever started it — a challenge, a link, the computer, a rematch, a
+        tournament's pairing (found by an audit: a seek outlived its player's game's start, and whoever
+        took it seated them in a second timed game)."""
+        if record.clock_initial_ms is None:
+            return
+        withdrawn = False
+        for user_id in {record.white_id, record.black_id} - {None}:
+            for row in await self.db.direct.rows(
+                Rows(SEEKS, ("id", "clock_initial_ms"), {"status": "open", "user_id": user_id})
+            ):
+                if row["clock_initial_ms"] is not None:
+                    where = {"id": row["id"], "status": "open"}
+                    await self.db.direct.write(Update(SEEKS, {"status": "cancelled"}, where, expect=None))
+                    withdrawn = True
+        if withdrawn:
+            await self.bus.publish("lobby", {"type": "seeks", "seeks": await self.list_seeks()})
+
     async def _stored_unless_matched(self, seek: Seek, fits: Callable[[Seek], bool]) -> Seek | None:
         """The oldest open seek of someone else that `fits`, or None once `seek` is stored (its player's
         other open seek withdrawn: one open seek a player)."""
@@ -180,6 +213,7 @@ class Seeks:
             raise Conflict("own_seek", "You cannot accept your own seek.")
         refuse_bot(user)
         refuse_rated_anonymous(user, seek.rated)
+        await self.refuse_playing(user, seek)
         try:
             return await self._accept(seek, user)
         except Conflict as refused:

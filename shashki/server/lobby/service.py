@@ -80,6 +80,7 @@ class LobbyService(Seeks):
         self._absent: set[int] = set()
         self.ratings_of: Callable[[list[int], str, str], Awaitable[dict[int, dict]]] | None = None
         self._sweeper: asyncio.Task | None = None
+        games.start_hooks.append(self.withdraw_at_start)  # one timed game at a time: its seeks go
 
     def start(self, seek_left_seconds: float) -> None:
         """Sweep the seeks whose players' pages went without closing (`sweep_left`), every so often."""
