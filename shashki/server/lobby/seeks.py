@@ -48,6 +48,8 @@ from shashki.server.storage.ops import Rows
 
 log = logging.getLogger("shashki.server")
 
+MATCH_ATTEMPTS = 50  # looks for a compatible seek, each one's match taken by someone else first
+
 
 class Seeks:
     """The seeks' part of the lobby service, on the service's database, bus, games and accounts."""
@@ -112,28 +114,35 @@ class Seeks:
                 and w.user_id not in hidden  # no pairing across a block (social)
             )
 
-        for attempt in range(3):
+        # A compatible seek taken by someone else first: look again (each look either finds another or
+        # stores this one), as often as it takes (found by an audit: after three, a burst of players
+        # seeking at once was answered "someone else accepted that seek first", their seek not posted).
+        for _attempt in range(MATCH_ATTEMPTS):
             match = await self._stored_unless_matched(seek, fits)
             if match is None:
                 break
             try:
                 return {"seek": None, "game": await self._accept(match, user, taker_color=seek.color)}
-            except Conflict as refused:  # taken by someone else first: look again
-                if refused.code != "seek_taken" or attempt == 2:
+            except Conflict as refused:
+                if refused.code != "seek_taken":
                     raise
+        else:
+            raise Conflict("lobby_busy", "Too many players are seeking at this moment: try again.")
         # Two compatible seeks made at the same moment each found none of the other before its own was
         # stored. SQLite numbers its rows in the order they are committed, so the later of the two sees
         # the earlier now, and it (only it: the earlier looks for none older than its own) takes it,
-        # provided its own seek is still open (else someone took it meanwhile, and that is its game).
-        # PostgreSQL matches seeks one at a time (`_stored_unless_matched`), so this finds none there.
+        # provided its own seek is still open (else someone took it meanwhile, and that is its game);
+        # an older one taken meanwhile by someone else, the next older one (found by an audit: two
+        # compatible seeks were left side by side). PostgreSQL matches seeks one at a time
+        # (`_stored_unless_matched`), so this finds none there.
         async with self.db.session() as s:
             older = await s.scalars(
                 select(Seek)
                 .where(Seek.status == "open", Seek.user_id != user.id, Seek.id < seek.id)
                 .order_by(Seek.id)
             )
-            match = next((w for w in older if fits(w)), None)
-        if match is not None:
+            candidates = [w for w in older if fits(w)]
+        for match in candidates:
             try:
                 game = await self._accept(match, user, own_seek=seek.id, taker_color=seek.color)
                 return {"seek": None, "game": game}
