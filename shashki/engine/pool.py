@@ -24,6 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from shashki.engine.engine import Engine, PlayResult, game_counts, split_game
 from shashki.engine.search import CountStates, Limit, Line
@@ -96,15 +97,17 @@ class AsyncEngine:
     """`await play(...)` and `await analyse(...)` on a pool of worker processes."""
 
     def __init__(self, workers: int = 1, executor: ProcessPoolExecutor | None = None) -> None:
-        if executor is None:
-            # "spawn" keeps the workers free of the server's threads and open sockets.
-            context = multiprocessing.get_context("spawn")
-            executor = ProcessPoolExecutor(
-                max_workers=workers, mp_context=context, initializer=die_with_parent
-            )
-        self._executor = executor
+        self._own_pool = executor is None  # made here: made again here when it breaks
+        self._executor = executor or self._new_pool(workers)
         self.workers = workers
         self.pending = 0  # jobs waiting or running (the server's `engine_jobs` gauge)
+        self.restarts = 0  # pools made again after one broke
+
+    @staticmethod
+    def _new_pool(workers: int) -> ProcessPoolExecutor:
+        # "spawn" keeps the workers free of the server's threads and open sockets.
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=die_with_parent)
 
     @property
     def depth(self) -> tuple[int, int]:
@@ -112,9 +115,22 @@ class AsyncEngine:
         return max(0, self.pending - self.workers), min(self.pending, self.workers)
 
     async def _run(self, function, *args):
+        """`function(*args)` in a worker. A pool whose worker died (killed, out of memory, its code
+        replaced on disk under it) is broken for good: it is made again and the job sent once more
+        (found by an audit: the computer never moved again in any game until the server restarted)."""
         self.pending += 1
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, function, *args)
+            for attempt in range(2):
+                executor = self._executor
+                try:
+                    return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+                except BrokenProcessPool:
+                    if not self._own_pool or attempt:
+                        raise
+                    if self._executor is executor:  # the first of the jobs it failed makes the new one
+                        self._executor = self._new_pool(self.workers)
+                        self.restarts += 1
+                        executor.shutdown(wait=False, cancel_futures=True)
         finally:
             self.pending -= 1
 

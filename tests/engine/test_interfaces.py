@@ -88,6 +88,28 @@ def test_pool_wrapper_returns_a_legal_move_without_blocking_the_event_loop():
     assert ticks >= 10  # the loop kept running while the worker thought
 
 
+def test_a_pool_whose_worker_died_is_made_again_and_the_job_sent_again():
+    """A worker killed (out of memory, by hand, its code replaced under it) breaks a process pool for
+    good: found by an audit, the computer then never moved again until the server restarted."""
+    import os
+    import signal
+
+    game = Game(get_variant("russian-giveaway"))
+
+    async def main():
+        async with AsyncEngine(workers=1) as engine:
+            first = await engine.play(game, Limit(depth=2))
+            for pid in list(engine._executor._processes):
+                os.kill(pid, signal.SIGKILL)
+            await asyncio.sleep(0.5)
+            second = await engine.play(game, Limit(depth=2))
+            return first, second, engine.restarts
+
+    first, second, restarts = asyncio.run(main())
+    assert first.move in game.position.legal_moves() and second.move in game.position.legal_moves()
+    assert restarts == 1
+
+
 def test_a_pool_worker_keeps_each_variants_table_when_its_games_alternate():
     # What runs in a worker process, called here in this one: a game of Russian, then one of giveaway,
     # then Russian again, each with the engine (and the table) it had.

@@ -94,3 +94,78 @@ def test_the_computer_moves_once_the_outage_that_met_its_move_has_passed(tmp_pat
             await db.close()
 
     assert asyncio.run(scenario()) == (2, 2)
+
+
+class FailsOnce(RandomOpponent):
+    """A computer whose first thought fails otherwise than by an outage (its engine process lost)."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=5)
+        self.asked = 0
+
+    async def choose(self, game, level, remaining_ms=None, increment_ms=0):
+        self.asked += 1
+        if self.asked == 1:
+            raise RuntimeError("A child process terminated abruptly")
+        return await super().choose(game, level, remaining_ms, increment_ms)
+
+
+class ThinksForever(RandomOpponent):
+    """A computer that never finishes thinking, and says when its search is called off."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=5)
+        self.cancelled = asyncio.Event()
+
+    async def choose(self, game, level, remaining_ms=None, increment_ms=0):
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
+
+
+async def _computer_game(tmp_path, engine, play):
+    db, first = await _service(tmp_path)
+    await first.close()
+    games = GameService(db, make_bus(None), engine=engine, computer_delay_seconds=0)
+    try:
+        live = await games.create(white_id=1, black_id=None, computer_level=1)
+        await games.move(1, live.id, "c3-d4", ply=0)
+        return await play(games, live.id)
+    finally:
+        await games.close()
+        await db.close()
+
+
+def test_a_computer_move_that_failed_is_tried_again(tmp_path, monkeypatch):
+    """Found by an audit: a failure that was no outage (the engine's process pool broken) was logged
+    and the turn given up: the game waited for a move that never came."""
+    monkeypatch.setattr(listeners, "retry_after", lambda failures: 0.01)
+    engine = FailsOnce()
+
+    async def play(games, game_id):
+        for _ in range(300):
+            if (await games.get_state(game_id))["ply"] == 2:
+                break
+            await asyncio.sleep(0.01)
+        return (await games.get_state(game_id))["ply"]
+
+    assert asyncio.run(_computer_game(tmp_path, engine, play)) == 2
+    assert engine.asked == 2
+
+
+def test_a_search_nobody_wants_any_more_is_called_off(tmp_path):
+    """The player resigns while the computer thinks: its search is cancelled, so that it leaves the
+    engine's queue (found by an audit: takebacks and resignations left their searches running, and
+    every other game's computer waited behind them)."""
+    engine = ThinksForever()
+
+    async def play(games, game_id):
+        await asyncio.sleep(0.1)  # the computer is thinking
+        assert not engine.cancelled.is_set()
+        await games.resign(1, game_id)
+        await asyncio.wait_for(engine.cancelled.wait(), 5)
+        return True
+
+    assert asyncio.run(_computer_game(tmp_path, engine, play))

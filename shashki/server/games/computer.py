@@ -3,9 +3,11 @@
 `EngineOpponent` is the real one: shashki.engine at the game's level (1-8, see shashki.engine.levels),
 searching in a process pool (`AsyncEngine`) so that the server's event loop never waits on it — or, with
 Redis, on `shashki worker` processes through the job queue (`shashki.server.jobs`). It thinks
-for the time manager's share of its clock in timed games, and for `untimed_seconds` in games without a
-clock. `RandomOpponent` plays a uniformly random legal move; it is only for tests that need a computer
-that answers at once (SHASHKI_ENGINE=random), and says so in every game it plays.
+for the time manager's share of its clock in timed games, at most `MAX_MOVE_SECONDS` (found by an audit:
+on a 180+180 clock a level-8 move took 500 s of the one engine process every game shares), and for
+`untimed_seconds` in games without a clock. `RandomOpponent` plays a uniformly random legal move; it is
+only for tests that need a computer that answers at once (SHASHKI_ENGINE=random), and says so in every
+game it plays.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from shashki.engine import AsyncEngine
     from shashki.server.jobs import QueuedEngine
     from shashki.server.redisbus import RedisBus
+
+MAX_MOVE_SECONDS = 8.0  # the longest a computer's move in a timed game thinks
 
 
 class Opponent(Protocol):
@@ -64,7 +68,7 @@ class EngineOpponent:
             limit = Limit(time=self.untimed_seconds)
         else:
             # Sent now: the time its move waits for an engine process (other games' moves) comes off it.
-            thinking = time_for_move(remaining_ms / 1000, increment_ms / 1000)
+            thinking = min(time_for_move(remaining_ms / 1000, increment_ms / 1000), MAX_MOVE_SECONDS)
             limit = Limit(time=thinking, sent_at=time.time())
         result = await self._engine.play(game, limit, level=level)
         move: Move | None = result.move

@@ -26,6 +26,8 @@ from shashki.server.storage.base import utcnow
 
 log = logging.getLogger(__name__)
 
+ENGINE_RETRIES = 3  # a computer's move that failed otherwise than by an outage: tried again this often
+
 
 def retry_after(failures: int) -> float:
     """The wait before a timer's or the computer's action is tried again after `failures` outages in a
@@ -258,10 +260,19 @@ class ComputerTurns:
         self.delay = delay
         # The turn of each game at which the computer is to move: its ply and the plies taken back.
         self._turns: dict[str, tuple[int, int]] = {}
+        # The engine's search of each game's turn while it runs: cancelled when the turn passes (a
+        # takeback, a resignation), so that a search nobody wants leaves the engine's queue (found by an
+        # audit: thirty takebacks queued thirty searches, and everyone's computer waited behind them).
+        self._thinking: dict[str, tuple[tuple[int, int], asyncio.Future]] = {}
 
     def __call__(self, live: LiveGame) -> None:
         turn = _turn(live)
-        if not (live.is_live and live.is_computer(live.to_move)):
+        wanted = live.is_live and live.is_computer(live.to_move)
+        thinking = self._thinking.get(live.id)
+        if thinking is not None and (not wanted or thinking[0] != turn):
+            del self._thinking[live.id]
+            thinking[1].cancel()
+        if not wanted:
             self._turns.pop(live.id, None)
         elif self._turns.get(live.id) != turn:
             self._turns[live.id] = turn
@@ -295,7 +306,13 @@ class ComputerTurns:
                         live = await self.store.live(game_id)
                     await self._try_move(live, turn)
                     return
-                except UNAVAILABLE:
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:
+                    # An outage is waited out; any other failure (an engine process lost) is tried
+                    # again a few times (found by an audit: one failure left the game without its move).
+                    if not isinstance(error, UNAVAILABLE) and failures >= ENGINE_RETRIES:
+                        raise
                     log_failure(log, "the computer failed to move in game %s; tried again", game_id)
                     if self._turns.get(game_id) != turn:
                         return
@@ -325,7 +342,13 @@ class ComputerTurns:
             increment_ms = live.record.clock_increment_ms or 0
             level = live.record.computer_level or 1
             game = live.rules
-        move = await self.engine.choose(game, level, remaining_ms, increment_ms)
+        thinking = asyncio.ensure_future(self.engine.choose(game, level, remaining_ms, increment_ms))
+        self._thinking[live.id] = (turn, thinking)
+        try:
+            move = await thinking
+        finally:
+            if self._thinking.get(live.id, (None, None))[1] is thinking:
+                del self._thinking[live.id]
         async with self.store.locked(live):
             if not self._wanted(live, turn):
                 return
