@@ -339,6 +339,33 @@ def test_draws_resignations_aborts_and_claims_through_the_board_and_bot_apis(pla
         stream.close()
 
 
+def test_a_declined_rematch_carries_its_reason_and_offers_are_counted_as_challenges(players):
+    """docs/bot-api.md: `challengeDeclined` ("your challenge (or rematch offer) was declined") carries
+    `declineReason` and `declineReasonKey` (found by an audit: a rematch's came without them); and a
+    rematch offer counts as a challenge (found by the same audit: offered and withdrawn 200 times in a
+    minute, each an event on the opponent's stream)."""
+    bot, person = bot_and_person(players)
+    board = ApiClient(person, "board:play")
+    gid = person.challenge(bot.player, color="white", time_control=BLITZ)["id"]
+    assert board.post(f"/api/board/game/{gid}/move/2218").json() == {"ok": True}
+    assert bot.post(f"/api/bot/game/{gid}/move/1115").json() == {"ok": True}
+    assert board.post(f"/api/board/game/{gid}/resign").json() == {"ok": True}
+    events = board.stream("/api/stream/event")
+    assert person.post(f"/api/games/{gid}/rematch").status_code == 200
+    r = bot.post(f"/api/challenge/{gid}/decline", {"reason": "nonsense"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_reason"
+    assert bot.post(f"/api/challenge/{gid}/decline", {"reason": "later"}).json() == {"ok": True}
+    declined = events.until("challengeDeclined")["challenge"]
+    assert declined["id"] == gid and declined["declineReasonKey"] == "later"
+    assert "later" in declined["declineReason"].lower()
+    events.close()
+    answers = []
+    for _ in range(25):
+        answers.append(person.post(f"/api/games/{gid}/rematch").status_code)
+        person.post(f"/api/games/{gid}/rematch/decline")
+    assert 429 in answers and answers.index(429) <= 20, answers  # one challenge was made before
+
+
 def test_a_game_without_a_clock_is_not_won_by_a_claim_on_the_bot_api(players):
     """lidraughts' bots play a game without a clock as a correspondence game and may leave between moves:
     no claim there (as on lidraughts: only a game with a clock), and opponentGone offers none."""

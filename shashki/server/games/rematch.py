@@ -123,8 +123,9 @@ class RematchService:
             raise Forbidden("challenge_refused", "Your opponent does not accept challenges from you.")
 
     @checked_again
-    async def decline(self, user_id: int, game_id: str) -> dict[str, Any]:
-        """Decline the opponent's offer, or withdraw one's own."""
+    async def decline(self, user_id: int, game_id: str, reason: str | None = None) -> dict[str, Any]:
+        """Decline the opponent's offer (with the reason, one of the lobby's, that the Bot API tells the
+        one who offered), or withdraw one's own."""
         live, color = await self._finished(user_id, game_id)
         async with self.store.locked(live):
             self._check(live)
@@ -141,6 +142,7 @@ class RematchService:
                         "game": game_id,
                         "by": user_id,
                         "declined": offer is not color,
+                        **({"reason": reason} if reason and offer is not color else {}),
                     },
                 )
         return {"rematch": {"offer": None, "game_id": None}}

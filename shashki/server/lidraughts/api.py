@@ -26,7 +26,7 @@ from shashki.server.lidraughts.moves import PendingJumps
 from shashki.server.lidraughts.shapes import snake
 from shashki.server.lidraughts.streams import Streams, merged
 from shashki.server.lidraughts.views import Views
-from shashki.server.lobby import LobbyService, TimeControl
+from shashki.server.lobby import DECLINE_REASONS, LobbyService, TimeControl
 from shashki.server.ratings import RatingService
 from shashki.server.social.service import Online
 
@@ -187,8 +187,11 @@ class BotApi:
     async def decline(self, user: User, challenge_id: str, reason: str) -> Json:
         if challenge_id.isdigit():
             await self.lobby.decline_challenge(user, int(challenge_id), snake(reason or "generic"))
-        else:
-            await self.rematch.decline(user.id, challenge_id)
+        else:  # a rematch offer: its reason reaches the one who offered, as a challenge's does
+            reason = snake(reason or "generic")
+            if reason not in DECLINE_REASONS:
+                raise Invalid("bad_reason", f"Reasons are {', '.join(DECLINE_REASONS)}.")
+            await self.rematch.decline(user.id, challenge_id, reason)
         return OK
 
     async def cancel(self, user: User, challenge_id: str) -> Json:

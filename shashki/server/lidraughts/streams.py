@@ -208,7 +208,7 @@ class Streams:
             return {"type": "challenge", "challenge": await views.rematch_json(event["game"], event["by"])}
         if kind == "rematchCancelled":
             if event.get("declined"):
-                offer = await views.rematch_json(event["game"], user.id, "declined")
+                offer = await views.rematch_json(event["game"], user.id, "declined", event.get("reason"))
                 return {"type": "challengeDeclined", "challenge": offer}
             offer = await views.rematch_json(event["game"], event["by"], "canceled")
             return {"type": "challengeCanceled", "challenge": offer}

@@ -101,15 +101,17 @@ class Views:
             out["gameId"] = challenge.game_id
         return out
 
-    async def rematch_json(self, game_id: str, offerer_id: int, status: str = "created") -> Json:
-        """A rematch offer shown as a challenge, as lidraughts does: its id is the finished game's."""
+    async def rematch_json(self, game_id: str, offerer_id: int, status: str = "created",
+                           reason: str | None = None) -> Json:
+        """A rematch offer shown as a challenge, as lidraughts does: its id is the finished game's; a
+        declined one with its reason, as a challenge's (found by an audit: it came without)."""
         game = facts(await self.games.live(game_id))
         offerer_color = game.color_of(offerer_id) or WHITE
         dest_id = game.seat(other(offerer_color))
         users = await self.users([offerer_id, dest_id])
         speed = speed_of(game.clock_initial_ms, game.clock_increment_ms)
         ratings = await self.ratings.for_players([offerer_id, dest_id], game.variant, speed)
-        return {
+        out: Json = {
             "id": game_id,
             "status": status,
             "challenger": user_json(users[offerer_id], ratings[offerer_id]),
@@ -124,6 +126,11 @@ class Views:
             "perf": {"icon": "", "name": speed_title(speed)},
             "rematchOf": game_id,
         }
+        if status == "declined":
+            reason = reason if reason in DECLINE_REASONS else "generic"
+            out["declineReasonKey"] = camel(reason)
+            out["declineReason"] = DECLINE_REASONS[reason]
+        return out
 
     @staticmethod
     def state_json(state: StateView, strings: list[str]) -> Json:
