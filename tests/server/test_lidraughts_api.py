@@ -117,6 +117,22 @@ def test_an_ordinary_account_upgrades_to_a_bot_with_its_bot_play_token(players, 
     assert token.post(f"/api/bot/game/{gid}/move/1115").json() == {"ok": True}
 
 
+def test_an_account_turned_bot_keeps_none_of_what_it_offered_as_a_person(players, server):
+    """A bot plays no lobby game and no arena: the seek and the arena entry made before the upgrade go
+    with it (found by an audit: a person took the seek, and the arena paired the bot)."""
+    from .tournament_support import create, join, now_iso, show
+
+    person, host = players(), players()
+    seek = person.post("/api/seeks", {"variant": "russian", "time_control": {"minutes": 17, "increment": 3}})
+    seek_id = seek.json()["seek"]["id"]
+    arena = create(host, "arena", starts_at=now_iso(3600))["id"]
+    join(person, arena)
+    assert show(host, arena)["players"] == 1
+    assert ApiClient(person, "bot:play").post("/api/bot/account/upgrade").json() == {"ok": True}
+    assert seek_id not in {s["id"] for s in httpx.get(f"{server.url}/api/seeks").json()["seeks"]}
+    assert show(host, arena)["players"] == 0
+
+
 def test_from_position_games_show_lidraughts_variant_objects(players):
     bot, person = bot_and_person(players)
     board = ApiClient(person, "board:play")

@@ -1,5 +1,6 @@
 """An account's security, as on lichess: changing the password, ending the account's sessions ("log out
-everywhere"), and closing the account.
+everywhere"), and closing the account; and turning it into a bot, which withdraws its offers as closing
+does.
 
 Each asks for a logged-in browser session (a token does none of it) and, but for ending sessions, the
 account's password. Every session or token ended here is published like a logout (accounts/revocation.py),
@@ -130,11 +131,7 @@ class AccountSecurity:
         await self._publish(user.id, ended + tokens)
         if rows_changed(closed) != 1:
             return  # closed at the same moment by another request, which withdraws the rest
-        for hook in self.closing_hooks:
-            try:
-                await hook(user)
-            except Exception:  # noqa: BLE001  (the account is closed: the other hooks still run)
-                log_failure(log, "withdrawing what closed account %s offered", user.id)
+        await self._withdraw_offers(user, "closed account")
         # A seek or challenge accepted as the account closed started a game it will not play: called off
         # (at its first move still: it began a moment ago).
         for game_id in await self.games_in_play(user.id) if self.games_in_play is not None else []:
@@ -180,3 +177,19 @@ class AccountSecurity:
         """Tell every process these credentials ended: their sockets and streams close."""
         for digest in digests:
             await self.accounts.revocations.publish(user_id, digest)
+
+    async def become_bot(self, actor: Actor) -> User:
+        """Turn the account into a bot account (`AccountService.upgrade_to_bot`: only before its first
+        game) and withdraw what it offered as a person, as closing does: a bot plays no lobby game and
+        no arena (found by an audit: a seek and an arena entry made before the upgrade stayed, and a
+        person took the seek, the arena paired the bot)."""
+        user = await self.accounts.upgrade_to_bot(actor)
+        await self._withdraw_offers(user, "account turned bot")
+        return user
+
+    async def _withdraw_offers(self, user: User, what: str) -> None:
+        for hook in self.closing_hooks:
+            try:
+                await hook(user)
+            except Exception:  # noqa: BLE001  (the account is changed: the other hooks still run)
+                log_failure(log, "withdrawing what %s %s offered", what, user.id)

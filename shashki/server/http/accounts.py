@@ -166,10 +166,10 @@ async def browser_session(bots: Bots, actor: Actor | None = Depends(optional_act
 
 
 @router.post("/account/bot", summary="Turn this account into a bot account (only before its first game)")
-async def upgrade_to_bot(accounts: Accounts, actor: Actor = Depends(current_actor)) -> dict:
+async def upgrade_to_bot(security: Security, actor: Actor = Depends(current_actor)) -> dict:
     if actor.via != "session":
         actor.require("bot:play")
-    return {"user": user_json(await accounts.upgrade_to_bot(actor))}
+    return {"user": user_json(await security.become_bot(actor))}
 
 
 @router.get("/account/tokens", summary="The account's personal API tokens (without their secrets)")

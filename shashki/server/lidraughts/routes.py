@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from shashki.server.accounts import Actor
 from shashki.server.errors import Forbidden, Invalid, RateLimited
 from shashki.server.http.auth import current_actor
-from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits, Stopping
+from shashki.server.http.deps import Accounts, Bots, Chat, Games, Limits, Security, Stopping
 from shashki.server.lidraughts.api import days_of, time_control_of
 from shashki.server.lidraughts.shapes import variant_key
 from shashki.server.lidraughts.wire import fields, flag, ndjson, while_authorized
@@ -84,11 +84,11 @@ async def stream_events(
 
 
 @router.post("/api/bot/account/upgrade", summary="Turn this account into a bot account (before any game)")
-async def upgrade(accounts: Accounts, request: Request) -> dict:
+async def upgrade(security: Security, request: Request) -> dict:
     actor = await current_actor(request)
     if actor.via != "session":
         actor.require("bot:play")
-    await accounts.upgrade_to_bot(actor)
+    await security.become_bot(actor)  # what it offered as a person is withdrawn
     return {"ok": True}
 
 
