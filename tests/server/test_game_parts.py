@@ -296,3 +296,47 @@ def test_the_computers_search_from_before_a_takeback_is_never_played_after_it(tm
     held, state, after = asyncio.run(scenario())
     assert held.asked == 2 and state["moves"][0] == "a3-b4" and state["ply"] == 2, state["moves"]
     assert state["fen"] == held.chosen[after]
+
+
+def test_a_start_shows_no_sign_of_life_before_every_games_turn_is_restarted():
+    """A start's first heartbeat, written before the games' turns were restarted, was read by the next
+    start (after a crash in between) as the last moment alive: every game not yet restarted was charged
+    the whole downtime (found by an audit: 1,000 games lost on time in a crash loop)."""
+    import asyncio
+
+    from shashki.server.games import lifecycle
+
+    events: list[str] = []
+
+    class Heartbeat:
+        async def last(self):
+            events.append("read")
+            return None
+
+        def start(self) -> None:
+            events.append("beat")
+
+    class Owners:
+        async def claim(self, game_id: str) -> bool:
+            return True
+
+        async def start(self) -> None:
+            events.append("owners")
+
+    class Queries:
+        async def started_ids(self) -> list[str]:
+            return [f"g{i}" for i in range(450)]  # more than a batch
+
+    class Store:
+        queries = Queries()
+
+        async def live_many(self, ids):
+            return ids
+
+        async def restart_turn(self, live, alive) -> None:
+            events.append("restart")
+
+    resumed = asyncio.run(lifecycle.resume(Store(), Owners(), Heartbeat()))  # type: ignore[arg-type]
+    assert resumed == 450
+    assert events[0] == "read" and events.count("restart") == 450
+    assert events.index("beat") > max(i for i, e in enumerate(events) if e == "restart")

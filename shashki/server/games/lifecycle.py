@@ -36,7 +36,6 @@ async def resume(store: GameStore, owners: GameOwners | LocalOwners, heartbeat: 
     alive = None  # after a crash, the side to move thought until the process was last alive
     if heartbeat is not None:
         alive = await heartbeat.last()
-        heartbeat.start()
     ids = await store.queries.started_ids()
     slots = asyncio.Semaphore(RESUME_AT_ONCE)
 
@@ -55,6 +54,11 @@ async def resume(store: GameStore, owners: GameOwners | LocalOwners, heartbeat: 
         mine = [game_id for game_id in batch if await owners.claim(game_id)]
         resumed += len(mine)
         await asyncio.gather(*(restart(live) for live in await store.live_many(mine)))
+    # Alive from now on, once every turn is restarted: a beat before that, and a crash then, would make
+    # the next start read this start as the last moment alive and charge the whole downtime to every game
+    # not yet restarted (found by an audit: 1,000 games lost on time after a crash in a crash loop).
+    if heartbeat is not None:
+        heartbeat.start()
     await owners.start()
     return resumed
 
