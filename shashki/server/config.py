@@ -73,7 +73,7 @@ class Settings(BaseSettings):
     # The computer opponent: "engine" (shashki.engine in `engine_workers` processes; it thinks
     # `engine_untimed_seconds` a move in games without a clock) or "random" (tests only).
     engine: Literal["engine", "random"] = "engine"
-    engine_workers: int = 1
+    engine_workers: int = 2  # at least two, so that one long search never holds every computer game
     # With REDIS_URL, "auto" sends the engine's jobs to `shashki worker` processes through Redis (the
     # local pool stands in while no worker is alive); "local" keeps them in this process's pool.
     engine_queue: Literal["auto", "local"] = "auto"

@@ -27,7 +27,7 @@ def test_without_variables_the_defaults_apply():
     assert settings.disconnect_claim_seconds == 30.0
     assert settings.login_attempts == 10 and settings.registrations == 5
     assert settings.argon2_memory_kib == 65536 and settings.argon2_time_cost == 3
-    assert settings.engine == "engine" and settings.engine_workers == 1
+    assert settings.engine == "engine" and settings.engine_workers == 2
     assert settings.secure_cookies is False
     assert settings.sqlalchemy_url.startswith("sqlite+aiosqlite:///") and settings.sqlalchemy_url.endswith(
         "/data/shashki.sqlite3"
