@@ -12,13 +12,16 @@
 // Navigation itself is router.js's; this module hands it the route table and draws the header.
 
 import { loadSession, logout, onSessionChange, session } from "./api.js";
-import { clear, fill, h, toast } from "./dom.js";
+import { clear, fill, h, s, toast } from "./dom.js";
 import { connect as connectFeed, drawChallengeNotice } from "./feed.js";
 import { language, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { loadAccountLooks } from "./looks.js";
 import { loadMeta } from "./meta.js";
 import { bellButton, startNotifications } from "./notify.js";
 import { loginHref, render, startRouter } from "./router.js";
+
+// A door with an arrow leaving it: "log out", drawn (a glyph may be missing from a phone's fonts).
+const LOGOUT_ICON = "M10 4H5v16h5M14 8l4 4-4 4M18 12H9";
 
 const ROUTES = [
   [/^\/$/, () => import("./lobby.js"), () => ({})],
@@ -88,7 +91,14 @@ function renderHeader() {
             toast(t("auth.loggedOut"));
           },
         },
-        t("auth.logout")
+        // On a phone only the icon shows, the words kept as the button's name: the player's own name
+        // needs the room (found by an audit: in Vietnamese it was cut to one letter).
+        s(
+          "svg",
+          { class: "icon", viewBox: "0 0 24 24", width: "20", height: "20", "aria-hidden": "true" },
+          s("path", { d: LOGOUT_ICON, fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linecap": "round" })
+        ),
+        h("span", { class: "label" }, t("auth.logout"))
       )
     );
   } else {
