@@ -335,7 +335,8 @@ class UnknownVariant(ValueError):
     def __init__(self, key: str) -> None:
         self.key = key
         known = ", ".join(VARIANTS)
-        super().__init__(f"unknown variant {key!r}; known variants: {known}")
+        shown = key if len(key) <= 40 else key[:40] + "…"  # a page of text sent as a key is not echoed whole
+        super().__init__(f"unknown variant {shown!r}; known variants: {known}")
 
 
 class UnavailableOption(RulesError):

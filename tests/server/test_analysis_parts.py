@@ -119,3 +119,11 @@ def test_a_pdn_import_is_made_in_another_process_and_refusals_keep_their_code():
     answer, spent = asyncio.run(imported())
     assert orjson.loads(answer) == direct
     assert spent < cost / 3, (spent, cost)
+
+
+def test_a_long_unknown_variant_is_not_echoed_whole():
+    """Found by an audit: a 60 KB variant name came back whole in the refusal."""
+    with pytest.raises(Invalid) as info:
+        setup("x" * 60_000, None, [])
+    assert info.value.code == "unknown_variant"
+    assert len(info.value.message) < 400 and "x" * 40 + "…" in info.value.message
