@@ -194,6 +194,12 @@ def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], la
         )
     from_here = [m for m in legal if m.path[0] == start]
     captures = legal[0].capture_mask != 0
+    if not variant.men_capture_kings and not is_king and _jumps_a_king(pos, squares):
+        return IllegalMove(  # Italian (RULES.md §4)
+            "man_takes_king",
+            f"Men cannot capture kings in this variant: {', '.join(fmt(legal))}.",
+            fmt(legal),
+        )
     if captures:
         routes = pos.capture_routes()
         # Typed the beginning of a longer capture: it must be completed (RULES.md §2.6).
@@ -225,6 +231,12 @@ def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], la
                     f"You must capture {what}: {', '.join(fmt(legal))}.",
                     fmt(legal),
                 )
+        # A man that went on past the last row as only a king could (Brazilian, International, Pool:
+        # it stays a man; English, Italian: its move ends there), and a piece taken twice (§2.8).
+        refused = _crowning_refused(pos, squares, is_king, legal, fmt)
+        refused = refused or _taken_twice(pos, squares, legal, fmt)
+        if refused is not None:
+            return refused
         # A king capture that lands where it cannot go on, when another landing square can (§2.5):
         # the typed path follows a legal route up to a jump, then lands elsewhere beyond the same piece.
         if variant.flying_kings:
@@ -251,6 +263,71 @@ def _explain(pos: Position, squares: list[int], text: str, legal: list[Move], la
         f"The piece on {label(start)} cannot go to {label(end)}; it can play {', '.join(fmt(from_here))}.",
         fmt(from_here),
     )
+
+
+def _crowning_refused(
+    pos: Position, squares: list[int], is_king: bool, legal: list[Move], fmt
+) -> IllegalMove | None:
+    """A man's typed capture that reaches its last row and goes on, where the variant crowns it only at
+    the end of the move (RULES.md §4: it goes on as a man) or ends the move there."""
+    from shashki.rules.variant import PromotionInCapture
+
+    rule = pos.variant.promotion_in_capture
+    if is_king or rule is PromotionInCapture.CONTINUE_AS_KING:
+        return None
+    last_row = 0 if pos.white_to_move else pos.board.size - 1
+    if not any(pos.board.rows.get(sq) == last_row for sq in squares[1:-1]):
+        return None
+    if rule is PromotionInCapture.STOP:
+        return IllegalMove(
+            "crowned_move_ends",
+            f"A man that reaches the last row in a capture is crowned and its move ends there: "
+            f"{', '.join(fmt(legal))}.",
+            fmt(legal),
+        )
+    return IllegalMove(
+        "man_stays_man",
+        f"A man that passes the last row in a capture stays a man (crowned only if the move ends "
+        f"there): {', '.join(fmt(legal))}.",
+        fmt(legal),
+    )
+
+
+def _jumped(pos: Position, squares: list[int]) -> list[int] | None:
+    """The squares the typed path jumps over, one per leg (None when a leg is not a diagonal line)."""
+    board = pos.board
+    over: list[int] = []
+    for frm, to in zip(squares, squares[1:], strict=False):
+        ray = next((r for r in board.rays[frm] if to in r), None)
+        if ray is None:
+            return None
+        between = [sq for sq in ray[: ray.index(to)] if pos.piece_at(sq) is not None]
+        if len(between) != 1:
+            return None
+        over.append(between[0])
+    return over
+
+
+def _taken_twice(pos: Position, squares: list[int], legal: list[Move], fmt) -> IllegalMove | None:
+    """A typed capture that jumps the same piece twice, or lands where a piece it took still stands: a
+    piece is taken once and lifted only when the move ends (RULES.md §2.8)."""
+    over = _jumped(pos, squares)
+    if over is None:
+        return None
+    lands_on_a_piece = any(pos.piece_at(sq) is not None for sq in squares[1:] if sq != squares[0])
+    if len(set(over)) == len(over) and not lands_on_a_piece:
+        return None
+    return IllegalMove(
+        "captured_once",
+        f"A piece is captured only once, and stays on the board until the move ends: "
+        f"{', '.join(fmt(legal))}.",
+        fmt(legal),
+    )
+
+
+def _jumps_a_king(pos: Position, squares: list[int]) -> bool:
+    over = _jumped(pos, squares[:2])
+    return over is not None and len(over) == 1 and bool(pos.kings >> over[0] & 1)
 
 
 def _unique(moves: list[Move]) -> list[Move]:

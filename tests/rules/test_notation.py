@@ -189,6 +189,23 @@ def test_man_backward():
     assert "d4" in error.message
 
 
+@pytest.mark.parametrize(("variant", "fen", "text", "code", "legal"), [
+    # Brazilian, International, Pool: a man passing the last row in a capture stays a man (RULES.md §4)
+    ("brazilian", "W:Wb6:Bc7,f6", "b6xd8xg5", "man_stays_man", ["b6xd8"]),
+    ("brazilian-giveaway", "W:Wb6:Bc7,f6", "b6xd8xg5", "man_stays_man", ["b6xd8"]),
+    # English, Italian: its move ends there, crowned
+    ("english", "W:W9:B1,6", "9x2x1", "crowned_move_ends", ["9x2"]),
+    # a piece is taken once, and lifted only when the move ends (§2.8)
+    ("russian", "W:WKb2:Bb4,c3,b6,e7", "b2:f6:d8:a5:c3", "captured_once", ["b2:d4:a7", "b2:f6:d8:a5"]),
+    # Italian men do not capture kings (§4)
+    ("italian", "W:W22:BK18", "22x13", "man_takes_king", ["22-19"]),
+])
+def test_refusals_name_the_rule_broken(variant, fen, text, code, legal):
+    """Found by an audit: these were refused as "capture is compulsory" or with no reason at all."""
+    error = refusal(variant, text, fen)
+    assert (error.code, sorted(error.legal)) == (code, sorted(legal)), error.message
+
+
 def test_no_piece_and_not_your_piece():
     assert refusal("russian", "d4-e5").code == "no_piece"
     error = refusal("russian", "b6-a5")
@@ -290,6 +307,7 @@ def test_parser_raises_only_illegal_move_on_any_text(pos, text):
         assert error.code in {
             "capture_required", "capture_incomplete", "king_landing", "capture_precedence", "man_backward",
             "no_piece", "not_your_piece", "illegal_destination", "ambiguous", "malformed", "game_over",
+            "man_stays_man", "crowned_move_ends", "captured_once", "man_takes_king",
         }
         assert error.message
     else:

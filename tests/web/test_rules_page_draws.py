@@ -64,3 +64,35 @@ def test_the_brazilian_rules_page_lists_its_two_draws_and_why_in_the_browser(pag
         english["rules.drawRule.twenty-king-moves"],
     ]
     assert page.locator("article.rules p.note").inner_text() == english["rules.draws.note.brazilian"]
+
+
+@pytest.mark.parametrize("variant", ["international", "english", "italian", "pool", "pool-giveaway"])
+def test_a_rules_page_says_capture_is_compulsory_and_its_notation_example_exists_on_its_board(
+    pages, variant
+):
+    """Found by an audit: the English, Italian and Pool pages never said capturing is compulsory, and
+    the International pages' example capture (22x15x8) cannot be played on a 10×10 board."""
+    import re
+
+    from shashki.rules import get_variant
+    from shashki.rules.position import Position
+
+    page = pages(f"/rules/{variant}")
+    page.wait_for_selector("article.rules table.params")
+    table = page.locator("article.rules table.params")
+    names, values = table.locator("th").all_inner_texts(), table.locator("td").all_inner_texts()
+    rows = dict(zip(names, values, strict=True))
+    english = catalogue("en")
+    assert rows[english["rules.param.compulsory"]] == english["rules.compulsory"]
+    a, b, c = map(int, re.search(r"(\d+)x(\d+)x(\d+)", rows[english["rules.param.notation"]]).groups())
+    v = get_variant(variant)
+    board = v.board
+
+    def between(x: int, y: int) -> int:
+        ray = next(r for r in board.rays[board.bit_of_number(x)] if board.bit_of_number(y) in r)
+        (middle,) = ray[: ray.index(board.bit_of_number(y))]
+        return board.number(middle)
+
+    fen = f"W:W{a}:B{between(a, b)},{between(b, c)}"
+    notations = [m.notation(v) for m in Position.from_fen(fen, variant).legal_moves()]
+    assert f"{a}x{b}x{c}" in notations, (fen, notations)

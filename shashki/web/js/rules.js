@@ -108,12 +108,21 @@ function yesNo(value) {
   return t(value ? "rules.yes" : "rules.no");
 }
 
+/** A move and a capture in numeric notation that exist on the variant's board (22x15x8 is none on 10×10). */
+function numericExample(v) {
+  const sep = v.capture_separator;
+  return v.board_size === 10
+    ? { move: "32-28", capture: `32${sep}23${sep}14` }
+    : { move: "22-18", capture: `22${sep}15${sep}8` };
+}
+
 function parameterTable(v) {
   const rows = [
     [t("rules.param.board"), t("rules.param.boardValue", { size: v.board_size, men: v.men_per_side }) + (v.mirrored ? ` — ${t("rules.param.mirrored")}` : "")],
     [t("rules.param.first"), t(`color.${v.first_player}`)],
     [t("rules.param.backward"), yesNo(v.men_capture_backward)],
     [t("rules.param.flying"), t(v.flying_kings ? "rules.param.flying.yes" : "rules.param.flying.no")],
+    [t("rules.param.compulsory"), t("rules.compulsory")],
     [t("rules.param.precedence"), t(`rules.precedence.${v.precedence}`)],
     [t("rules.param.promotion"), t(`rules.promotion.${v.promotion_in_capture}`)],
     [t("rules.param.menCaptureKings"), yesNo(v.men_capture_kings)],
@@ -124,7 +133,7 @@ function parameterTable(v) {
       t("rules.param.notation"),
       v.algebraic
         ? t("rules.param.notation.algebraic", { sep: v.capture_separator })
-        : t("rules.param.notation.numeric", { squares: v.squares, sep: v.capture_separator }),
+        : t("rules.param.notation.numeric", { squares: v.squares, ...numericExample(v) }),
     ],
   ];
   return h("table", { class: "params" }, h("tbody", {}, rows.map(([name, value]) => h("tr", {}, h("th", {}, name), h("td", {}, value)))));
