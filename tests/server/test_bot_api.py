@@ -364,6 +364,10 @@ def test_a_declined_rematch_carries_its_reason_and_offers_are_counted_as_challen
         answers.append(person.post(f"/api/games/{gid}/rematch").status_code)
         person.post(f"/api/games/{gid}/rematch/decline")
     assert 429 in answers and answers.index(429) <= 20, answers  # one challenge was made before
+    # Accepting is no challenge: the opponent's offer is taken even now (found by the audit's recheck).
+    assert bot.player.post(f"/api/games/{gid}/rematch").status_code == 200
+    r = person.post(f"/api/games/{gid}/rematch")
+    assert r.status_code == 200 and r.json()["game"]["status"] == "started", r.text
 
 
 def test_a_game_without_a_clock_is_not_won_by_a_claim_on_the_bot_api(players):

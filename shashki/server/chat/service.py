@@ -1,8 +1,9 @@
 """The chat of a game: two rooms, as on lichess and lidraughts.
 
 - `player`: the two players' own room. Only they read it and write in it.
-- `spectator`: everyone watching reads it (without logging in); any logged-in account writes in it,
-  the players too.
+- `spectator`: everyone watching reads it (without logging in); any logged-in account writes in it.
+  The players read it and write in it only once their game is over, as on lichess: while it is in play
+  a spectator's line would be advice (found by an audit: "white, play c3-b4!" reached the player).
 
 Each player chooses what the spectators' room is to them in their game (`spectators`):
 - `show` (the default): they read it like everyone;
@@ -36,7 +37,7 @@ from shashki.server.accounts.service import AccountService
 from shashki.server.chat.models import ChatLine, ChatSetting
 from shashki.server.errors import Forbidden, Invalid
 from shashki.server.events import EventBus
-from shashki.server.games.models import GameRecord
+from shashki.server.games.models import GameRecord, GameStatus
 from shashki.server.games.service import GameService
 from shashki.server.limits import Limit, Limiter
 from shashki.server.storage import Database
@@ -144,6 +145,10 @@ class ChatService:
         opponent = record.white_id if color is Color.BLACK else record.black_id
         if room == "player" and await self._blocked_by(opponent, user.id):
             raise Forbidden("chat_refused", "Your opponent does not accept chat messages from you.")
+        if room == "spectator" and color is not None and record.status == GameStatus.STARTED:
+            raise Forbidden(
+                "players_in_play", "The players write in the spectators' chat once their game is over."
+            )
         if room == "spectator" and "close" in (await self._settings(record.id)).values():
             raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
         await self._refuse_strangers(user, record, room)
@@ -195,6 +200,8 @@ class ChatService:
             return color is not None
         if color is None:
             return True
+        if (await self._game(game_id)).status == GameStatus.STARTED:
+            return False  # a player hears no spectator before the game is over
         async with self.db.session() as s:
             setting = await s.get(ChatSetting, (game_id, user_id))
         return setting is None or setting.spectators == "show"

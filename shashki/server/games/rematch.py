@@ -72,10 +72,12 @@ class RematchService:
 
     @checked_again
     async def offer(
-        self, user_id: int, game_id: str, before_start: BeforeStart | None = None
+        self, user_id: int, game_id: str, before_start: BeforeStart | None = None,
+        before_offer: Callable[[], Awaitable[object]] | None = None,
     ) -> dict[str, Any]:
         """Offer a rematch, or accept the one the opponent offered: `{"game": state}` once it starts,
-        else `{"rematch": {...}}` with the offer standing.
+        else `{"rematch": {...}}` with the offer standing. `before_offer` is awaited before a new offer
+        is made, not for an acceptance (the challenges' rate limit: an offer is a challenge).
         """
         live, color = await self._finished(user_id, game_id)
         async with self.store.locked(live):
@@ -87,6 +89,8 @@ class RematchService:
             if live.record.rematch_offer is opponent:
                 return {"game": await self._start(live, user_id, before_start)}
             if live.record.rematch_offer is not color:
+                if before_offer is not None:
+                    await before_offer()
                 await self.store.commit(live, {"rematch_offer": color})
                 await self.bus.publish(
                     f"user:{live.record.player_id(opponent)}",

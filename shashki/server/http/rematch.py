@@ -13,7 +13,7 @@ from shashki.server.accounts import Actor
 from shashki.server.games.rematch import BeforeStart
 from shashki.server.http.auth import Player, any_player
 from shashki.server.http.deps import Games, Limits, Public, Rematch
-from shashki.server.http.throttle import anonymous_game, computer_game, per_account, within_computer_cap
+from shashki.server.http.throttle import anonymous_game, computer_game, within_computer_cap
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -34,19 +34,21 @@ def new_game_limits(
 @router.post(
     "/{game_id}/rematch",
     summary='Offer a rematch, colours swapped; accepts one offered to you ({"game": ...} once it starts)',
-    # An offer is a challenge, counted with them (found by an audit: offered and withdrawn 200 times a
-    # minute, it flooded the opponent's stream, where challenges stop at the 20th).
-    dependencies=[Depends(per_account("challenges"))],
 )
 async def offer(
     game_id: str,
     rematch: Rematch,
     public: Public,
     games: Games,
+    limits: Limits,
     actor: Actor = Depends(any_player),
     before_start: BeforeStart = Depends(new_game_limits),
 ) -> dict:
-    answer = await rematch.offer(actor.id, game_id, before_start)
+    # A new offer is a challenge, counted with them (found by an audit: offered and withdrawn 200 times a
+    # minute, it flooded the opponent's stream, where challenges stop at the 20th); an acceptance is not.
+    answer = await rematch.offer(
+        actor.id, game_id, before_start, lambda: limits.hit("challenges", str(actor.id), None)
+    )
     game = answer.get("game")
     if game is not None and any((game.get(side) or {}).get("computer") for side in ("white", "black")):
         await within_computer_cap(public, games, actor, game)  # the checks before pass races too

@@ -209,7 +209,10 @@ export async function mount(container, { id }) {
       const last = next.moves[next.moves.length - 1] || "";
       playSound(/[x:]/.test(last) ? "capture" : "move");
     }
-    if (finishedNow) playSound("end");
+    if (finishedNow) {
+      playSound("end");
+      if (ctx.myColor && ctx.features.chat) chat.open(); // the spectators' room opens to the players now
+    }
     else if (!previous && ctx.myColor && next.status === "started" && next.ply === 0) playSound("start");
     announcer.stateChanged(previous, next);
     const rematchId = next.rematch && next.rematch.game_id;
