@@ -294,6 +294,25 @@ def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
     alice.wait_for_selector("#spectators", state="hidden")
 
 
+def test_a_declined_draw_offer_is_told_to_the_one_who_offered_it(pages):
+    """Found by an audit: the offer simply vanished from the offerer's page, its button gone, nothing said."""
+    alice_name, bob_name = new_name("alice"), new_name("bob")
+    alice, bob = pages("/"), pages("/")
+    register(alice, alice_name)
+    register(bob, bob_name)
+    challenge(alice, bob_name)
+    bob.locator("#challenges-in button.accept-challenge").first.click()
+    game_id(bob)
+    wait_for_turn(alice)
+    play_by_clicking(alice, "c3-d4")
+    wait_for_turn(bob)
+    play_by_clicking(bob, "f6-g5")
+    wait_for_ply(alice, 2)
+    alice.click("#offer-draw")
+    bob.click("#decline-draw")
+    expect(alice.locator("#toast")).to_contain_text("declined your draw offer")
+
+
 def clock_shown_ms(page, color: str) -> float:
     minutes, seconds = page.locator(f'.clock[data-clock="{color}"]').inner_text().strip().split(":")
     return int(minutes) * 60_000 + float(seconds) * 1000

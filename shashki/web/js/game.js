@@ -209,6 +209,12 @@ export async function mount(container, { id }) {
       const last = next.moves[next.moves.length - 1] || "";
       playSound(/[x:]/.test(last) ? "capture" : "move");
     }
+    // A draw offered and gone with no move played and the game going on: the opponent declined it
+    // (found by an audit: the offerer was never told, the button simply gone).
+    const declined =
+      previous && ctx.myColor && previous.draw_offer === ctx.myColor && !next.draw_offer &&
+      next.ply === previous.ply && next.status === "started";
+    if (declined) toast(t("game.drawDeclined"));
     if (finishedNow) {
       playSound("end");
       if (ctx.myColor && ctx.features.chat) chat.open(); // the spectators' room opens to the players now
