@@ -192,6 +192,7 @@ def test_a_blocked_player_cannot_write_in_the_players_chat_and_is_not_read_by_th
     r = a.post(f"/api/games/{game}/chat", {"text": "hello", "room": "player"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "chat_refused"
     assert b.post(f"/api/games/{game}/chat", {"text": "bye", "room": "player"}).status_code == 201
+    assert a.post(f"/api/games/{game}/abort").status_code == 200  # the players write to spectators after
     assert a.post(f"/api/games/{game}/chat", {"text": "to all", "room": "spectator"}).status_code == 201
     seen_by = lambda p: [line["text"] for line in p.http.get(f"/api/games/{game}/chat").json()["lines"]]  # noqa: E731
     assert seen_by(b) == ["bye"]  # the blocked player's spectator line is not shown to the blocker
@@ -238,6 +239,25 @@ def test_tv_chooses_the_best_rated_game_and_keeps_the_current_one_while_it_lasts
     assert best([]) is None
 
 
+def test_tv_shows_only_games_being_played_now():
+    """lichess's channels keep a game only while it is played: a clock, and a move lately enough for
+    its speed (found by an audit: an abandoned game without a clock stayed on TV for good)."""
+    from datetime import UTC, datetime, timedelta
+
+    from shashki.server.history.tv import FRESH_SECONDS, fresh
+
+    now = datetime.now(UTC)
+    clocks = {"initial_ms": 180_000, "increment_ms": 2000}
+    for speed, seconds in FRESH_SECONDS.items():
+        moved_at = (now - timedelta(seconds=seconds - 1)).isoformat()
+        game = {"speed": speed, "clocks": clocks, "moved_at": moved_at}
+        assert fresh(game, now)
+        game["moved_at"] = (now - timedelta(seconds=seconds + 1)).isoformat()
+        assert not fresh(game, now)
+    untimed = {"speed": "correspondence", "clocks": None, "moved_at": now.isoformat()}
+    assert not fresh(untimed, now)
+
+
 def test_tv_shows_the_best_rated_game_in_play_of_each_variant(players, server):
     variant = "pool-giveaway"  # a variant no other test plays on this server
     strong, weak, fresh1, fresh2 = players(), players(), players(), players()
@@ -259,6 +279,12 @@ def test_tv_shows_the_best_rated_game_in_play_of_each_variant(players, server):
     assert channels[variant] == low["id"]
     weak.post(f"/api/games/{low['id']}/resign")
     assert httpx.get(f"{server.url}/api/tv/{variant}").json()["game"] is None
+    # A game without a clock is no show (played at leisure, perhaps abandoned) unless it is the one shown.
+    untimed = strong.challenge(weak, variant=variant)
+    assert httpx.get(f"{server.url}/api/tv/{variant}").json()["game"] is None
+    kept = httpx.get(f"{server.url}/api/tv/{variant}", params={"current": untimed["id"]}).json()["game"]
+    assert kept["id"] == untimed["id"]
+    assert httpx.get(f"{server.url}/api/tv/{variant}", params={"current": "nosuchgm"}).json()["game"] is None
 
 
 def test_a_blocked_player_cannot_offer_the_blocker_a_rematch(players):

@@ -145,13 +145,13 @@ class ChatService:
         opponent = record.white_id if color is Color.BLACK else record.black_id
         if room == "player" and await self._blocked_by(opponent, user.id):
             raise Forbidden("chat_refused", "Your opponent does not accept chat messages from you.")
+        if room == "spectator" and "close" in (await self._settings(record.id)).values():
+            raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
+        await self._refuse_strangers(user, record, room)
         if room == "spectator" and color is not None and record.status == GameStatus.STARTED:
             raise Forbidden(
                 "players_in_play", "The players write in the spectators' chat once their game is over."
             )
-        if room == "spectator" and "close" in (await self._settings(record.id)).values():
-            raise Forbidden("spectator_chat_closed", "A player has closed the spectators' chat of this game.")
-        await self._refuse_strangers(user, record, room)
 
     async def _refuse_strangers(self, user: User, record: GameRecord, room: str) -> None:
         """No chat between an anonymous visitor and strangers (see the module's docstring)."""

@@ -250,16 +250,25 @@ class HistoryService:
         )
         out = []
         for game_id in ids:
-            state = self.games.state(await self.games.live(game_id))
-            if state["status"] != "started":
-                continue
-            clocks = state["clocks"] or {"initial_ms": None, "increment_ms": 0}
-            out.append(
-                {key: state[key] for key in NOW_PLAYING_KEYS}
-                | {"clocks": state["clocks"], "speed": speed_of(clocks["initial_ms"], clocks["increment_ms"])}
-                | {"correspondence": state["correspondence"]}  # days per move, for the lists' labels
-            )
+            entry = await self.playing(game_id)
+            if entry is not None:
+                out.append(entry)
         return out
+
+    async def playing(self, game_id: str) -> dict | None:
+        """A game in progress as the lists of games in play show it (None once it is over): its state's
+        parts, its speed, and when its last move was played (`moved_at`, TV's freshness)."""
+        live = await self.games.live(game_id)
+        state = self.games.state(live)
+        if state["status"] != "started":
+            return None
+        clocks = state["clocks"] or {"initial_ms": None, "increment_ms": 0}
+        return (
+            {key: state[key] for key in NOW_PLAYING_KEYS}
+            | {"clocks": state["clocks"], "speed": speed_of(clocks["initial_ms"], clocks["increment_ms"])}
+            | {"correspondence": state["correspondence"]}  # days per move, for the lists' labels
+            | {"moved_at": live.record.turn_started_at.isoformat()}
+        )
 
 
 def _parts(text: str, *, moves: bool, tags: bool) -> str:
