@@ -138,3 +138,14 @@ def test_a_blocked_authors_lines_reach_the_blocker_by_no_way_of_listening(player
     assert next_chat(socket)["text"] == "from a"
     lines = a.http.get(f"/api/games/{gid}/chat").json()["lines"]
     assert [line["text"] for line in lines] == ["from a"]
+
+
+def test_a_line_keeps_its_joiners_and_loses_controls_and_direction_overrides():
+    """Found by an audit: every format character became a space, so "👨‍💻" became two emoji and a
+    Persian word two words."""
+    from shashki.server.chat.service import clean
+
+    assert clean("👨\u200d💻 🏳️\u200d🌈") == "👨\u200d💻 🏳️\u200d🌈"
+    assert clean("می\u200cخواهم") == "می\u200cخواهم"
+    assert clean(" a\tb\nc\x00d ") == "a b c d"
+    assert clean("abc\u202edef\u2066") == "abcdef"  # a direction override would turn the page around

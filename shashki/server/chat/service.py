@@ -53,9 +53,27 @@ def channel(game_id: str) -> str:
     return f"chat:{game_id}"
 
 
+# Format characters a line may keep: the joiners that make one emoji of several (👨‍💻) and shape
+# Persian, Hindi or Arabic words. Every other format character goes — the direction overrides among
+# them, which would turn the rest of a page's text around.
+KEPT_FORMAT = {"\u200c", "\u200d"}
+
+
 def clean(text: str) -> str:
-    """The text without control characters (newlines included) and surrounding spaces."""
-    return "".join(" " if unicodedata.category(c).startswith("C") else c for c in text or "").strip()
+    """The text without control characters (newlines and tabs become spaces), without format characters
+    but the joiners (found by an audit: each became a space, breaking emoji and Persian words), and
+    without surrounding spaces."""
+    out = []
+    for c in text or "":
+        category = unicodedata.category(c)
+        if category == "Cf":
+            if c in KEPT_FORMAT:
+                out.append(c)
+        elif category.startswith("C"):
+            out.append(" ")
+        else:
+            out.append(c)
+    return "".join(out).strip()
 
 
 def seat(record: GameRecord, user_id: int | None) -> Color | None:
