@@ -16,6 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import heapq
+import itertools
 import multiprocessing
 import os
 import signal
@@ -102,6 +104,11 @@ class AsyncEngine:
         self.workers = workers
         self.pending = 0  # jobs waiting or running (the server's `engine_jobs` gauge)
         self.restarts = 0  # pools made again after one broke
+        # A job goes to the pool only when a process is free, the most urgent first (`_turn`): a timed
+        # game's move before an untimed one, the shorter budget first; the same urgency in the order sent.
+        self._free = workers
+        self._waiting: list[tuple[float, int, asyncio.Future]] = []
+        self._sent = itertools.count()
 
     @staticmethod
     def _new_pool(workers: int) -> ProcessPoolExecutor:
@@ -114,16 +121,55 @@ class AsyncEngine:
         """The jobs (waiting for a process, running in one): the server's `engine_queue` gauge."""
         return max(0, self.pending - self.workers), min(self.pending, self.workers)
 
-    async def _run(self, function, *args):
-        """`function(*args)` in a worker. A pool whose worker died (killed, out of memory, its code
-        replaced on disk under it) is broken for good: it is made again and the job sent once more
-        (found by an audit: the computer never moved again in any game until the server restarted)."""
+    async def _turn(self, urgency: float) -> None:
+        """Wait until a process is free for this job and no more urgent one waits (found by an audit: a
+        15+0 game's move waited behind two 180+180 games' eight-second searches and lost on time)."""
+        if self._free > 0 and not self._waiting:
+            self._free -= 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        entry = (urgency, next(self._sent), turn)
+        heapq.heappush(self._waiting, entry)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self._done()  # given the process as it was cancelled: handed on
+            else:
+                self._waiting.remove(entry)
+                heapq.heapify(self._waiting)
+            raise
+
+    def _done(self) -> None:
+        """A job's process is free: to the most urgent job waiting, else back to the pool."""
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)
+                return
+        self._free += 1
+
+    async def _run(self, function, *args, urgency: float = float("inf")):
+        """`function(*args)` in a worker, once it is this job's turn (`_turn`: the lower `urgency`, the
+        sooner; a job cancelled while it waits never reaches the pool). A pool whose worker died (killed,
+        out of memory, its code replaced on disk under it) is broken for good: it is made again and the job
+        sent once more (found by an audit: the computer never moved again in any game until the server
+        restarted)."""
         self.pending += 1
+        try:
+            await self._turn(urgency)
+        except BaseException:
+            self.pending -= 1
+            raise
+        loop = asyncio.get_running_loop()
+        running = None
         try:
             for attempt in range(2):
                 executor = self._executor
                 try:
-                    return await asyncio.get_running_loop().run_in_executor(executor, function, *args)
+                    running = None
+                    running = executor.submit(function, *args)  # a broken pool refuses it here
+                    return await asyncio.wrap_future(running)
                 except BrokenProcessPool:
                     if not self._own_pool or attempt:
                         raise
@@ -133,6 +179,15 @@ class AsyncEngine:
                         executor.shutdown(wait=False, cancel_futures=True)
         finally:
             self.pending -= 1
+            if running is None or running.done() or running.cancel():
+                self._done()
+            else:  # cancelled while it runs: its process is busy until it finishes
+
+                def release(_: object) -> None:
+                    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                        loop.call_soon_threadsafe(self._done)
+
+                running.add_done_callback(release)
 
     async def play(self, position_or_game: Position | Game, limit: Limit | None = None,
                    level: int | None = None) -> PlayResult:
@@ -143,7 +198,11 @@ class AsyncEngine:
                         level: int | None = None, counts: CountStates | None = None) -> PlayResult:
         """`play` given the position and the hashes of the game's earlier positions (repetitions), and
         the game's draw counts (`Game.count_states`; None: they start at the position)."""
-        return await self._run(_play, position, history, limit, level, counts)
+        # A timed game's move (its limit sent with the time it was sent at) is the more urgent the shorter
+        # its budget; an untimed game's or an analysis's waits behind them.
+        timed = limit is not None and limit.sent_at is not None and limit.time is not None
+        urgency = limit.time if timed and limit is not None and limit.time is not None else float("inf")
+        return await self._run(_play, position, history, limit, level, counts, urgency=urgency)
 
     async def analyse(self, position_or_game: Position | Game, limit: Limit) -> list[Line]:
         """Every iteration's line once the search has finished."""

@@ -110,6 +110,35 @@ def test_a_pool_whose_worker_died_is_made_again_and_the_job_sent_again():
     assert restarts == 1
 
 
+def test_the_most_urgent_job_is_sent_first_and_a_cancelled_one_never_reaches_the_pool():
+    """A timed game's move with the shortest budget goes first, an untimed one last; a job called off
+    while it waits is never run (found by an audit: a 15+0 game's move waited behind two long
+    searches and lost on time)."""
+    import time
+
+    async def main():
+        async with AsyncEngine(workers=1) as engine:
+            await engine._run(time.time)  # the process started
+            busy = asyncio.ensure_future(engine._run(time.sleep, 0.6))
+            await asyncio.sleep(0.1)
+            late = asyncio.ensure_future(engine._run(time.time))  # untimed: sent first, run last
+            slow = asyncio.ensure_future(engine._run(time.time, urgency=5.0))
+            gone = asyncio.ensure_future(engine._run(time.sleep, 5, urgency=0.1))
+            urgent = asyncio.ensure_future(engine._run(time.time, urgency=1.0))
+            await asyncio.sleep(0.1)
+            gone.cancel()
+            await busy
+            ends = [("late", await late), ("slow", await slow), ("urgent", await urgent)]
+            order = sorted(ends, key=lambda end: end[1])
+            started = time.monotonic()
+            await engine._run(time.time)  # nothing left behind: the process is free at once
+            return [name for name, _ in order], gone.cancelled(), time.monotonic() - started, engine.pending
+
+    order, cancelled, wait, pending = asyncio.run(main())
+    assert order == ["urgent", "slow", "late"]
+    assert cancelled and wait < 2 and pending == 0  # the five-second job never ran
+
+
 def test_a_pool_worker_keeps_each_variants_table_when_its_games_alternate():
     # What runs in a worker process, called here in this one: a game of Russian, then one of giveaway,
     # then Russian again, each with the engine (and the table) it had.
