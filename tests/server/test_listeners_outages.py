@@ -59,55 +59,35 @@ def test_a_flag_check_and_a_first_move_abort_that_meet_an_outage_are_tried_again
     assert asyncio.run(scenario()) == (4, 3, (False, False))
 
 
-class OutageFirst(RandomOpponent):
-    """A computer whose first thought meets Redis away (its job queue), then moves."""
+class FailsFirst(RandomOpponent):
+    """A computer whose first thought fails with `error`, then moves."""
 
-    def __init__(self) -> None:
+    def __init__(self, error: Exception) -> None:
         super().__init__(seed=5)
+        self.error = error
         self.asked = 0
 
     async def choose(self, game, level, remaining_ms=None, increment_ms=0):
         self.asked += 1
         if self.asked == 1:
-            raise RedisConnectionError("Redis is restarting")
+            raise self.error
         return await super().choose(game, level, remaining_ms, increment_ms)
 
 
 def test_the_computer_moves_once_the_outage_that_met_its_move_has_passed(tmp_path, monkeypatch):
     monkeypatch.setattr(listeners, "retry_after", lambda failures: 0.01)
-
-    async def scenario():
-        db, first = await _service(tmp_path)
-        await first.close()
-        engine = OutageFirst()
-        games = GameService(db, make_bus(None), engine=engine, computer_delay_seconds=0)
-        try:
-            live = await games.create(white_id=1, black_id=None, computer_level=1)
-            await games.move(1, live.id, "c3-d4", ply=0)
-            for _ in range(300):
-                if (await games.get_state(live.id))["ply"] == 2:
-                    break
-                await asyncio.sleep(0.01)
-            return engine.asked, (await games.get_state(live.id))["ply"]
-        finally:
-            await games.close()
-            await db.close()
-
-    assert asyncio.run(scenario()) == (2, 2)
+    engine = FailsFirst(RedisConnectionError("Redis is restarting"))  # its job queue away
+    assert asyncio.run(_computer_game(tmp_path, engine, _until_answered)) == 2
+    assert engine.asked == 2
 
 
-class FailsOnce(RandomOpponent):
-    """A computer whose first thought fails otherwise than by an outage (its engine process lost)."""
-
-    def __init__(self) -> None:
-        super().__init__(seed=5)
-        self.asked = 0
-
-    async def choose(self, game, level, remaining_ms=None, increment_ms=0):
-        self.asked += 1
-        if self.asked == 1:
-            raise RuntimeError("A child process terminated abruptly")
-        return await super().choose(game, level, remaining_ms, increment_ms)
+async def _until_answered(games, game_id) -> int:
+    """The game's ply once the computer has answered the first move (or after 3 s)."""
+    for _ in range(300):
+        if (await games.get_state(game_id))["ply"] == 2:
+            break
+        await asyncio.sleep(0.01)
+    return (await games.get_state(game_id))["ply"]
 
 
 class ThinksForever(RandomOpponent):
@@ -142,16 +122,8 @@ def test_a_computer_move_that_failed_is_tried_again(tmp_path, monkeypatch):
     """Found by an audit: a failure that was no outage (the engine's process pool broken) was logged
     and the turn given up: the game waited for a move that never came."""
     monkeypatch.setattr(listeners, "retry_after", lambda failures: 0.01)
-    engine = FailsOnce()
-
-    async def play(games, game_id):
-        for _ in range(300):
-            if (await games.get_state(game_id))["ply"] == 2:
-                break
-            await asyncio.sleep(0.01)
-        return (await games.get_state(game_id))["ply"]
-
-    assert asyncio.run(_computer_game(tmp_path, engine, play)) == 2
+    engine = FailsFirst(RuntimeError("A child process terminated abruptly"))  # its engine process lost
+    assert asyncio.run(_computer_game(tmp_path, engine, _until_answered)) == 2
     assert engine.asked == 2
 
 

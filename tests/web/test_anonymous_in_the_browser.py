@@ -32,6 +32,16 @@ def play_first_move(page, server, gid: str) -> None:
     wait_for_ply(page, 1)
 
 
+def play_the_computer_as_white(page) -> str:
+    """From the lobby: a game against the computer's level 1, without a clock, as White; its id."""
+    page.click('[data-tab="computer"]')
+    page.select_option("#computer-level", "1")
+    page.select_option("#computer-color", "white")
+    page.select_option("#computer-time", "unlimited")
+    page.click("#computer-form button[type=submit]")
+    return game_id(page)
+
+
 def test_an_anonymous_visitor_plays_the_computer_to_the_result_and_keeps_the_game_by_registering(
     pages, server
 ):
@@ -40,12 +50,7 @@ def test_an_anonymous_visitor_plays_the_computer_to_the_result_and_keeps_the_gam
     assert page.locator("#account .me").count() == 0
     assert page.locator("#login").is_visible()
     assert page.locator('[data-tab="challenge"]').count() == 0  # challenges by name need an account
-    page.click('[data-tab="computer"]')
-    page.select_option("#computer-level", "1")
-    page.select_option("#computer-color", "white")
-    page.select_option("#computer-time", "unlimited")
-    page.click("#computer-form button[type=submit]")
-    gid = game_id(page)
+    gid = play_the_computer_as_white(page)
     page.wait_for_selector('.game-page[data-color="white"]')
     page.wait_for_selector("#account .me.anonymous")
     assert "Anonymous" in page.locator("#account").inner_text()
@@ -174,12 +179,7 @@ def test_a_visitor_who_logs_in_from_another_tab_goes_on_playing_in_the_first(pag
     itself again as the account's, its game kept and still played (found by an audit: the tab froze, its
     moves refused with 403, telling the player to log in)."""
     page = pages("/")
-    page.click('[data-tab="computer"]')
-    page.select_option("#computer-level", "1")
-    page.select_option("#computer-color", "white")
-    page.select_option("#computer-time", "unlimited")
-    page.click("#computer-form button[type=submit]")
-    gid = game_id(page)
+    gid = play_the_computer_as_white(page)
     page.wait_for_selector("#account .me.anonymous")
     play_first_move(page, server, gid)
     wait_for_ply(page, 2)

@@ -275,7 +275,9 @@ def test_challenges_are_answered_in_the_lobby_and_games_end_by_abort_resignation
     assert "White wins — Black left the game" in alice.locator("#result").inner_text()
 
 
-def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
+def two_players_in_a_game(pages):
+    """Alice and Bob registered, Bob's acceptance of Alice's challenge taking both to the game: (alice's
+    page, bob's page, the game's id)."""
     alice_name, bob_name = new_name("alice"), new_name("bob")
     alice, bob = pages("/"), pages("/")
     register(alice, alice_name)
@@ -284,6 +286,11 @@ def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
     bob.locator("#challenges-in button.accept-challenge").first.click()
     gid = game_id(bob)
     assert game_id(alice) == gid
+    return alice, bob, gid
+
+
+def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
+    alice, bob, gid = two_players_in_a_game(pages)
     assert alice.locator("#spectators").is_hidden()  # nobody watching: nothing shown
     watcher = pages(f"/game/{gid}")  # not logged in: a spectator
     alice.wait_for_selector("#spectators:has-text('1 watching')")
@@ -296,13 +303,7 @@ def test_spectators_watch_a_game_and_the_players_see_how_many(pages):
 
 def test_a_declined_draw_offer_is_told_to_the_one_who_offered_it(pages):
     """Found by an audit: the offer simply vanished from the offerer's page, its button gone, nothing said."""
-    alice_name, bob_name = new_name("alice"), new_name("bob")
-    alice, bob = pages("/"), pages("/")
-    register(alice, alice_name)
-    register(bob, bob_name)
-    challenge(alice, bob_name)
-    bob.locator("#challenges-in button.accept-challenge").first.click()
-    game_id(bob)
+    alice, bob, _ = two_players_in_a_game(pages)
     wait_for_turn(alice)
     play_by_clicking(alice, "c3-d4")
     wait_for_turn(bob)
