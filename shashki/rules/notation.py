@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from shashki.rules.errors import IllegalMove
+from shashki.rules.variant import PromotionInCapture
 
 if TYPE_CHECKING:
     from shashki.rules.position import Move, Position
@@ -270,8 +271,6 @@ def _crowning_refused(
 ) -> IllegalMove | None:
     """A man's typed capture that reaches its last row and goes on, where the variant crowns it only at
     the end of the move (RULES.md §4: it goes on as a man) or ends the move there."""
-    from shashki.rules.variant import PromotionInCapture
-
     rule = pos.variant.promotion_in_capture
     if is_king or rule is PromotionInCapture.CONTINUE_AS_KING:
         return None

@@ -40,7 +40,10 @@ AGGREGATE = re.compile(r"\b(count|sum|avg|total|group_concat)\s*\(", re.IGNORECA
 MIGRATION_FILL = "/* migration fill */"
 # A read of the games in play only ("now playing", TV): an index on the time of the last move would make
 # every move's UPDATE move an index entry, a cost on the per-move path for a sort of the games in play.
-IN_PLAY = re.compile(r"WHERE games\.status = 'started'(?: AND games\.variant = '[\w-]+')? ORDER BY")
+IN_PLAY = re.compile(
+    r"WHERE games\.status = 'started'(?: AND games\.variant = '[\w-]+')?"
+    r"(?: AND games\.clock_initial_ms IS NOT NULL)? ORDER BY"  # TV reads those with a clock
+)
 
 
 def _play_to_the_end(white: Player, black: Player, game_id: str, rng: random.Random) -> dict:

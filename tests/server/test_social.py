@@ -258,6 +258,32 @@ def test_tv_shows_only_games_being_played_now():
     assert not fresh(untimed, now)
 
 
+def test_tv_reads_only_games_with_a_clock_so_untimed_ones_never_crowd_them_out():
+    """Found by a recheck: with the hundred latest games in play all untimed, TV read those, dropped
+    them as not fresh, and showed nothing beside a fresh timed game."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from shashki.server.history.tv import POOL, rated_games
+
+    asked = {}
+
+    class History:
+        async def now_playing(self, *, variant, limit, clocked=False):
+            asked.update(limit=limit, clocked=clocked)
+            moved_at = datetime.now(UTC).isoformat()
+            clocks = {"initial_ms": 180_000, "increment_ms": 2000}
+            game = {"id": "g", "variant": "russian", "speed": "blitz", "clocks": clocks}
+            return [game | {"moved_at": moved_at, "white": {"id": None}, "black": {"id": None}}]
+
+    class Ratings:
+        async def for_players(self, ids, variant, speed):
+            return {}
+
+    games = asyncio.run(rated_games(History(), Ratings(), "russian"))  # type: ignore[arg-type]
+    assert asked == {"limit": POOL, "clocked": True} and [g["id"] for g in games] == ["g"]
+
+
 def test_tv_shows_the_best_rated_game_in_play_of_each_variant(players, server):
     variant = "pool-giveaway"  # a variant no other test plays on this server
     strong, weak, fresh1, fresh2 = players(), players(), players(), players()

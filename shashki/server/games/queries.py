@@ -331,11 +331,16 @@ class GameQueries:
                 moves[game_id].append(value)
         return moves
 
-    async def now_playing(self, *, variant: str | None = None, limit: int) -> list[str]:
-        """The ids of up to `limit` games in play (of one variant, if given), the latest moves first."""
+    async def now_playing(
+        self, *, variant: str | None = None, limit: int, clocked: bool = False
+    ) -> list[str]:
+        """The ids of up to `limit` games in play (of one variant, if given; `clocked`: with a clock only),
+        the latest moves first."""
         query = select(GameRecord.id).where(GameRecord.status == GameStatus.STARTED)
         if variant:
             query = query.where(GameRecord.variant == variant)
+        if clocked:
+            query = query.where(GameRecord.clock_initial_ms.is_not(None))
         query = query.order_by(GameRecord.turn_started_at.desc()).limit(limit)
         async with self.db.session() as s:
             return list(await s.scalars(query))

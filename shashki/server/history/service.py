@@ -243,10 +243,12 @@ class HistoryService:
 
     # -- games being played now -------------------------------------------------------------------
 
-    async def now_playing(self, *, variant: str | None = None, limit: int = 30) -> list[dict]:
-        """Games in progress, those with the latest moves first, as their live states."""
+    async def now_playing(self, *, variant: str | None = None, limit: int = 30, clocked: bool = False
+                          ) -> list[dict]:
+        """Games in progress (`clocked`: with a clock only), those with the latest moves first, as their
+        live states."""
         ids = await self.games.queries.now_playing(
-            variant=variant_key(variant) if variant else None, limit=limit
+            variant=variant_key(variant) if variant else None, limit=limit, clocked=clocked
         )
         out = []
         for game_id in ids:

@@ -50,7 +50,10 @@ async def rated_games(
 ) -> list[dict]:
     """The games played now (of one variant, if given), each with its players' ratings and its own; the
     game shown (`current`) among them while it is in play, fresh or not, in the pool or not."""
-    games = [game for game in await history.now_playing(variant=variant, limit=POOL) if fresh(game)]
+    # Only games with a clock are read: a hundred untimed games moving left none for TV (found by a
+    # recheck). The freshest come first, so the pool holds the games most likely fresh.
+    candidates = await history.now_playing(variant=variant, limit=POOL, clocked=True)
+    games = [game for game in candidates if fresh(game)]
     if current is not None and all(game["id"] != current for game in games):
         shown = None
         if _game_id(current):
